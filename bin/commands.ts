@@ -1,0 +1,21 @@
+/** The subcommands and the module that runs each one. Every module exports `run(args)`. */
+interface CommandModule {
+  run(args: readonly string[]): Promise<void>;
+}
+
+const commands: Record<string, () => Promise<CommandModule>> = {
+  local: () => import('../local/run-local.js'),
+};
+
+export function commandNames(): string[] {
+  return Object.keys(commands);
+}
+
+export async function runCommand(name: string, args: readonly string[]): Promise<void> {
+  const load = commands[name];
+  if (load === undefined) {
+    throw new Error(`unknown command '${name}'; commands: ${commandNames().join(', ')}`);
+  }
+  const module = await load();
+  await module.run(args);
+}

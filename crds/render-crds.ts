@@ -1,0 +1,63 @@
+/** Pure: the CustomResourceDefinition objects for the Tollgate kinds. */
+import type { OpenApiSchema } from './schema/schema-builder.js';
+import {
+  API_GROUP,
+  API_VERSION,
+  resourceDefinitions,
+  type ResourceDefinition,
+} from './schema/resources.js';
+
+export const CATEGORY = 'tollgate';
+
+function rootSchema(definition: ResourceDefinition): OpenApiSchema {
+  const schema: OpenApiSchema = {
+    type: 'object',
+    description: `${definition.kind} (${API_GROUP}/${API_VERSION}).`,
+    properties: {
+      apiVersion: { type: 'string', maxLength: 253 },
+      kind: { type: 'string', maxLength: 63 },
+      metadata: { type: 'object' },
+      spec: { ...definition.spec.openapi, default: {} },
+      status: definition.status.openapi,
+    },
+  };
+  if (definition.rootRules.length > 0) schema['x-kubernetes-validations'] = definition.rootRules;
+  return schema;
+}
+
+export function renderCrd(definition: ResourceDefinition): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${definition.plural}.${API_GROUP}` },
+    spec: {
+      group: API_GROUP,
+      names: {
+        kind: definition.kind,
+        listKind: `${definition.kind}List`,
+        plural: definition.plural,
+        singular: definition.singular,
+        shortNames: definition.shortNames,
+        categories: [CATEGORY],
+      },
+      scope: definition.scope,
+      versions: [
+        {
+          name: API_VERSION,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: rootSchema(definition) },
+          subresources: { status: {} },
+          additionalPrinterColumns: definition.printerColumns,
+        },
+      ],
+    },
+  };
+}
+
+export function renderAllCrds(): { fileName: string; crd: Record<string, unknown> }[] {
+  return resourceDefinitions.map((definition) => ({
+    fileName: `${API_GROUP}_${definition.plural}.yaml`,
+    crd: renderCrd(definition),
+  }));
+}

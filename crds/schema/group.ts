@@ -1,0 +1,107 @@
+/** Group: picks the platform, upstreams, price multiplier and models for its keys (cluster-scoped). */
+import {
+  API_GROUP,
+  POSITIVE_DECIMAL_PATTERN,
+  labelSelector,
+  modelGlobs,
+  money,
+  objectName,
+  platform,
+  statusBase,
+  withDefault,
+} from './common-fields.js';
+import { decimal, enumOf, integer, list, object, string } from './schema-builder.js';
+
+const prices = {
+  inputPerMTok: money('USD per million uncached input tokens.'),
+  outputPerMTok: money('USD per million output tokens (reasoning included).'),
+  cacheReadPerMTok: money('USD per million cache-read tokens; absent = 0.1 x input.'),
+  cacheWrite5mPerMTok: money('USD per million 5-minute cache-write tokens; absent = 1.25 x input.'),
+  cacheWrite1hPerMTok: money('USD per million 1-hour cache-write tokens; absent = 2 x input.'),
+};
+
+export const groupSpec = object(
+  {
+    platform: platform('The protocol every key of this group speaks. Immutable.'),
+    description: string({ maxLength: 1024 }),
+    rateMultiplier: withDefault(
+      decimal({
+        description: 'Cost = list price x this multiplier. Greater than 0.',
+        pattern: POSITIVE_DECIMAL_PATTERN,
+        maxLength: 11,
+        minInteger: 1,
+        maxInteger: 9999,
+      }),
+      1,
+    ),
+    upstreamRefs: list(
+      object(
+        {
+          name: objectName('An Upstream of the same platform.'),
+          weight: withDefault(integer({ minimum: 1, maximum: 1000 }), 1),
+          priority: withDefault(
+            integer({ description: 'Lower is tried first.', minimum: 0, maximum: 1000 }),
+            0,
+          ),
+        },
+        { required: ['name'] },
+      ),
+      { maxItems: 32, listType: 'map', mapKeys: ['name'] },
+    ),
+    allowedNamespaces: withDefault(
+      object(
+        {
+          from: withDefault(enumOf(['All', 'Selector']), 'All'),
+          selector: labelSelector,
+        },
+        {
+          description: "Which namespaces' keys may use this group.",
+          rules: [
+            {
+              rule: "self.from != 'Selector' || has(self.selector)",
+              message: 'selector is required when from is Selector',
+              fieldPath: '.selector',
+            },
+          ],
+        },
+      ),
+      { from: 'All' },
+    ),
+    models: object({ allow: modelGlobs('Model globs the keys may use; absent = all.') }),
+    pricing: object({
+      overrides: list(
+        object(
+          { model: string({ maxLength: 200, minLength: 1 }), ...prices },
+          { required: ['model', 'inputPerMTok', 'outputPerMTok'] },
+        ),
+        { maxItems: 200, listType: 'map', mapKeys: ['model'] },
+      ),
+      fallback: object(prices, {
+        required: ['inputPerMTok', 'outputPerMTok'],
+        description:
+          'Price for models absent from the price table; absent = such models are refused.',
+      }),
+    }),
+  },
+  { required: ['platform'] },
+);
+
+export const groupStatus = object(statusBase());
+
+export const groupDefinition = {
+  kind: 'Group',
+  plural: 'groups',
+  singular: 'group',
+  shortNames: ['tgg'],
+  scope: 'Cluster',
+  spec: groupSpec,
+  status: groupStatus,
+  rootRules: [],
+  printerColumns: [
+    { name: 'Platform', type: 'string', jsonPath: '.spec.platform' },
+    { name: 'Multiplier', type: 'string', jsonPath: '.spec.rateMultiplier' },
+    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ],
+  group: API_GROUP,
+} as const;

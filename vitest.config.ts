@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**'],
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    reporters: ['default', './test/support/closing-line-reporter.ts'],
+  },
+});
