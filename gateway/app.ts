@@ -1,0 +1,186 @@
+/**
+ * `build(options)`: the gateway as a FastifyInstance, with its store, config and clock injected.
+ * `run-gateway.ts` listens and drains; tests call `build` and `listen({ port: 0 })` or `inject`.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { Registry } from 'prom-client';
+import type { AppConfig } from './gateway-config.js';
+import { toGatewayError } from './errors/to-gateway-error.js';
+import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
+import { createAdmissionHook } from './pipeline/admission-hook.js';
+import { finishRequest, type FinishDependencies } from './pipeline/finish-request.js';
+import { guessErrorShape } from './pipeline/guess-error-shape.js';
+import { parseRanges } from './pipeline/match-source-ranges.js';
+import { LeaseRenewer } from './pipeline/renew-leases.js';
+import { newRequestState } from './pipeline/request-state.js';
+import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
+import { UpstreamCache } from './pipeline/resolve-upstreams.js';
+import './pipeline/route-config.js';
+import { UpstreamPools } from './pipeline/upstream-pools.js';
+import { renderErrorBody } from './render-error.js';
+import { registerForwardRoutes } from './routes/register-forward-routes.js';
+import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
+import { registerModelRoutes } from './routes/register-model-routes.js';
+import type { Store } from './store/store.js';
+import { GatewayError } from './errors/gateway-error.js';
+
+export interface BuildOptions {
+  store: Store;
+  config: AppConfig;
+  clock?: () => number;
+  random?: () => number;
+  registry?: Registry;
+  /** Reservation estimate per request (metering provides one later); default 0. */
+  estimateNano?: (request: FastifyRequest) => number;
+}
+
+export interface GatewayHandle {
+  health: HealthState;
+  registry: Registry;
+  /** Admitted requests still streaming or settling. */
+  inFlight(): number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    gateway: GatewayHandle;
+  }
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/([?&]key=)[^&]*/g, '$1[redacted]');
+}
+
+export function build(options: BuildOptions): FastifyInstance {
+  const { store, config } = options;
+  const clock = options.clock ?? Date.now;
+  const registry = options.registry ?? new Registry();
+  const metrics = createGatewayMetrics(registry);
+  const trustedProxies = parseRanges(config.trustedProxies);
+  const health: HealthState = { draining: false };
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        req: (request: { method: string; url: string }) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+        }),
+      },
+    },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+
+  const renewer = new LeaseRenewer({
+    store,
+    leaseMs: config.leaseMs,
+    clock,
+    onError: (error) => {
+      app.log.warn({ err: error }, 'lease renewal failed');
+    },
+  });
+  const finishing: FinishDependencies = {
+    store,
+    renewer,
+    clock,
+    timeZone: config.timeZone,
+    pending: new Set(),
+  };
+  const pools = new UpstreamPools(config);
+  const upstreams = new UpstreamCache({
+    store,
+    credentialKey: config.credentialKey,
+    clock,
+    refreshMs: config.upstreamRefreshMs,
+  });
+  app.decorate('gateway', {
+    health,
+    registry,
+    inFlight: () => renewer.size + finishing.pending.size,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+  app.decorateRequest('tollgate', undefined as never);
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.tollgate = newRequestState({
+      requestId: request.id,
+      shape: guessErrorShape({ path: request.url, headers: request.headers }),
+      callerIp: resolveCallerIp({
+        socketAddress: request.raw.socket.remoteAddress,
+        forwardedFor: request.headers['x-forwarded-for'],
+        trustedProxies,
+      }),
+    });
+    reply.header('x-tollgate-request-id', request.id);
+    reply.raw.once('close', () => {
+      finishRequest(finishing, request.tollgate, request.log);
+    });
+  });
+  app.addHook(
+    'preHandler',
+    createAdmissionHook({
+      store,
+      pepper: config.pepper,
+      clock,
+      leaseMs: config.leaseMs,
+      renewer,
+      estimateNano: options.estimateNano ?? (() => 0),
+    }),
+  );
+  app.addHook('onResponse', async (request, reply) => {
+    const state = request.tollgate;
+    finishRequest(finishing, state, request.log);
+    const platform = state.platform ?? 'none';
+    const labels = { platform, status_class: statusClass(reply.statusCode) };
+    metrics.requests.inc(labels);
+    metrics.duration.observe(labels, reply.elapsedTime / 1000);
+    if (state.errorCode !== null) metrics.refusals.inc({ platform, reason: state.errorCode });
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.code === 'TG_INTERNAL') request.log.error({ err: error }, 'unexpected error');
+    else if (gatewayError.code === 'TG_STORE_UNAVAILABLE') {
+      request.log.warn({ err: error }, 'store unavailable');
+    }
+    const state = request.tollgate as typeof request.tollgate | undefined;
+    const shape = state?.shape ?? guessErrorShape({ path: request.url, headers: request.headers });
+    if (state !== undefined) state.errorCode = gatewayError.code;
+    if (gatewayError.retryAfterSeconds !== undefined) {
+      reply.header('retry-after', String(gatewayError.retryAfterSeconds));
+    }
+    return reply
+      .code(gatewayError.statusCode)
+      .type('application/json')
+      .send(renderErrorBody(shape, gatewayError));
+  });
+  app.setNotFoundHandler(() => Promise.reject(new GatewayError('TG_ROUTE_NOT_FOUND')));
+
+  registerHealthRoutes(app, { store, health });
+  registerModelRoutes(app);
+  registerForwardRoutes(app, {
+    store,
+    upstreams,
+    pools,
+    clock,
+    random: options.random ?? Math.random,
+    leaseMs: config.leaseMs,
+    maxErrorBodyBytes: 64 * 1024,
+  });
+
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...finishing.pending]);
+    renewer.stop();
+    await pools.close();
+  });
+  return app;
+}

@@ -1,0 +1,163 @@
+/**
+ * Every Tollgate error code with its HTTP status and a message that tells the caller what to do.
+ * The code is stable (clients and dashboards match on it); the message may improve over time.
+ */
+export const ERROR_CATALOGUE = {
+  TG_KEY_MISSING: {
+    status: 401,
+    retryable: false,
+    message: 'No API key was sent. Send your Tollgate key in the header this API expects.',
+  },
+  TG_KEY_UNKNOWN: {
+    status: 401,
+    retryable: false,
+    message: 'The API key is not known to this gateway. Check the key value or ask for a new key.',
+  },
+  TG_KEY_INVALID: {
+    status: 401,
+    retryable: false,
+    message: 'The API key cannot be used (its Secret is invalid, conflicting or duplicated).',
+  },
+  TG_KEY_NO_GROUP: {
+    status: 403,
+    retryable: false,
+    message: 'The API key has no usable group. Ask an administrator to assign a group to the key.',
+  },
+  TG_PLATFORM_MISMATCH: {
+    status: 403,
+    retryable: false,
+    message: "The key's group serves another platform.",
+  },
+  TG_KEY_SUSPENDED: {
+    status: 403,
+    retryable: false,
+    message: 'The API key is suspended. Ask its owner to resume it.',
+  },
+  TG_KEY_EXPIRED: {
+    status: 403,
+    retryable: false,
+    message: 'The API key has expired. Create a new key or extend its expiration time.',
+  },
+  TG_QUOTA_EXHAUSTED: {
+    status: 429,
+    retryable: false,
+    message: "The key's spend quota is used up. Ask for a quota reset or a higher quota.",
+  },
+  TG_WINDOW_EXHAUSTED: {
+    status: 429,
+    retryable: true,
+    message: "The key's spend limit for this window is used up. Retry after the window resets.",
+  },
+  TG_SOURCE_DENIED: {
+    status: 403,
+    retryable: false,
+    message: "Request denied: the caller's IP address is not allowed for this key.",
+  },
+  TG_NO_ACCOUNT: {
+    status: 403,
+    retryable: false,
+    message: "The key's namespace has no Account. Ask an administrator to create one.",
+  },
+  TG_BALANCE_EXHAUSTED: {
+    status: 429,
+    retryable: false,
+    message: "The account's balance is used up. Add credit to the account.",
+  },
+  TG_ACCOUNT_CONCURRENCY: {
+    status: 429,
+    retryable: true,
+    message: 'Too many concurrent requests for this account. Retry when one has finished.',
+  },
+  TG_KEY_CONCURRENCY: {
+    status: 429,
+    retryable: true,
+    message: 'Too many concurrent requests for this key. Retry when one has finished.',
+  },
+  TG_MODEL_DENIED: {
+    status: 403,
+    retryable: false,
+    message: 'This model is not allowed for the key. Use one of the models listed by the gateway.',
+  },
+  TG_MODEL_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    message: 'The model is not available for this key.',
+  },
+  TG_BAD_REQUEST: {
+    status: 400,
+    retryable: false,
+    message: 'The request body is not valid JSON or lacks a required field.',
+  },
+  TG_BODY_TOO_LARGE: {
+    status: 413,
+    retryable: false,
+    message: 'The request body is too large.',
+  },
+  TG_ROUTE_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    message: 'No such route on this gateway. Check the base URL and path.',
+  },
+  TG_NOT_IMPLEMENTED: {
+    status: 501,
+    retryable: false,
+    message: 'This endpoint is not available yet on this gateway.',
+  },
+  TG_WEBSOCKET_UNSUPPORTED: {
+    status: 426,
+    retryable: false,
+    message: 'WebSocket mode is not supported. Use HTTP with server-sent events instead.',
+  },
+  TG_NO_UPSTREAM: {
+    status: 503,
+    retryable: true,
+    message: "The key's group has no usable upstream. Ask an administrator to check the group.",
+  },
+  TG_UPSTREAM_BUSY: {
+    status: 503,
+    retryable: true,
+    message: 'Every upstream of the group is at its concurrency limit. Retry shortly.',
+  },
+  TG_UPSTREAM_RATE_LIMITED: {
+    status: 429,
+    retryable: true,
+    message: 'The upstream provider is rate limiting. Retry later.',
+  },
+  TG_UPSTREAM_AUTH_FAILED: {
+    status: 502,
+    retryable: false,
+    message: 'The upstream provider refused the gateway credential. Ask an administrator.',
+  },
+  TG_UPSTREAM_ERROR: {
+    status: 502,
+    retryable: true,
+    message: 'The upstream provider failed. Retry later.',
+  },
+  TG_UPSTREAM_UNREACHABLE: {
+    status: 502,
+    retryable: true,
+    message: 'The upstream provider could not be reached. Retry later.',
+  },
+  TG_UPSTREAM_TIMEOUT: {
+    status: 504,
+    retryable: true,
+    message: 'The upstream provider did not answer in time. Retry later.',
+  },
+  TG_STORE_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    message: 'The gateway cannot reach its policy store. Retry shortly.',
+  },
+  TG_SHUTTING_DOWN: {
+    status: 503,
+    retryable: true,
+    message: 'The gateway is shutting down. Retry; another instance will answer.',
+  },
+  TG_INTERNAL: {
+    status: 500,
+    retryable: true,
+    message: 'The gateway failed unexpectedly. Retry later.',
+  },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;

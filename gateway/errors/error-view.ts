@@ -1,0 +1,14 @@
+/** What a protocol renderer needs from an error: status, stable code, caller-facing message. */
+export interface ErrorView {
+  statusCode: number;
+  code: string;
+  message: string;
+}
+
+/** The three error body families a caller can speak. */
+export type ErrorShape = 'anthropic' | 'openai' | 'google';
+
+/** The message with the Tollgate code in front, for protocols without a `code` field. */
+export function messageWithCode(error: ErrorView): string {
+  return `[${error.code}] ${error.message}`;
+}

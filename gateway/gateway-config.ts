@@ -1,0 +1,142 @@
+/**
+ * Gateway configuration: flags (`--headers-timeout-ms 30000` or `--headers-timeout-ms=30000`) over
+ * `TOLLGATE_*` environment variables (`TOLLGATE_HEADERS_TIMEOUT_MS`) over defaults, parsed once by
+ * zod. The only place the gateway reads the environment.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { parseRange } from './pipeline/match-source-ranges.js';
+
+const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+
+const cidrList = z
+  .string()
+  .default('')
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .refine((entries) => entries.every((entry) => parseRange(entry) !== null), {
+    message: 'every trusted proxy must be an IP address or CIDR range',
+  });
+
+export const gatewaySettingsSchema = z.object({
+  port: port(8080),
+  host: z.string().min(1).default('0.0.0.0'),
+  metricsPort: port(9090),
+  metricsHost: z.string().min(1).default('0.0.0.0'),
+  trustedProxies: cidrList,
+  pepperFile: z.string().min(1).optional(),
+  credentialKeyFile: z.string().min(1).optional(),
+  redisUrl: z.string().min(1).optional(),
+  redisPrefix: z.string().min(1).optional(),
+  dataDir: z.string().min(1).optional(),
+  connectTimeoutMs: milliseconds(10_000),
+  headersTimeoutMs: milliseconds(300_000),
+  bodyTimeoutMs: milliseconds(300_000),
+  leaseMs: milliseconds(60_000),
+  upstreamRefreshMs: milliseconds(30_000),
+  drainTimeoutMs: milliseconds(30_000),
+  bodyLimitBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  timeZone: z
+    .string()
+    .default('UTC')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'unknown time zone'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type GatewaySettings = z.output<typeof gatewaySettingsSchema>;
+
+/** What `build()` needs: the settings plus the pepper and credential key bytes. */
+export type AppConfig = Omit<
+  GatewaySettings,
+  'pepperFile' | 'credentialKeyFile' | 'redisUrl' | 'redisPrefix' | 'dataDir'
+> & { pepper: Buffer; credentialKey: Buffer };
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+
+function parseFlags(args: readonly string[]): Record<string, string> {
+  const known = new Map(Object.keys(gatewaySettingsSchema.shape).map((key) => [kebab(key), key]));
+  const values: Record<string, string> = {};
+  for (let index = 0; index < args.length; index++) {
+    const argument = args[index] ?? '';
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argument);
+    const key = match === null ? undefined : known.get(match[1] ?? '');
+    if (match === null || key === undefined) throw new Error(`unknown flag '${argument}'`);
+    const value = match[2] ?? args[++index];
+    if (value === undefined) throw new Error(`flag '${argument}' needs a value`);
+    values[key] = value;
+  }
+  return values;
+}
+
+export function parseGatewaySettings(
+  args: readonly string[],
+  environment: Record<string, string | undefined>,
+): GatewaySettings {
+  const fromEnvironment: Record<string, string> = {};
+  for (const key of Object.keys(gatewaySettingsSchema.shape)) {
+    const value = environment[`TOLLGATE_${snake(key)}`];
+    if (value !== undefined && value !== '') fromEnvironment[key] = value;
+  }
+  const redisUrl = environment.REDIS_URL;
+  if (fromEnvironment.redisUrl === undefined && redisUrl !== undefined && redisUrl !== '') {
+    fromEnvironment.redisUrl = redisUrl;
+  }
+  const result = gatewaySettingsSchema.safeParse({ ...fromEnvironment, ...parseFlags(args) });
+  if (!result.success) {
+    throw new Error(`invalid gateway configuration: ${z.prettifyError(result.error)}`);
+  }
+  return Object.freeze(result.data);
+}
+
+/** Reads the environment once: flags over `TOLLGATE_*` over defaults. */
+export function loadGatewaySettings(args: readonly string[]): GatewaySettings {
+  return parseGatewaySettings(args, process.env);
+}
+
+/** A 32-byte key from a file holding raw bytes, base64 or hex. */
+export function readKeyFile(path: string): Buffer {
+  const raw = readFileSync(path);
+  if (raw.length === 32) return raw;
+  const text = raw.toString('utf8').trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  const decoded = Buffer.from(text, 'base64');
+  if (decoded.length === 32) return decoded;
+  throw new Error(`${path} must hold a 32-byte key (raw, hex or base64)`);
+}
+
+/** The pepper: the file's exact bytes (a mounted Secret holds exactly the Secret's value). */
+export function readPepperFile(path: string): Buffer {
+  return readFileSync(path);
+}
+
+/** App config with defaults for everything but the secrets (tests, local mode). */
+export function createAppConfig(
+  secrets: { pepper: Buffer; credentialKey: Buffer },
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
+  const parsed: Partial<GatewaySettings> = gatewaySettingsSchema.parse({});
+  delete parsed.pepperFile;
+  delete parsed.credentialKeyFile;
+  delete parsed.redisUrl;
+  delete parsed.redisPrefix;
+  delete parsed.dataDir;
+  const settings = parsed as Omit<AppConfig, 'pepper' | 'credentialKey'>;
+  return { ...settings, ...secrets, ...overrides };
+}

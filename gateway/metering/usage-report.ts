@@ -1,0 +1,69 @@
+/**
+ * What usage extraction reports for one response, for every protocol: the normalised buckets (when
+ * the upstream reported usage), invariant flags, the model the upstream named, how much text was
+ * generated (for estimates), and whether the protocol's terminal event arrived.
+ */
+import type { UsageBuckets } from '../store/usage-records.js';
+
+export interface UsageReport {
+  /** Buckets from the usage the upstream reported; null when none arrived. */
+  usage: UsageBuckets | null;
+  /** Invariant violations and notes found while normalising. */
+  flags: string[];
+  /** The model the upstream reported (e.g. a dated id); null when it named none. */
+  model: string | null;
+  /** Characters of generated text (and tool arguments) seen; the basis for estimates. */
+  textChars: number;
+  /** True when the protocol's terminal event (or the whole non-streamed body) arrived. */
+  complete: boolean;
+  /** True when the reported output count is provisional (the final usage never arrived). */
+  provisional: boolean;
+  /** The in-stream or body error type, when the upstream reported one. */
+  error: string | null;
+}
+
+/** A stream accumulator: feed every parsed event payload, read the report at any time. */
+export interface UsageAccumulator {
+  feed(payload: unknown): void;
+  result(): UsageReport;
+}
+
+export function emptyBuckets(): UsageBuckets {
+  return {
+    inputUncached: 0,
+    cacheRead: 0,
+    cacheWrite5m: 0,
+    cacheWrite1h: 0,
+    output: 0,
+    reasoning: 0,
+  };
+}
+
+export function emptyReport(): UsageReport {
+  return {
+    usage: null,
+    flags: [],
+    model: null,
+    textChars: 0,
+    complete: false,
+    provisional: false,
+    error: null,
+  };
+}
+
+/** Narrows an unknown JSON value to a plain object. */
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** A token count from JSON: null, absent and non-numbers count as 0. */
+export function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** A string field, or null. */
+export function stringField(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}

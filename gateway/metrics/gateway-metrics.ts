@@ -1,0 +1,36 @@
+/** Gateway metrics on an injected prom-client Registry; labels only from bounded sets. */
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+export interface GatewayMetrics {
+  requests: Counter<'platform' | 'status_class'>;
+  refusals: Counter<'platform' | 'reason'>;
+  duration: Histogram<'platform' | 'status_class'>;
+}
+
+export function createGatewayMetrics(registry: Registry): GatewayMetrics {
+  return {
+    requests: new Counter({
+      name: 'tollgate_requests_total',
+      help: 'Requests answered by the gateway, by platform and status class.',
+      labelNames: ['platform', 'status_class'],
+      registers: [registry],
+    }),
+    refusals: new Counter({
+      name: 'tollgate_refusals_total',
+      help: 'Requests refused or failed by the gateway, by platform and Tollgate error code.',
+      labelNames: ['platform', 'reason'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'tollgate_request_duration_seconds',
+      help: 'Time from request to the end of the response, by platform and status class.',
+      labelNames: ['platform', 'status_class'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+  };
+}
+
+export function statusClass(statusCode: number): string {
+  return `${Math.floor(statusCode / 100)}xx`;
+}

@@ -1,0 +1,78 @@
+/** The one `store.admit()` call and the mapping of its refusals to catalogue errors. */
+import { GatewayError } from '../errors/gateway-error.js';
+import type { AdmissionRefusal, SpendStore } from '../store/store.js';
+import type { AuthorizedPolicy } from './authorize-request.js';
+import { isModelAllowed } from './match-model-globs.js';
+import { isSourceDenied } from './match-source-ranges.js';
+
+export interface AdmitInput {
+  policy: AuthorizedPolicy;
+  requestId: string;
+  callerIp: string;
+  /** Null when the request names no model (then no model rule applies). */
+  model: string | null;
+  estimateNano: number;
+  now: number;
+  leaseMs: number;
+}
+
+export interface AdmittedRequest {
+  requestId: string;
+  policy: AuthorizedPolicy;
+  accountUid: string;
+  model: string | null;
+  admittedAt: number;
+}
+
+export function refusalToError(refusal: AdmissionRefusal): GatewayError {
+  switch (refusal.reason) {
+    case 'QuotaExhausted':
+      return new GatewayError('TG_QUOTA_EXHAUSTED');
+    case 'WindowExhausted':
+      return new GatewayError('TG_WINDOW_EXHAUSTED', {
+        detail: `(window: ${refusal.window})`,
+        retryAfterSeconds: Math.max(1, Math.ceil(refusal.retryAfterSeconds)),
+      });
+    case 'SourceDenied':
+      return new GatewayError('TG_SOURCE_DENIED');
+    case 'NoAccount':
+      return new GatewayError('TG_NO_ACCOUNT');
+    case 'BalanceExhausted':
+      return new GatewayError('TG_BALANCE_EXHAUSTED');
+    case 'AccountConcurrency':
+      return new GatewayError('TG_ACCOUNT_CONCURRENCY', { detail: `(limit: ${refusal.limit})` });
+    case 'KeyConcurrency':
+      return new GatewayError('TG_KEY_CONCURRENCY', { detail: `(limit: ${refusal.limit})` });
+    case 'ModelDenied':
+      return new GatewayError('TG_MODEL_DENIED');
+  }
+}
+
+export function isModelDenied(policy: AuthorizedPolicy, model: string | null): boolean {
+  if (model === null) return false;
+  return !isModelAllowed(model, { group: policy.group.modelsAllow, key: policy.modelsAllow });
+}
+
+export async function admitRequest(store: SpendStore, input: AdmitInput): Promise<AdmittedRequest> {
+  const { policy } = input;
+  const result = await store.admit({
+    requestId: input.requestId,
+    namespace: policy.namespace,
+    keyUid: policy.keyUid,
+    limits: policy.limits,
+    keyMaxConcurrent: policy.maxConcurrent,
+    sourceDenied: isSourceDenied(input.callerIp, policy.sourceRanges),
+    modelDenied: isModelDenied(policy, input.model),
+    estimateNano: input.estimateNano,
+    now: input.now,
+    leaseMs: input.leaseMs,
+  });
+  if (!result.admitted) throw refusalToError(result.refusal);
+  return {
+    requestId: input.requestId,
+    policy,
+    accountUid: result.accountUid,
+    model: input.model,
+    admittedAt: input.now,
+  };
+}

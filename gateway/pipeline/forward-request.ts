@@ -1,0 +1,161 @@
+/**
+ * The forward stage: pick an upstream (priority, then weighted random; skip ones at their slot
+ * limit), build the upstream request through the protocol's adapter, send it on the origin's pool
+ * and stream the reply to the client chunk by chunk. Error statuses are mapped to the caller's
+ * protocol; the upstream request is aborted when the client goes away.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { SpendStore } from '../store/store.js';
+import { headersForClient, headersForUpstream } from './filter-headers.js';
+import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
+import type { ForwardContext, RequestAdapter } from './request-adapter.js';
+import type { RequestState } from './request-state.js';
+import type { ResolvedUpstream, UpstreamCache } from './resolve-upstreams.js';
+import { orderUpstreams } from './select-upstream.js';
+import type { UpstreamPools } from './upstream-pools.js';
+
+export interface ForwardDependencies {
+  store: Pick<SpendStore, 'acquireUpstreamSlot'>;
+  upstreams: UpstreamCache;
+  pools: UpstreamPools;
+  clock: () => number;
+  random: () => number;
+  leaseMs: number;
+  /** Largest upstream error body read to decide how to answer. */
+  maxErrorBodyBytes: number;
+}
+
+export interface ForwardCall {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  state: RequestState;
+  adapter: RequestAdapter;
+  context: ForwardContext;
+}
+
+async function pickUpstream(
+  dependencies: ForwardDependencies,
+  state: RequestState,
+  candidates: readonly ResolvedUpstream[],
+): Promise<ResolvedUpstream> {
+  if (candidates.length === 0) throw new GatewayError('TG_NO_UPSTREAM');
+  for (const upstream of orderUpstreams(candidates, dependencies.random)) {
+    if (upstream.maxConcurrent <= 0) return upstream;
+    const acquired = await dependencies.store.acquireUpstreamSlot({
+      upstream: upstream.name,
+      requestId: state.requestId,
+      limit: upstream.maxConcurrent,
+      now: dependencies.clock(),
+      leaseMs: dependencies.leaseMs,
+    });
+    if (acquired) {
+      state.upstreamSlot = upstream.name;
+      return upstream;
+    }
+  }
+  throw new GatewayError('TG_UPSTREAM_BUSY', { retryAfterSeconds: 1 });
+}
+
+async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      body.destroy();
+      break;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+async function answerUpstreamError(
+  call: ForwardCall,
+  response: Dispatcher.ResponseData,
+  limit: number,
+) {
+  const bytes = await readBounded(response.body, limit);
+  const decision = decideUpstreamError({
+    status: response.statusCode,
+    retryAfter: headerText(response.headers['retry-after']),
+    body: parseJson(bytes),
+    isCallerShape: (body) => call.adapter.isErrorBody(body),
+  });
+  if (decision.kind === 'render') {
+    if (decision.retryAfter !== null) call.reply.header('retry-after', decision.retryAfter);
+    throw decision.error;
+  }
+  const headers = headersForClient(response.headers);
+  return call.reply.code(decision.status).headers(headers).send(bytes);
+}
+
+export async function forwardRequest(
+  dependencies: ForwardDependencies,
+  call: ForwardCall,
+): Promise<FastifyReply> {
+  const { state, adapter, context, request, reply } = call;
+  const admitted = state.admitted;
+  if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
+  const candidates = await dependencies.upstreams.resolve(admitted.policy.group.upstreams);
+  const upstream = await pickUpstream(dependencies, state, candidates);
+  const model = admitted.model;
+  const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
+  const parts = adapter.buildUpstream(context, upstreamModel);
+  const headers = headersForUpstream(request.headers);
+  adapter.applyCredential(headers, upstream.credential);
+  state.outcome.upstream = upstream.name;
+  state.outcome.upstreamModel = upstreamModel ?? model;
+  state.outcome.stream = adapter.isStream(context);
+
+  const abort = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  const started = dependencies.clock();
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await dependencies.pools.get(upstream.origin).request({
+      path: `${upstream.basePath}${parts.path}`,
+      method: request.method,
+      headers,
+      body: parts.body,
+      signal: abort.signal,
+      headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
+      bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
+    });
+  } catch (error) {
+    throw mapTransportError(error);
+  }
+  state.outcome.status = response.statusCode;
+  state.outcome.timeToFirstByteMs = dependencies.clock() - started;
+  if (response.statusCode === 401 || response.statusCode === 403) {
+    dependencies.upstreams.invalidate(upstream.name);
+  }
+  if (response.statusCode >= 400) {
+    return answerUpstreamError(call, response, dependencies.maxErrorBodyBytes);
+  }
+  response.body.on('error', (error) => {
+    request.log.warn({ err: error, upstream: upstream.name }, 'upstream body failed mid-stream');
+  });
+  return reply
+    .code(response.statusCode)
+    .headers(headersForClient(response.headers))
+    .send(response.body);
+}

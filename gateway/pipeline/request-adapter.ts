@@ -1,0 +1,58 @@
+/**
+ * What a pass-through protocol plugs into the shared forward stage: where the model is, how the
+ * upstream request is built (model override applied), which header carries the credential, and
+ * what its error bodies look like. Implementations live in `protocols/<name>/`.
+ */
+export interface ForwardContext {
+  /** The request path without the query string, e.g. `/v1/messages`. */
+  path: string;
+  /** The query string to forward (without `?`, the `key` parameter removed); '' for none. */
+  query: string;
+  /** The raw body bytes as received; null for none. */
+  body: Buffer | null;
+  /** The parsed JSON body; undefined when there is no body. */
+  json: unknown;
+}
+
+export interface UpstreamRequestParts {
+  /** Path relative to the upstream base URL, including the query string. */
+  path: string;
+  body: Buffer | null;
+}
+
+export interface RequestAdapter {
+  /** The model the caller asked for; null when the request does not name one. */
+  readModel(context: ForwardContext): string | null;
+  /** True when the caller asked for a streamed reply. */
+  isStream(context: ForwardContext): boolean;
+  /** The upstream path and body; re-serialises only when `upstreamModel` differs. */
+  buildUpstream(context: ForwardContext, upstreamModel: string | null): UpstreamRequestParts;
+  /** Sets the upstream credential header on the outgoing headers. */
+  applyCredential(headers: Record<string, string | string[]>, credential: string): void;
+  /** True when an upstream error body is already in this protocol's error shape. */
+  isErrorBody(body: unknown): boolean;
+}
+
+/** Appends a query string to a path. */
+export function withQuery(path: string, query: string): string {
+  return query === '' ? path : `${path}?${query}`;
+}
+
+/** Reads a top-level string field of a JSON object body. */
+export function jsonStringField(json: unknown, field: string): string | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const value = (json as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : null;
+}
+
+/** The JSON body with `model` replaced, or the untouched raw bytes when nothing changes. */
+export function bodyWithModel(
+  context: ForwardContext,
+  upstreamModel: string | null,
+): Buffer | null {
+  if (upstreamModel === null || jsonStringField(context.json, 'model') === upstreamModel) {
+    return context.body;
+  }
+  const json = { ...(context.json as Record<string, unknown>), model: upstreamModel };
+  return Buffer.from(JSON.stringify(json), 'utf8');
+}

@@ -1,0 +1,106 @@
+/**
+ * Upstream policies cached in gateway memory: read once per name, re-read when the entry is older
+ * than `refreshMs` (so credential rotation shows up) and decrypted only when the `digest` changes.
+ * A group whose upstream list changes names new upstreams, which are read on first use.
+ */
+import type { Platform } from '../../crds/schema/resources.js';
+import { openCredential } from '../store/seal-credential.js';
+import type { UpstreamRef } from '../store/policy-documents.js';
+import type { PolicyReader, UpstreamPolicy } from '../store/store.js';
+
+export interface ResolvedUpstream {
+  name: string;
+  platform: Platform;
+  origin: string;
+  /** The baseURL path without a trailing slash ('' for none). */
+  basePath: string;
+  credential: string;
+  maxConcurrent: number;
+  modelOverrides: Record<string, string>;
+  weight: number;
+  priority: number;
+}
+
+interface CacheEntry {
+  digest: string;
+  readAt: number;
+  upstream: Omit<ResolvedUpstream, 'weight' | 'priority'> | null;
+}
+
+export interface UpstreamCacheOptions {
+  store: Pick<PolicyReader, 'getUpstream'>;
+  credentialKey: Buffer;
+  clock: () => number;
+  refreshMs: number;
+}
+
+/** The secret from a sealed credential: JSON `{apiKey}`, a JSON string, or the plain text. */
+export function credentialSecret(plaintext: string): string {
+  try {
+    const parsed: unknown = JSON.parse(plaintext);
+    if (typeof parsed === 'string') return parsed;
+    if (typeof parsed === 'object' && parsed !== null) {
+      const record = parsed as Record<string, unknown>;
+      for (const field of ['apiKey', 'value', 'key', 'refreshToken']) {
+        const value = record[field];
+        if (typeof value === 'string') return value;
+      }
+    }
+  } catch {
+    // Not JSON: the plaintext is the secret itself.
+  }
+  return plaintext;
+}
+
+export class UpstreamCache {
+  readonly #entries = new Map<string, CacheEntry>();
+  readonly #options: UpstreamCacheOptions;
+
+  constructor(options: UpstreamCacheOptions) {
+    this.#options = options;
+  }
+
+  async resolve(refs: readonly UpstreamRef[]): Promise<ResolvedUpstream[]> {
+    const resolved = await Promise.all(refs.map((ref) => this.#resolveOne(ref)));
+    return resolved.filter((upstream): upstream is ResolvedUpstream => upstream !== null);
+  }
+
+  /** Forget one upstream (for example after the upstream refused its credential). */
+  invalidate(name: string): void {
+    this.#entries.delete(name);
+  }
+
+  async #resolveOne(ref: UpstreamRef): Promise<ResolvedUpstream | null> {
+    const now = this.#options.clock();
+    let entry = this.#entries.get(ref.name);
+    if (entry === undefined || now - entry.readAt >= this.#options.refreshMs) {
+      const policy = await this.#options.store.getUpstream(ref.name);
+      entry = this.#toEntry(policy, entry, now);
+      this.#entries.set(ref.name, entry);
+    }
+    if (entry.upstream === null) return null;
+    return { ...entry.upstream, weight: ref.weight, priority: ref.priority };
+  }
+
+  #toEntry(policy: UpstreamPolicy | null, previous: CacheEntry | undefined, now: number) {
+    if (policy === null) return { digest: '', readAt: now, upstream: null };
+    if (previous?.digest === policy.digest) return { ...previous, readAt: now };
+    const url = new URL(policy.baseURL);
+    const secret = credentialSecret(
+      openCredential(this.#options.credentialKey, policy.sealedCredential),
+    );
+    return {
+      digest: policy.digest,
+      readAt: now,
+      upstream: {
+        name: policy.name,
+        platform: policy.platform,
+        origin: url.origin,
+        basePath: url.pathname.replace(/\/+$/, ''),
+        credential: secret,
+        maxConcurrent: policy.maxConcurrent,
+        modelOverrides: policy.modelOverrides,
+      },
+    };
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The settle step: replaces the reservation by the actual cost exactly once per request id (the
+ * store enforces once) and writes the usage record in the same atomic step. The metering issue
+ * calls this with real usage; until then the gateway settles each request with cost 0.
+ */
+import type { Platform } from '../../crds/schema/resources.js';
+import type { SettlementResult, SpendStore } from '../store/store.js';
+import type { UsageBuckets, UsageRecord } from '../store/usage-records.js';
+import type { AdmittedRequest } from './admit-request.js';
+
+export interface SettleOutcome {
+  costNano: number;
+  usage: UsageBuckets;
+  accuracy: UsageRecord['accuracy'];
+  status: number;
+  stream: boolean;
+  upstream: string | null;
+  upstreamModel: string | null;
+  timeToFirstByteMs: number | null;
+  priceVersion: string;
+  flags: string[];
+}
+
+export interface SettleInput {
+  admitted: AdmittedRequest;
+  outcome: SettleOutcome;
+  now: number;
+  timeZone: string;
+}
+
+export const EMPTY_USAGE: UsageBuckets = {
+  inputUncached: 0,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+  output: 0,
+  reasoning: 0,
+};
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `YYYY-MM-DD` of `time` in `timeZone`. */
+export function dayOf(time: number, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(new Date(time));
+}
+
+export function buildUsageRecord(input: SettleInput): UsageRecord {
+  const { admitted, outcome } = input;
+  const platform: Platform = admitted.policy.group.platform;
+  const model = admitted.model ?? '';
+  return {
+    requestId: admitted.requestId,
+    time: input.now,
+    namespace: admitted.policy.namespace,
+    accountUid: admitted.accountUid,
+    keyUid: admitted.policy.keyUid,
+    keyName: admitted.policy.name,
+    group: admitted.policy.group.name,
+    upstream: outcome.upstream,
+    platform,
+    model,
+    upstreamModel: outcome.upstreamModel ?? model,
+    usage: outcome.usage,
+    costNano: outcome.costNano,
+    priceVersion: outcome.priceVersion,
+    multiplier: admitted.policy.group.multiplierText,
+    durationMs: Math.max(0, input.now - admitted.admittedAt),
+    timeToFirstByteMs: outcome.timeToFirstByteMs,
+    status: outcome.status,
+    stream: outcome.stream,
+    accuracy: outcome.accuracy,
+    flags: outcome.flags,
+  };
+}
+
+export async function settleRequest(
+  store: Pick<SpendStore, 'settle'>,
+  input: SettleInput,
+): Promise<SettlementResult> {
+  const { admitted } = input;
+  return store.settle({
+    requestId: admitted.requestId,
+    namespace: admitted.policy.namespace,
+    keyUid: admitted.policy.keyUid,
+    costNano: input.outcome.costNano,
+    now: input.now,
+    day: dayOf(input.now, input.timeZone),
+    record: buildUsageRecord(input),
+  });
+}

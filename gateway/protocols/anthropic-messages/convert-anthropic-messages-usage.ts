@@ -1,0 +1,140 @@
+/**
+ * Anthropic Messages usage to buckets (PROTOCOLS.md 1.4, 1.5, 6.1). `input_tokens` excludes cache
+ * reads and writes; cache writes split into 5m / 1h by `cache_creation`, all at 5m when that object
+ * is absent; `output_tokens` includes thinking. In a stream, `message_start` gives the input side
+ * and a provisional output; every `message_delta` carries running totals that replace (never add to)
+ * the earlier values; `message_stop` ends the message.
+ */
+import type { UsageBuckets } from '../../store/usage-records.js';
+import { createTextAccumulator } from '../../metering/accumulate-text.js';
+import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
+import {
+  asRecord,
+  stringField,
+  tokenCount,
+  type UsageAccumulator,
+  type UsageReport,
+} from '../../metering/usage-report.js';
+
+const USAGE_FIELDS = [
+  'input_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'cache_creation',
+  'output_tokens',
+  'output_tokens_details',
+] as const;
+
+export function convertAnthropicMessagesUsage(usage: unknown): {
+  usage: UsageBuckets;
+  flags: string[];
+} {
+  const fields = asRecord(usage) ?? {};
+  const flags: string[] = [];
+  const cacheWrite = tokenCount(fields.cache_creation_input_tokens);
+  const split = asRecord(fields.cache_creation);
+  let cacheWrite5m = cacheWrite;
+  let cacheWrite1h = 0;
+  if (split !== undefined) {
+    cacheWrite5m = tokenCount(split.ephemeral_5m_input_tokens);
+    cacheWrite1h = tokenCount(split.ephemeral_1h_input_tokens);
+    if (cacheWrite5m + cacheWrite1h !== cacheWrite) flags.push('cache-write-split-mismatch');
+  } else if (cacheWrite > 0) {
+    flags.push('cache-write-ttl-unknown');
+  }
+  const details = asRecord(fields.output_tokens_details);
+  const checked = checkUsageInvariants({
+    inputUncached: tokenCount(fields.input_tokens),
+    cacheRead: tokenCount(fields.cache_read_input_tokens),
+    cacheWrite5m,
+    cacheWrite1h,
+    output: tokenCount(fields.output_tokens),
+    reasoning: tokenCount(details?.thinking_tokens),
+  });
+  return { usage: checked.usage, flags: [...flags, ...checked.flags] };
+}
+
+/** A non-streamed Messages reply (or an error body). */
+export function extractAnthropicMessagesUsage(body: unknown): UsageReport {
+  const fields = asRecord(body) ?? {};
+  const converted = fields.usage === undefined ? null : convertAnthropicMessagesUsage(fields.usage);
+  const text = createTextAccumulator();
+  for (const block of Array.isArray(fields.content) ? fields.content : []) {
+    const blockFields = asRecord(block);
+    text.add(blockFields?.text);
+    text.add(blockFields?.thinking);
+    if (blockFields?.type === 'tool_use') text.add(JSON.stringify(blockFields.input ?? {}));
+  }
+  return {
+    usage: converted?.usage ?? null,
+    flags: converted?.flags ?? [],
+    model: stringField(fields.model),
+    textChars: text.chars,
+    complete: true,
+    provisional: false,
+    error: stringField(asRecord(fields.error)?.type),
+  };
+}
+
+/** Merges running-total usage: a non-null field replaces the earlier value. */
+function mergeUsage(target: Record<string, unknown>, update: Record<string, unknown>): void {
+  for (const field of USAGE_FIELDS) {
+    const value = update[field];
+    if (value !== undefined && value !== null) target[field] = value;
+  }
+}
+
+export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
+  const text = createTextAccumulator();
+  const usage: Record<string, unknown> = {};
+  let sawStart = false;
+  let sawDelta = false;
+  let complete = false;
+  let model: string | null = null;
+  let error: string | null = null;
+  return {
+    feed(payload) {
+      const event = asRecord(payload);
+      switch (event?.type) {
+        case 'message_start': {
+          const message = asRecord(event.message);
+          model = stringField(message?.model) ?? model;
+          mergeUsage(usage, asRecord(message?.usage) ?? {});
+          sawStart = true;
+          break;
+        }
+        case 'message_delta':
+          mergeUsage(usage, asRecord(event.usage) ?? {});
+          sawDelta = true;
+          break;
+        case 'content_block_delta': {
+          const delta = asRecord(event.delta);
+          text.add(delta?.text);
+          text.add(delta?.thinking);
+          text.add(delta?.partial_json);
+          break;
+        }
+        case 'message_stop':
+          complete = true;
+          break;
+        case 'error':
+          error = stringField(asRecord(event.error)?.type) ?? 'error';
+          break;
+        default:
+          break;
+      }
+    },
+    result() {
+      const converted = sawStart || sawDelta ? convertAnthropicMessagesUsage(usage) : null;
+      return {
+        usage: converted?.usage ?? null,
+        flags: converted?.flags ?? [],
+        model,
+        textChars: text.chars,
+        complete,
+        provisional: converted !== null && !sawDelta,
+        error,
+      };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Cloud Code `v1internal` usage (PROTOCOLS.md 5.2, 5.3): every reply and stream chunk wraps a Gemini
+ * `GenerateContentResponse` in `{response: {…}}`; usage is `response.usageMetadata` with Gemini
+ * semantics (last snapshot wins, thoughts billed as output, no cache-write count). Error bodies are
+ * Google-shaped and not wrapped.
+ */
+import type { UsageBuckets } from '../../store/usage-records.js';
+import {
+  convertGoogleUsageMetadata,
+  createGoogleResponseReader,
+} from '../../metering/convert-google-usage-metadata.js';
+import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
+
+export function convertAntigravityUsage(metadata: unknown): {
+  usage: UsageBuckets;
+  flags: string[];
+} {
+  return convertGoogleUsageMetadata(metadata);
+}
+
+function unwrap(payload: unknown): Record<string, unknown> | undefined {
+  const envelope = asRecord(payload);
+  if (envelope === undefined) return undefined;
+  return asRecord(envelope.response) ?? envelope;
+}
+
+/** A non-streamed v1internal reply (or an error body). */
+export function extractAntigravityUsage(body: unknown): UsageReport {
+  const reader = createGoogleResponseReader();
+  reader.read(unwrap(body) ?? {});
+  return { ...reader.result(), complete: true, provisional: false };
+}
+
+export function createAntigravityUsageAccumulator(): UsageAccumulator {
+  const reader = createGoogleResponseReader();
+  return {
+    feed(payload) {
+      const response = unwrap(payload);
+      if (response !== undefined) reader.read(response);
+    },
+    result: () => reader.result(),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Gemini generateContent usage (PROTOCOLS.md 4.3, 4.4, 6.1): the last `usageMetadata` wins; the
+ * normalisation itself is shared with v1internal (`metering/convert-google-usage-metadata.ts`).
+ * Works for SSE chunks (`alt=sse`) and for elements of the streamed JSON array alike.
+ */
+import type { UsageBuckets } from '../../store/usage-records.js';
+import {
+  convertGoogleUsageMetadata,
+  createGoogleResponseReader,
+} from '../../metering/convert-google-usage-metadata.js';
+import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
+
+export function convertGeminiGenerateContentUsage(metadata: unknown): {
+  usage: UsageBuckets;
+  flags: string[];
+} {
+  return convertGoogleUsageMetadata(metadata);
+}
+
+/** A non-streamed `GenerateContentResponse` (or an error body). */
+export function extractGeminiGenerateContentUsage(body: unknown): UsageReport {
+  const reader = createGoogleResponseReader();
+  reader.read(asRecord(body) ?? {});
+  return { ...reader.result(), complete: true, provisional: false };
+}
+
+export function createGeminiGenerateContentUsageAccumulator(): UsageAccumulator {
+  const reader = createGoogleResponseReader();
+  return {
+    feed(payload) {
+      const chunk = asRecord(payload);
+      if (chunk !== undefined) reader.read(chunk);
+    },
+    result: () => reader.result(),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * OpenAI Chat Completions usage to buckets (PROTOCOLS.md 3.2, 3.3, 6.1): `prompt_tokens` includes
+ * cached and cache-write tokens; `completion_tokens` includes reasoning. In a stream, usage comes in
+ * one chunk with `choices: []` (only with `stream_options.include_usage`), and `[DONE]` ends it.
+ */
+import type { UsageBuckets } from '../../store/usage-records.js';
+import { createTextAccumulator } from '../../metering/accumulate-text.js';
+import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
+import {
+  asRecord,
+  stringField,
+  tokenCount,
+  type UsageAccumulator,
+  type UsageReport,
+} from '../../metering/usage-report.js';
+
+export function convertOpenAIChatUsage(usage: unknown): { usage: UsageBuckets; flags: string[] } {
+  const fields = asRecord(usage) ?? {};
+  const flags: string[] = [];
+  const promptDetails = asRecord(fields.prompt_tokens_details);
+  const cached = tokenCount(promptDetails?.cached_tokens);
+  const cacheWrite = tokenCount(promptDetails?.cache_write_tokens);
+  const checked = checkUsageInvariants({
+    inputUncached: subtractCached({
+      total: tokenCount(fields.prompt_tokens),
+      cached: cached + cacheWrite,
+      flags,
+    }),
+    cacheRead: cached,
+    cacheWrite5m: cacheWrite,
+    cacheWrite1h: 0,
+    output: tokenCount(fields.completion_tokens),
+    reasoning: tokenCount(asRecord(fields.completion_tokens_details)?.reasoning_tokens),
+  });
+  return { usage: checked.usage, flags: [...flags, ...checked.flags] };
+}
+
+function choicesOf(value: unknown): Record<string, unknown>[] {
+  const choices: Record<string, unknown>[] = [];
+  for (const choice of Array.isArray(value) ? value : []) {
+    const fields = asRecord(choice);
+    if (fields !== undefined) choices.push(fields);
+  }
+  return choices;
+}
+
+/** A non-streamed `chat.completion` (or an error body). */
+export function extractOpenAIChatUsage(body: unknown): UsageReport {
+  const fields = asRecord(body) ?? {};
+  const text = createTextAccumulator();
+  for (const choice of choicesOf(fields.choices)) {
+    const message = asRecord(choice.message);
+    text.add(message?.content);
+    for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
+      text.add(asRecord(asRecord(call)?.function)?.arguments);
+    }
+  }
+  const converted =
+    fields.usage === undefined || fields.usage === null
+      ? null
+      : convertOpenAIChatUsage(fields.usage);
+  return {
+    usage: converted?.usage ?? null,
+    flags: converted?.flags ?? [],
+    model: stringField(fields.model),
+    textChars: text.chars,
+    complete: true,
+    provisional: false,
+    error: stringField(asRecord(fields.error)?.type),
+  };
+}
+
+export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
+  const text = createTextAccumulator();
+  let usage: unknown = null;
+  let model: string | null = null;
+  let complete = false;
+  let error: string | null = null;
+  return {
+    feed(payload) {
+      if (payload === '[DONE]') {
+        complete = true;
+        return;
+      }
+      const chunk = asRecord(payload);
+      if (chunk === undefined) return;
+      const failure = asRecord(chunk.error);
+      if (failure !== undefined) error = stringField(failure.type) ?? 'error';
+      model = stringField(chunk.model) ?? model;
+      if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+      for (const choice of choicesOf(chunk.choices)) {
+        const delta = asRecord(choice.delta);
+        text.add(delta?.content);
+        for (const call of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
+          text.add(asRecord(asRecord(call)?.function)?.arguments);
+        }
+      }
+    },
+    result() {
+      const converted = usage === null ? null : convertOpenAIChatUsage(usage);
+      return {
+        usage: converted?.usage ?? null,
+        flags: converted?.flags ?? [],
+        model,
+        textChars: text.chars,
+        complete,
+        provisional: false,
+        error,
+      };
+    },
+  };
+}

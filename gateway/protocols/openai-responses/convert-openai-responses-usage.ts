@@ -1,0 +1,117 @@
+/**
+ * OpenAI Responses usage to buckets (PROTOCOLS.md 2.3, 6.1). `input_tokens` includes cached and
+ * cache-write tokens; `output_tokens` includes reasoning. In a stream, usage is only on the terminal
+ * event's `response` (`response.completed`, `.incomplete`, `.failed`, or `response.done`); an `error`
+ * event also ends the stream.
+ */
+import type { UsageBuckets } from '../../store/usage-records.js';
+import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
+import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
+import {
+  asRecord,
+  stringField,
+  tokenCount,
+  type UsageAccumulator,
+  type UsageReport,
+} from '../../metering/usage-report.js';
+
+const TERMINAL_EVENTS = new Set([
+  'response.completed',
+  'response.incomplete',
+  'response.failed',
+  'response.done',
+]);
+
+export function convertOpenAIResponsesUsage(usage: unknown): {
+  usage: UsageBuckets;
+  flags: string[];
+} {
+  const fields = asRecord(usage) ?? {};
+  const flags: string[] = [];
+  const inputDetails = asRecord(fields.input_tokens_details);
+  const cached = tokenCount(inputDetails?.cached_tokens);
+  const cacheWrite = tokenCount(inputDetails?.cache_write_tokens);
+  const checked = checkUsageInvariants({
+    inputUncached: subtractCached({
+      total: tokenCount(fields.input_tokens),
+      cached: cached + cacheWrite,
+      flags,
+    }),
+    cacheRead: cached,
+    cacheWrite5m: cacheWrite,
+    cacheWrite1h: 0,
+    output: tokenCount(fields.output_tokens),
+    reasoning: tokenCount(asRecord(fields.output_tokens_details)?.reasoning_tokens),
+  });
+  return { usage: checked.usage, flags: [...flags, ...checked.flags] };
+}
+
+function addOutputText(output: unknown, text: TextAccumulator): void {
+  for (const item of Array.isArray(output) ? output : []) {
+    const fields = asRecord(item);
+    if (fields?.type === 'function_call') text.add(fields.arguments);
+    const content = Array.isArray(fields?.content) ? fields.content : [];
+    for (const part of content) text.add(asRecord(part)?.text);
+  }
+}
+
+function reportFromResponse(response: Record<string, unknown>, text: TextAccumulator): UsageReport {
+  const converted =
+    response.usage === undefined || response.usage === null
+      ? null
+      : convertOpenAIResponsesUsage(response.usage);
+  return {
+    usage: converted?.usage ?? null,
+    flags: converted?.flags ?? [],
+    model: stringField(response.model),
+    textChars: text.chars,
+    complete: true,
+    provisional: false,
+    error:
+      stringField(asRecord(response.error)?.code) ?? stringField(asRecord(response.error)?.type),
+  };
+}
+
+/** A non-streamed Responses reply (or an error body). */
+export function extractOpenAIResponsesUsage(body: unknown): UsageReport {
+  const fields = asRecord(body) ?? {};
+  const text = createTextAccumulator();
+  addOutputText(fields.output, text);
+  return reportFromResponse(fields, text);
+}
+
+export function createOpenAIResponsesUsageAccumulator(): UsageAccumulator {
+  const text = createTextAccumulator();
+  let terminal: UsageReport | null = null;
+  let model: string | null = null;
+  let error: string | null = null;
+  return {
+    feed(payload) {
+      const event = asRecord(payload);
+      const type = typeof event?.type === 'string' ? event.type : '';
+      const response = asRecord(event?.response);
+      if (response !== undefined) model = stringField(response.model) ?? model;
+      if (type.endsWith('.delta') && type !== 'response.reasoning_summary_text.delta') {
+        text.add(event?.delta);
+      } else if (TERMINAL_EVENTS.has(type) && response !== undefined) {
+        terminal = reportFromResponse(response, text);
+      } else if (type === 'error') {
+        error = stringField(event?.code) ?? 'error';
+      }
+    },
+    result() {
+      if (terminal !== null) {
+        return { ...terminal, model: terminal.model ?? model, textChars: text.chars };
+      }
+      return {
+        usage: null,
+        flags: [],
+        model,
+        textChars: text.chars,
+        complete: error !== null,
+        provisional: false,
+        error,
+      };
+    },
+  };
+}

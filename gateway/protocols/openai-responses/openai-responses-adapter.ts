@@ -1,0 +1,24 @@
+/** OpenAI Responses pass-through: model in the JSON body, credential as a Bearer token. */
+import {
+  bodyWithModel,
+  jsonStringField,
+  withQuery,
+  type RequestAdapter,
+} from '../../pipeline/request-adapter.js';
+import { isOpenAIErrorBody } from './render-openai-responses-error.js';
+
+export const openAIResponsesAdapter: RequestAdapter = {
+  readModel: (context) => jsonStringField(context.json, 'model'),
+  isStream: (context) =>
+    typeof context.json === 'object' &&
+    context.json !== null &&
+    (context.json as { stream?: unknown }).stream === true,
+  buildUpstream: (context, upstreamModel) => ({
+    path: withQuery(context.path, context.query),
+    body: bodyWithModel(context, upstreamModel),
+  }),
+  applyCredential: (headers, credential) => {
+    headers.authorization = `Bearer ${credential}`;
+  },
+  isErrorBody: isOpenAIErrorBody,
+};

@@ -1,0 +1,30 @@
+/** OpenAI error bodies: `{"error":{"message","type","param","code"}}` (PROTOCOLS.md 2.5). */
+import type { ErrorView } from '../../errors/error-view.js';
+
+export interface OpenAIErrorBody {
+  error: { message: string; type: string; param: string | null; code: string };
+}
+
+const insufficientQuotaCodes = new Set(['TG_QUOTA_EXHAUSTED', 'TG_BALANCE_EXHAUSTED']);
+
+export function openAIErrorType(error: ErrorView): string {
+  if (insufficientQuotaCodes.has(error.code)) return 'insufficient_quota';
+  if (error.statusCode === 403) return 'permission_error';
+  if (error.statusCode === 429) return 'rate_limit_error';
+  if (error.statusCode === 503) return 'service_unavailable_error';
+  if (error.statusCode >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+export function renderOpenAIResponsesError(error: ErrorView): OpenAIErrorBody {
+  return {
+    error: { message: error.message, type: openAIErrorType(error), param: null, code: error.code },
+  };
+}
+
+/** True when an upstream error body already has the OpenAI shape (safe to pass through). */
+export function isOpenAIErrorBody(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const body = value as { error?: { message?: unknown; type?: unknown } };
+  return typeof body.error?.message === 'string' && typeof body.error.type === 'string';
+}

@@ -1,0 +1,94 @@
+/**
+ * Model lists and model gets: what the key's group (and the key) may use, in the shape of the
+ * caller's API. `/v1/models` answers in the Anthropic shape for Anthropic keys and the OpenAI
+ * shape for OpenAI keys.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Platform } from '../../crds/schema/resources.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { CatalogueModel } from '../models/model-catalogue.js';
+import { findAllowedModel, listAllowedModels } from '../models/list-allowed-models.js';
+import '../pipeline/route-config.js';
+import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
+import {
+  renderAnthropicModel,
+  renderAnthropicModelList,
+} from '../protocols/anthropic-messages/render-anthropic-messages-models.js';
+import {
+  renderGeminiModel,
+  renderGeminiModelList,
+} from '../protocols/gemini-generate-content/render-gemini-generate-content-models.js';
+import {
+  renderOpenAIModel,
+  renderOpenAIModelList,
+} from '../protocols/openai-responses/render-openai-responses-models.js';
+
+type ListShape = 'anthropic' | 'openai' | 'gemini' | 'by-platform';
+
+const listRenderers = {
+  anthropic: { list: renderAnthropicModelList, one: renderAnthropicModel },
+  openai: { list: renderOpenAIModelList, one: renderOpenAIModel },
+  gemini: { list: renderGeminiModelList, one: renderGeminiModel },
+};
+
+function keyScope(request: FastifyRequest): {
+  platform: Platform;
+  lists: { group: string[] | null; key: string[] | null };
+} {
+  const key = request.tollgate.key;
+  if (key === null) throw new GatewayError('TG_INTERNAL', { detail: 'model route without a key' });
+  return {
+    platform: key.group.platform,
+    lists: { group: key.group.modelsAllow, key: key.modelsAllow },
+  };
+}
+
+function renderersFor(shape: ListShape, platform: Platform) {
+  if (shape !== 'by-platform') return listRenderers[shape];
+  return platform === 'Anthropic' ? listRenderers.anthropic : listRenderers.openai;
+}
+
+interface ModelRoute {
+  path: string;
+  profile: RouteProfile;
+  shape: ListShape;
+}
+
+const listRoutes: ModelRoute[] = [
+  { path: '/v1/models', profile: ROUTE_PROFILES.sharedModels, shape: 'by-platform' },
+  { path: '/v1beta/models', profile: ROUTE_PROFILES.geminiModels, shape: 'gemini' },
+  { path: '/antigravity/models', profile: ROUTE_PROFILES.antigravityModels, shape: 'openai' },
+  {
+    path: '/antigravity/v1/models',
+    profile: { ...ROUTE_PROFILES.antigravityMessages, forwarded: false },
+    shape: 'anthropic',
+  },
+  {
+    path: '/antigravity/v1beta/models',
+    profile: ROUTE_PROFILES.antigravityGemini,
+    shape: 'gemini',
+  },
+];
+
+export function registerModelRoutes(app: FastifyInstance): void {
+  for (const route of listRoutes) {
+    app.get(route.path, { config: { profile: route.profile } }, (request) => {
+      const scope = keyScope(request);
+      const models: CatalogueModel[] = listAllowedModels(scope.platform, scope.lists);
+      return Promise.resolve(renderersFor(route.shape, scope.platform).list(models));
+    });
+    app.get<{ Params: { id: string } }>(
+      `${route.path}/:id`,
+      { config: { profile: route.profile } },
+      (request) => {
+        const scope = keyScope(request);
+        const found = findAllowedModel(scope.platform, {
+          id: request.params.id,
+          lists: scope.lists,
+        });
+        if (found === null) return Promise.reject(new GatewayError('TG_MODEL_NOT_FOUND'));
+        return Promise.resolve(renderersFor(route.shape, scope.platform).one(found));
+      },
+    );
+  }
+}

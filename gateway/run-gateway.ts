@@ -1,0 +1,61 @@
+/**
+ * `tollgate gateway`: parse the configuration, open the store, serve the gateway and its metrics,
+ * and on SIGTERM / SIGINT drain: refuse readiness, stop accepting, let streams finish up to the
+ * drain deadline, settle everything, close the store.
+ */
+import { once } from 'node:events';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { build } from './app.js';
+import {
+  loadGatewaySettings,
+  readKeyFile,
+  readPepperFile,
+  type AppConfig,
+  type GatewaySettings,
+} from './gateway-config.js';
+import { buildMetricsServer } from './metrics/serve-metrics.js';
+import { createStore } from './store/create-store.js';
+
+function appConfigFrom(settings: GatewaySettings): AppConfig {
+  const { pepperFile, credentialKeyFile, ...rest } = settings;
+  if (pepperFile === undefined) throw new Error('set --pepper-file or TOLLGATE_PEPPER_FILE');
+  if (credentialKeyFile === undefined) {
+    throw new Error('set --credential-key-file or TOLLGATE_CREDENTIAL_KEY_FILE');
+  }
+  return {
+    ...rest,
+    pepper: readPepperFile(pepperFile),
+    credentialKey: readKeyFile(credentialKeyFile),
+  };
+}
+
+export async function run(args: readonly string[]): Promise<void> {
+  const settings = loadGatewaySettings(args);
+  const config = appConfigFrom(settings);
+  const store = await createStore({
+    ...(settings.redisUrl !== undefined ? { redisUrl: settings.redisUrl } : {}),
+    ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
+    ...(settings.redisPrefix !== undefined ? { prefix: settings.redisPrefix } : {}),
+  });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
+  const app = build({ store, config, registry });
+  const metrics = buildMetricsServer(registry);
+  await app.listen({ port: settings.port, host: settings.host });
+  await metrics.listen({ port: settings.metricsPort, host: settings.metricsHost });
+
+  const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
+  app.log.info({ signal, inFlight: app.gateway.inFlight() }, 'draining');
+  app.gateway.health.draining = true;
+  const deadline = setTimeout(() => {
+    app.log.warn({ inFlight: app.gateway.inFlight() }, 'drain deadline reached; closing streams');
+    app.server.closeAllConnections();
+  }, settings.drainTimeoutMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(deadline);
+    await metrics.close();
+    await store.close();
+  }
+}

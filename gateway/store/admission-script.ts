@@ -1,0 +1,82 @@
+/**
+ * The admission script: every check in the contract's order, then the reservation and both
+ * concurrency slots, in one EVALSHA against the namespace's slot.
+ * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData.
+ * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
+ * entry), keyMaxConcurrent, sourceDenied, modelDenied.
+ * Reply: {'ok', accountUid} or {'refused', reason, window, number}.
+ */
+import { LUA_RELEASE_AND_PURGE, LUA_WINDOWS } from './lua-shared-functions.js';
+
+export const ADMISSION_KEY_COUNT = 5;
+
+export const ADMISSION_LUA = `
+${LUA_WINDOWS}
+${LUA_RELEASE_AND_PURGE}
+local keyCounters, accountCounters, accountPolicy, inFlight, inFlightData =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local base, requestId, keyUid = ARGV[1], ARGV[2], ARGV[3]
+local now, leaseMs, estimate, quota = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local windowCount = #windows
+local keyMax = tonumber(ARGV[8 + windowCount])
+local sourceDenied = ARGV[9 + windowCount] == '1'
+local modelDenied = ARGV[10 + windowCount] == '1'
+
+purgeExpired(base, accountCounters, inFlight, inFlightData, now)
+
+if redis.call('HEXISTS', inFlightData, requestId) == 1 then
+  redis.call('ZADD', inFlight, now + leaseMs, requestId)
+  return {'ok', redis.call('HGET', accountPolicy, 'uid') or ''}
+end
+
+local counters = redis.call('HMGET', keyCounters, 'used', 'reserved', 'inflight')
+local used, reserved, keyInFlight = num(counters[1]), num(counters[2]), num(counters[3])
+
+if quota > 0 and used + reserved >= quota then
+  return {'refused', 'QuotaExhausted', '', '0'}
+end
+
+for index, window in ipairs(windows) do
+  local limit = tonumber(ARGV[7 + index])
+  if limit > 0 then
+    local state = redis.call('HMGET', keyCounters, window[1] .. ':used', window[1] .. ':end')
+    local windowEnd = num(state[2])
+    local windowUsed = 0
+    if windowEnd > now then windowUsed = num(state[1]) end
+    if windowUsed + reserved >= limit then
+      local retryAfter = 1
+      if windowEnd > now then retryAfter = math.max(1, math.ceil((windowEnd - now) / 1000)) end
+      return {'refused', 'WindowExhausted', window[1], tostring(retryAfter)}
+    end
+  end
+end
+
+if sourceDenied then return {'refused', 'SourceDenied', '', '0'} end
+
+local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent')
+if not account[1] then return {'refused', 'NoAccount', '', '0'} end
+
+local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved')
+local spent, accountReserved = num(accountState[1]), num(accountState[2])
+if account[2] and account[2] ~= '' and spent + accountReserved >= tonumber(account[2]) then
+  return {'refused', 'BalanceExhausted', '', '0'}
+end
+
+local accountMax = num(account[3])
+if accountMax > 0 and redis.call('ZCARD', inFlight) >= accountMax then
+  return {'refused', 'AccountConcurrency', '', tostring(accountMax)}
+end
+
+if keyMax > 0 and keyInFlight >= keyMax then
+  return {'refused', 'KeyConcurrency', '', tostring(keyMax)}
+end
+
+if modelDenied then return {'refused', 'ModelDenied', '', '0'} end
+
+redis.call('ZADD', inFlight, now + leaseMs, requestId)
+redis.call('HSET', inFlightData, requestId, keyUid .. '\\t' .. ARGV[6])
+redis.call('HINCRBY', keyCounters, 'reserved', estimate)
+redis.call('HINCRBY', keyCounters, 'inflight', 1)
+redis.call('HINCRBY', accountCounters, 'reserved', estimate)
+return {'ok', account[1]}
+`;

@@ -1,0 +1,82 @@
+/**
+ * The ioredis client for the store, standalone or Cluster, set to fail fast and recover by itself:
+ * no offline queue, one retry per request, short connect and command timeouts, reconnect forever
+ * with a capped backoff. Connection failures surface as `StoreUnavailableError`.
+ */
+import { Cluster, Redis } from 'ioredis';
+import { StoreUnavailableError } from './store.js';
+
+export type RedisClient = Redis | Cluster;
+
+export interface RedisClientOptions {
+  url?: string;
+  /** `host:port` seeds of a Redis Cluster; wins over `url`. */
+  clusterNodes?: readonly string[];
+  connectTimeoutMs?: number;
+  commandTimeoutMs?: number;
+}
+
+function backoff(times: number): number {
+  return Math.min(50 * 2 ** Math.min(times, 10), 1_000);
+}
+
+export function connectRedisClient(options: RedisClientOptions): RedisClient {
+  const connectTimeout = options.connectTimeoutMs ?? 1_000;
+  const commandTimeout = options.commandTimeoutMs ?? 2_000;
+  const common = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout,
+    commandTimeout,
+    retryStrategy: backoff,
+  };
+  if (options.clusterNodes !== undefined && options.clusterNodes.length > 0) {
+    const nodes = options.clusterNodes.map((node) => {
+      const separator = node.lastIndexOf(':');
+      return { host: node.slice(0, separator), port: Number(node.slice(separator + 1)) };
+    });
+    return new Cluster(nodes, {
+      enableOfflineQueue: false,
+      clusterRetryStrategy: backoff,
+      slotsRefreshTimeout: connectTimeout,
+      redisOptions: common,
+    });
+  }
+  if (options.url === undefined) throw new Error('a Redis URL or cluster nodes are required');
+  return new Redis(options.url, common);
+}
+
+const UNAVAILABLE_REPLIES = ['CLUSTERDOWN', 'LOADING', 'TRYAGAIN', 'MASTERDOWN', 'READONLY'];
+
+/** Maps connection failures to StoreUnavailableError; a Redis error reply stays as it is. */
+export function toStoreError(error: unknown): unknown {
+  if (error instanceof Error && error.name === 'ReplyError') {
+    const unavailable = UNAVAILABLE_REPLIES.some((prefix) => error.message.startsWith(prefix));
+    if (!unavailable) return error;
+  }
+  if (StoreUnavailableError.is(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new StoreUnavailableError(`Redis is unavailable: ${message}`, { cause: error });
+}
+
+export async function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
+
+/** Resolves once the client is ready, or after `timeoutMs` (the store then serves 503s). */
+export async function waitUntilReady(client: RedisClient, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, timeoutMs);
+    function done(): void {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    }
+    client.once('ready', done);
+  });
+}

@@ -1,0 +1,25 @@
+/** Picks the store: Redis when a URL or cluster nodes are configured, memory otherwise. */
+import { createMemoryStore } from './memory-store.js';
+import { createRedisStore } from './redis-store.js';
+import type { Store } from './store.js';
+
+export interface CreateStoreOptions {
+  redisUrl?: string;
+  redisClusterNodes?: readonly string[];
+  /** Data folder for the memory store's file (local mode). */
+  dataDir?: string;
+  /** Key prefix in Redis (default `tg:`). */
+  prefix?: string;
+}
+
+export function createStore(options: CreateStoreOptions): Promise<Store> {
+  const clusterNodes = options.redisClusterNodes ?? [];
+  if (clusterNodes.length > 0 || (options.redisUrl !== undefined && options.redisUrl !== '')) {
+    return createRedisStore({
+      ...(clusterNodes.length > 0 ? { clusterNodes } : {}),
+      ...(options.redisUrl !== undefined ? { url: options.redisUrl } : {}),
+      ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    });
+  }
+  return createMemoryStore(options.dataDir !== undefined ? { dataDir: options.dataDir } : {});
+}

@@ -1,0 +1,45 @@
+/**
+ * Registers every store script once with ioredis `defineCommand` (EVALSHA, EVAL on NOSCRIPT) and
+ * gives a typed way to call them.
+ */
+import { ADMISSION_KEY_COUNT, ADMISSION_LUA } from './admission-script.js';
+import type { RedisClient } from './connect-redis-client.js';
+import {
+  ACQUIRE_UPSTREAM_SLOT_LUA,
+  PRUNE_USAGE_LUA,
+  READ_ACCOUNT_COUNTERS_LUA,
+  READ_KEY_COUNTERS_LUA,
+  RESET_QUOTA_LUA,
+} from './counter-scripts.js';
+import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
+
+const SCRIPTS = {
+  tollgateAdmit: { lua: ADMISSION_LUA, numberOfKeys: ADMISSION_KEY_COUNT },
+  tollgateSettle: { lua: SETTLEMENT_LUA, numberOfKeys: SETTLEMENT_KEY_COUNT },
+  tollgateReadKeyCounters: { lua: READ_KEY_COUNTERS_LUA, numberOfKeys: 4 },
+  tollgateReadAccountCounters: { lua: READ_ACCOUNT_COUNTERS_LUA, numberOfKeys: 3 },
+  tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 1 },
+  tollgateAcquireUpstreamSlot: { lua: ACQUIRE_UPSTREAM_SLOT_LUA, numberOfKeys: 1 },
+  tollgatePruneUsage: { lua: PRUNE_USAGE_LUA, numberOfKeys: 3 },
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;
+
+export type RunScript = (
+  name: ScriptName,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+) => Promise<unknown>;
+
+type ScriptFunction = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
+
+export function defineStoreScripts(client: RedisClient): RunScript {
+  for (const [name, script] of Object.entries(SCRIPTS)) {
+    client.defineCommand(name, script);
+  }
+  return (name, keys, args) => {
+    if (keys.length !== SCRIPTS[name].numberOfKeys) throw new Error(`${name}: wrong key count`);
+    const method = Reflect.get(client, name) as ScriptFunction;
+    return method.call(client, ...keys, ...args);
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Admission, settlement and counters on the in-process state, with exactly the semantics of the
+ * Redis scripts (admission-script.ts, settlement-script.ts). Synchronous, so each call is atomic.
+ */
+import { AGGREGATE_METRICS, addToAggregate, aggregateIncrements } from './aggregate-metrics.js';
+import { emptyAggregate } from './aggregate-metrics.js';
+import type { DailyEntry, KeyCounterState, MemoryState, NamespaceState } from './memory-state.js';
+import { namespaceState } from './memory-state.js';
+import type {
+  AdmissionRefusal,
+  AdmissionRequest,
+  AdmissionResult,
+  KeyCounters,
+  SettlementRequest,
+} from './store.js';
+import { WINDOWS } from './store.js';
+import { windowLimit } from './window-limit.js';
+
+function keyState(ns: NamespaceState, keyUid: string): KeyCounterState {
+  let found = ns.keys.get(keyUid);
+  if (found === undefined) {
+    found = { used: 0, reserved: 0, inFlight: 0, windows: {}, lastUsed: null, resetToken: null };
+    ns.keys.set(keyUid, found);
+  }
+  return found;
+}
+
+function releaseEntry(ns: NamespaceState, requestId: string): void {
+  const entry = ns.inFlight.get(requestId);
+  if (entry === undefined) return;
+  ns.inFlight.delete(requestId);
+  const counters = ns.keys.get(entry.keyUid);
+  if (counters !== undefined) {
+    counters.reserved -= entry.estimateNano;
+    counters.inFlight -= 1;
+  }
+  ns.accountReserved -= entry.estimateNano;
+}
+
+export function purgeExpired(ns: NamespaceState, now: number): void {
+  for (const [requestId, entry] of ns.inFlight) {
+    if (entry.leaseUntil <= now) releaseEntry(ns, requestId);
+  }
+}
+
+function checkAdmission(
+  ns: NamespaceState,
+  counters: KeyCounterState,
+  request: AdmissionRequest,
+): AdmissionRefusal | null {
+  const { limits, now } = request;
+  if (limits.quotaNano > 0 && counters.used + counters.reserved >= limits.quotaNano) {
+    return { reason: 'QuotaExhausted' };
+  }
+  for (const window of WINDOWS) {
+    const limit = windowLimit(limits, window.name);
+    if (limit <= 0) continue;
+    const state = counters.windows[window.name];
+    const open = state !== undefined && state.end > now;
+    const used = open ? state.used : 0;
+    if (used + counters.reserved >= limit) {
+      const retryAfterSeconds = open ? Math.max(1, Math.ceil((state.end - now) / 1000)) : 1;
+      return { reason: 'WindowExhausted', window: window.name, retryAfterSeconds };
+    }
+  }
+  if (request.sourceDenied) return { reason: 'SourceDenied' };
+  const account = ns.account;
+  if (account === null) return { reason: 'NoAccount' };
+  if (account.creditNano !== null && ns.accountSpent + ns.accountReserved >= account.creditNano) {
+    return { reason: 'BalanceExhausted' };
+  }
+  if (account.maxConcurrent > 0 && ns.inFlight.size >= account.maxConcurrent) {
+    return { reason: 'AccountConcurrency', limit: account.maxConcurrent };
+  }
+  if (request.keyMaxConcurrent > 0 && counters.inFlight >= request.keyMaxConcurrent) {
+    return { reason: 'KeyConcurrency', limit: request.keyMaxConcurrent };
+  }
+  if (request.modelDenied) return { reason: 'ModelDenied' };
+  return null;
+}
+
+export function admitInState(state: MemoryState, request: AdmissionRequest): AdmissionResult {
+  const ns = namespaceState(state, request.namespace);
+  purgeExpired(ns, request.now);
+  const existing = ns.inFlight.get(request.requestId);
+  if (existing !== undefined) {
+    existing.leaseUntil = request.now + request.leaseMs;
+    return { admitted: true, accountUid: ns.account?.uid ?? '' };
+  }
+  const counters = keyState(ns, request.keyUid);
+  const refusal = checkAdmission(ns, counters, request);
+  if (refusal !== null) return { admitted: false, refusal };
+  ns.inFlight.set(request.requestId, {
+    keyUid: request.keyUid,
+    estimateNano: request.estimateNano,
+    leaseUntil: request.now + request.leaseMs,
+  });
+  counters.reserved += request.estimateNano;
+  counters.inFlight += 1;
+  ns.accountReserved += request.estimateNano;
+  return { admitted: true, accountUid: ns.account?.uid ?? '' };
+}
+
+function addDaily(
+  entries: Map<string, DailyEntry>,
+  entryKey: string,
+  request: SettlementRequest,
+): void {
+  const { record } = request;
+  const entry = entries.get(entryKey) ?? {
+    aggregate: emptyAggregate(request.day, record.model),
+    lastTime: record.time,
+  };
+  entries.set(entryKey, entry);
+  const increments = aggregateIncrements(record);
+  AGGREGATE_METRICS.forEach((metric, index) => {
+    addToAggregate(entry.aggregate, metric, increments[index] ?? 0);
+  });
+  entry.lastTime = Math.max(entry.lastTime, record.time);
+}
+
+export function settleInState(
+  state: MemoryState,
+  request: SettlementRequest,
+  markerTtlMs: number,
+): boolean {
+  const ns = namespaceState(state, request.namespace);
+  for (const [requestId, expires] of ns.settled) {
+    if (expires <= request.now) ns.settled.delete(requestId);
+  }
+  if (ns.settled.has(request.requestId)) return false;
+  ns.settled.set(request.requestId, request.now + markerTtlMs);
+  releaseEntry(ns, request.requestId);
+  const counters = keyState(ns, request.keyUid);
+  const { costNano, now, record } = request;
+  counters.used += costNano;
+  for (const window of WINDOWS) {
+    const current = counters.windows[window.name];
+    if (current !== undefined && current.end > now) current.used += costNano;
+    else if (costNano > 0)
+      counters.windows[window.name] = { used: costNano, end: now + window.durationMs };
+  }
+  counters.lastUsed = now;
+  ns.accountSpent += costNano;
+  ns.records.set(request.requestId, structuredClone(record));
+  addDaily(ns.keyDaily, `${request.keyUid}\t${request.day}\t${record.model}`, request);
+  addDaily(ns.accountDaily, `${request.day}\t${record.model}`, request);
+  return true;
+}
+
+export function readKeyCounters(
+  state: MemoryState,
+  request: { namespace: string; keyUid: string; now: number },
+): KeyCounters {
+  const ns = namespaceState(state, request.namespace);
+  purgeExpired(ns, request.now);
+  const counters = ns.keys.get(request.keyUid);
+  return {
+    usedNano: counters?.used ?? 0,
+    reservedNano: counters?.reserved ?? 0,
+    windows: WINDOWS.map((window) => {
+      const current = counters?.windows[window.name];
+      const open = current !== undefined && current.end > request.now;
+      return {
+        name: window.name,
+        usedNano: open ? current.used : 0,
+        resetTime: open ? current.end : null,
+      };
+    }),
+    lastUsedTime: counters?.lastUsed ?? null,
+    lastQuotaResetToken: counters?.resetToken ?? null,
+  };
+}
+
+export function resetQuotaInState(
+  state: MemoryState,
+  request: { namespace: string; keyUid: string; token: string },
+): boolean {
+  const counters = keyState(namespaceState(state, request.namespace), request.keyUid);
+  if (counters.resetToken === request.token) return false;
+  counters.used = 0;
+  counters.resetToken = request.token;
+  return true;
+}

@@ -1,0 +1,184 @@
+/**
+ * The in-process store (local mode without Redis): the same contract and semantics as the Redis
+ * store, synchronous inside so each call is atomic, persisted to `<dataDir>/store.json` (atomic
+ * replace) shortly after changes and on `close()`, and reloaded on start.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MemoryState } from './memory-state.js';
+import {
+  createEmptyState,
+  deserializeState,
+  namespaceState,
+  serializeState,
+} from './memory-state.js';
+import {
+  admitInState,
+  purgeExpired,
+  readKeyCounters,
+  resetQuotaInState,
+  settleInState,
+} from './memory-spend.js';
+import {
+  pruneUsageInState,
+  readAccountDaily,
+  readKeyDaily,
+  readRecordPage,
+} from './memory-usage.js';
+import { writeFileAtomically } from './persist-json-file.js';
+import type { Store } from './store.js';
+import { StoreUnavailableError } from './store.js';
+
+export interface MemoryStoreOptions {
+  /** Folder for `store.json`; no persistence when absent. */
+  dataDir?: string;
+  /** Delay between a change and its write (default 250 ms). */
+  persistDebounceMs?: number;
+  settledMarkerTtlMs?: number;
+}
+
+export const MEMORY_STORE_FILE = 'store.json';
+
+async function loadState(path: string | null): Promise<MemoryState> {
+  if (path === null) return createEmptyState();
+  try {
+    return deserializeState(await readFile(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return createEmptyState();
+    throw error;
+  }
+}
+
+export async function createMemoryStore(options: MemoryStoreOptions = {}): Promise<Store> {
+  const path = options.dataDir === undefined ? null : join(options.dataDir, MEMORY_STORE_FILE);
+  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  const state = await loadState(path);
+  const markerTtlMs = options.settledMarkerTtlMs ?? 7 * 24 * 3600_000;
+  const persister = createPersister(path, state, options.persistDebounceMs ?? 250);
+  let closed = false;
+
+  /** Runs one atomic change and schedules a write. */
+  function change<T>(operation: () => T): Promise<T> {
+    if (closed) return Promise.reject(new StoreUnavailableError('the memory store is closed'));
+    const result = operation();
+    persister.schedule();
+    return Promise.resolve(result);
+  }
+  function read<T>(operation: () => T): Promise<T> {
+    if (closed) return Promise.reject(new StoreUnavailableError('the memory store is closed'));
+    return Promise.resolve(operation());
+  }
+
+  return {
+    kind: 'memory',
+    putKeyPolicy: (keyHash, policy) =>
+      change(() => void state.keyPolicies.set(keyHash, structuredClone(policy))),
+    deleteKeyPolicy: (keyHash) => change(() => void state.keyPolicies.delete(keyHash)),
+    listKeyPolicyDigests: () =>
+      read(() => new Map([...state.keyPolicies].map(([hash, policy]) => [hash, policy.digest]))),
+    getKeyPolicy: (keyHash) => read(() => structuredClone(state.keyPolicies.get(keyHash) ?? null)),
+    putGroup: (policy) => change(() => void state.groups.set(policy.name, structuredClone(policy))),
+    deleteGroup: (name) => change(() => void state.groups.delete(name)),
+    getGroup: (name) => read(() => structuredClone(state.groups.get(name) ?? null)),
+    putUpstream: (policy) =>
+      change(() => void state.upstreams.set(policy.name, structuredClone(policy))),
+    deleteUpstream: (name) => change(() => void state.upstreams.delete(name)),
+    getUpstream: (name) => read(() => structuredClone(state.upstreams.get(name) ?? null)),
+    putAccount: (namespace, policy) =>
+      change(() => {
+        namespaceState(state, namespace).account = structuredClone(policy);
+      }),
+    deleteAccount: (namespace) =>
+      change(() => {
+        namespaceState(state, namespace).account = null;
+      }),
+    getAccount: (namespace) =>
+      read(() => structuredClone(state.namespaces.get(namespace)?.account ?? null)),
+    resetQuota: (namespace, keyUid, token) =>
+      change(() => resetQuotaInState(state, { namespace, keyUid, token })),
+    deleteKeyCounters: (namespace, keyUid) =>
+      change(() => void state.namespaces.get(namespace)?.keys.delete(keyUid)),
+    admit: (request) => change(() => admitInState(state, request)),
+    renewLease: (requests, untilMs) =>
+      change(() => {
+        for (const request of requests) {
+          const entry = state.namespaces.get(request.namespace)?.inFlight.get(request.requestId);
+          if (entry !== undefined) entry.leaseUntil = Math.max(entry.leaseUntil, untilMs);
+        }
+      }),
+    settle: (request) => change(() => ({ applied: settleInState(state, request, markerTtlMs) })),
+    acquireUpstreamSlot: (request) =>
+      change(() => {
+        const slots = state.upstreamSlots.get(request.upstream) ?? new Map<string, number>();
+        state.upstreamSlots.set(request.upstream, slots);
+        for (const [requestId, leaseUntil] of slots) {
+          if (leaseUntil <= request.now) slots.delete(requestId);
+        }
+        const held = slots.has(request.requestId);
+        if (!held && request.limit > 0 && slots.size >= request.limit) return false;
+        slots.set(request.requestId, request.now + request.leaseMs);
+        return true;
+      }),
+    releaseUpstreamSlot: (upstream, requestId) =>
+      change(() => void state.upstreamSlots.get(upstream)?.delete(requestId)),
+    keyCounters: (namespace, keyUid, now) =>
+      change(() => readKeyCounters(state, { namespace, keyUid, now })),
+    accountCounters: (namespace) =>
+      change(() => {
+        const ns = namespaceState(state, namespace);
+        purgeExpired(ns, Date.now());
+        return { spentNano: ns.accountSpent, reservedNano: ns.accountReserved };
+      }),
+    // eslint-disable-next-line max-params -- the contract's signature (usage-records.ts)
+    keyDaily: (namespace, keyUid, fromDay, toDay) =>
+      read(() => readKeyDaily(state, { namespace, keyUid, fromDay, toDay })),
+    accountDaily: (namespace, fromDay, toDay) =>
+      read(() => readAccountDaily(state, { namespace, fromDay, toDay })),
+    records: (query) => read(() => readRecordPage(state, query)),
+    pruneUsage: (namespace, olderThan) =>
+      change(() => pruneUsageInState(state, { namespace, olderThan })),
+    ping: () => read(() => undefined),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await persister.flush();
+    },
+  };
+}
+
+interface Persister {
+  schedule(): void;
+  flush(): Promise<void>;
+}
+
+/** Debounced, serialised writes of the whole state. */
+function createPersister(path: string | null, state: MemoryState, debounceMs: number): Persister {
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> = Promise.resolve();
+  let dirty = false;
+  function write(): Promise<void> {
+    timer = null;
+    if (path === null || !dirty) return writing;
+    dirty = false;
+    const text = serializeState(state);
+    writing = writing.then(() => writeFileAtomically(path, text));
+    return writing;
+  }
+  return {
+    schedule() {
+      if (path === null) return;
+      dirty = true;
+      if (timer !== null) return;
+      timer = setTimeout(() => {
+        write().catch(() => {
+          dirty = true;
+        });
+      }, debounceMs);
+      timer.unref();
+    },
+    async flush() {
+      if (timer !== null) clearTimeout(timer);
+      await write();
+    },
+  };
+}

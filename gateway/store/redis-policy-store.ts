@@ -1,0 +1,94 @@
+/**
+ * Policy documents in Redis: one JSON string per key (by key hash), group and upstream; the account
+ * policy is a hash in its namespace's slot so the admission script can read it. The key digest
+ * index is one hash in one slot, so `listKeyPolicyDigests` works on a cluster.
+ */
+import type { RedisClient } from './connect-redis-client.js';
+import { guardRedis } from './connect-redis-client.js';
+import type { RedisKeyNames } from './redis-key-names.js';
+import type {
+  AccountPolicy,
+  GroupPolicy,
+  KeyPolicy,
+  PolicyReader,
+  PolicyWriter,
+  UpstreamPolicy,
+} from './store.js';
+
+export type RedisPolicyStore = PolicyReader &
+  Omit<PolicyWriter, 'resetQuota' | 'deleteKeyCounters'>;
+
+/** Documents are written by this module only, so their shape is trusted. */
+function parseDocument(text: string | null): unknown {
+  return text === null ? null : JSON.parse(text);
+}
+
+export function createRedisPolicyStore(
+  client: RedisClient,
+  names: RedisKeyNames,
+): RedisPolicyStore {
+  return {
+    // The policy and the index live in different slots: the policy is written first and removed
+    // first, so an interrupted writer leaves an index the next diff repairs.
+    putKeyPolicy: (keyHash, policy: KeyPolicy) =>
+      guardRedis(async () => {
+        await client.set(names.keyPolicy(keyHash), JSON.stringify(policy));
+        await client.hset(names.keyPolicyIndex, keyHash, policy.digest);
+      }),
+    deleteKeyPolicy: (keyHash) =>
+      guardRedis(async () => {
+        await client.del(names.keyPolicy(keyHash));
+        await client.hdel(names.keyPolicyIndex, keyHash);
+      }),
+    listKeyPolicyDigests: () =>
+      guardRedis(async () => new Map(Object.entries(await client.hgetall(names.keyPolicyIndex)))),
+    getKeyPolicy: (keyHash) =>
+      guardRedis(
+        async () => parseDocument(await client.get(names.keyPolicy(keyHash))) as KeyPolicy | null,
+      ),
+    putGroup: (policy: GroupPolicy) =>
+      guardRedis(async () => {
+        await client.set(names.group(policy.name), JSON.stringify(policy));
+      }),
+    deleteGroup: (name) =>
+      guardRedis(async () => {
+        await client.del(names.group(name));
+      }),
+    getGroup: (name) =>
+      guardRedis(
+        async () => parseDocument(await client.get(names.group(name))) as GroupPolicy | null,
+      ),
+    putUpstream: (policy: UpstreamPolicy) =>
+      guardRedis(async () => {
+        await client.set(names.upstream(policy.name), JSON.stringify(policy));
+      }),
+    deleteUpstream: (name) =>
+      guardRedis(async () => {
+        await client.del(names.upstream(name));
+      }),
+    getUpstream: (name) =>
+      guardRedis(
+        async () => parseDocument(await client.get(names.upstream(name))) as UpstreamPolicy | null,
+      ),
+    putAccount: (namespace, policy: AccountPolicy) =>
+      guardRedis(async () => {
+        await client.hset(names.namespace(namespace).accountPolicy, {
+          doc: JSON.stringify(policy),
+          uid: policy.uid,
+          credit: policy.creditNano === null ? '' : String(policy.creditNano),
+          maxConcurrent: String(policy.maxConcurrent),
+        });
+      }),
+    deleteAccount: (namespace) =>
+      guardRedis(async () => {
+        await client.del(names.namespace(namespace).accountPolicy);
+      }),
+    getAccount: (namespace) =>
+      guardRedis(
+        async () =>
+          parseDocument(
+            await client.hget(names.namespace(namespace).accountPolicy, 'doc'),
+          ) as AccountPolicy | null,
+      ),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The Redis store: policy cache, counters and usage records on ioredis, standalone or Cluster.
+ * Key layout and scripts: docs/store.md.
+ */
+import type { RedisClientOptions } from './connect-redis-client.js';
+import { connectRedisClient, guardRedis, waitUntilReady } from './connect-redis-client.js';
+import { defineStoreScripts } from './define-store-scripts.js';
+import { createRedisKeyNames } from './redis-key-names.js';
+import { createRedisPolicyStore } from './redis-policy-store.js';
+import { createRedisSpendStore } from './redis-spend-store.js';
+import { createRedisUsageStore } from './redis-usage-store.js';
+import type { Store } from './store.js';
+
+export interface RedisStoreOptions extends RedisClientOptions {
+  /** Prefix of every key name (default `tg:`); tests use a unique one each. */
+  prefix?: string;
+  /** How long a settled request id is remembered (default 7 days). */
+  settledMarkerTtlMs?: number;
+  /** How long creation waits for the first connection before returning anyway (default 2 s). */
+  readyTimeoutMs?: number;
+}
+
+const SEVEN_DAYS_MS = 7 * 24 * 3600_000;
+
+export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
+  const client = connectRedisClient(options);
+  // Errors are reported through the calls (StoreUnavailableError); the event must not crash.
+  client.on('error', () => undefined);
+  const names = createRedisKeyNames(options.prefix ?? 'tg:');
+  const runScript = defineStoreScripts(client);
+  await waitUntilReady(client, options.readyTimeoutMs ?? 2_000);
+  let closed = false;
+  return {
+    kind: 'redis',
+    ...createRedisPolicyStore(client, names),
+    ...createRedisSpendStore({
+      client,
+      names,
+      runScript,
+      settledMarkerTtlMs: options.settledMarkerTtlMs ?? SEVEN_DAYS_MS,
+    }),
+    ...createRedisUsageStore({ client, names, runScript }),
+    ping: () =>
+      guardRedis(async () => {
+        await client.ping();
+      }),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.quit().catch(() => {
+        client.disconnect();
+      });
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Pure: what the API server does to a write before storing it: kind-specific normalisation (Secret
+ * `stringData`, Namespace phase), CRD defaulting, pruning, schema validation and CEL rules.
+ */
+import type { StatusCause } from './api-errors.js';
+import { badRequest, invalid } from './api-errors.js';
+import { evaluateCelRules } from './evaluate-cel-rules.js';
+import type { JsonObject, KubeObject } from './kube-object.js';
+import { isJsonObject, objectName } from './kube-object.js';
+import type { ResourceKind } from './resource-kinds.js';
+import { apiVersionOf } from './resource-kinds.js';
+import { validateSchema } from './validate-schema.js';
+
+const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const base64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function checkName(kind: ResourceKind, name: string): StatusCause[] {
+  const pattern = kind.kind === 'Namespace' ? label : subdomain;
+  const limit = kind.kind === 'Namespace' ? 63 : 253;
+  if (name === '') return [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }];
+  if (name.length > limit || !pattern.test(name)) {
+    return [
+      {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${name}": a lowercase RFC 1123 ${kind.kind === 'Namespace' ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+        field: 'metadata.name',
+      },
+    ];
+  }
+  return [];
+}
+
+function normaliseSecret(object: KubeObject): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const data: JsonObject = isJsonObject(object.data) ? { ...object.data } : {};
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value !== 'string' || !base64.test(value) || value.length % 4 !== 0) {
+      causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: illegal base64 data', field: `data[${key}]` });
+    }
+  }
+  if (isJsonObject(object.stringData)) {
+    for (const [key, value] of Object.entries(object.stringData)) {
+      data[key] = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
+    }
+  }
+  delete object.stringData;
+  if (Object.keys(data).length > 0) object.data = data;
+  else delete object.data;
+  if (typeof object.type !== 'string' || object.type === '') object.type = 'Opaque';
+  return causes;
+}
+
+export interface Admission {
+  kind: ResourceKind;
+  object: KubeObject;
+  old: KubeObject | undefined;
+  strictFields: boolean;
+}
+
+/** Returns the object to store, or throws 400/422 Status errors. */
+export function admitObject(admission: Admission): KubeObject {
+  const { kind, old } = admission;
+  const object = structuredClone(admission.object);
+  const target = { group: kind.group, kind: kind.kind, name: objectName(object) };
+  if (object.apiVersion !== apiVersionOf(kind) || object.kind !== kind.kind) {
+    throw badRequest(
+      `the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${apiVersionOf(kind)})`,
+    );
+  }
+  const causes = checkName(kind, objectName(object));
+  if (kind.kind === 'Secret') causes.push(...normaliseSecret(object));
+  if (kind.kind === 'Namespace') object.status = { phase: 'Active' };
+  let admitted = object;
+  if (kind.schema !== undefined) {
+    const result = validateSchema(kind.schema, object);
+    if (admission.strictFields && result.pruned.length > 0) {
+      throw badRequest(
+        `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: strict decoding error: ${result.pruned.map((path) => `unknown field "${path}"`).join(', ')}`,
+      );
+    }
+    admitted = result.value as KubeObject;
+    causes.push(...result.causes);
+    causes.push(...evaluateCelRules(kind.schema, { value: admitted, old }));
+  }
+  if (causes.length > 0) throw invalid(target, causes);
+  return admitted;
+}

@@ -1,0 +1,152 @@
+/** The router: authentication, discovery, OpenAPI, then the resource verbs. Errors become `Status`. */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, badRequest, unauthorized } from './api-errors.js';
+import {
+  apiGroupDocument,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  versionInfo,
+} from './build-discovery.js';
+import { openApiDocument, openApiIndex } from './build-openapi.js';
+import type { JsonValue } from './kube-object.js';
+import type { ObjectStore } from './object-store.js';
+import { parseResourcePath } from './parse-resource-path.js';
+import type { ResourceKind } from './resource-kinds.js';
+import { findKind } from './resource-kinds.js';
+import { serveResource } from './serve-resource.js';
+
+const maxBodyBytes = 3 * 1024 * 1024;
+
+export interface ApiContext {
+  kinds: readonly ResourceKind[];
+  store: ObjectStore;
+  token: string;
+  serverAddress: string;
+  watchTimeoutMs: number;
+  bookmarkIntervalMs: number;
+  trackWatch: (stop: () => void, response: ServerResponse) => void;
+}
+
+function authorized(request: IncomingMessage, token: string): boolean {
+  const header = request.headers.authorization ?? '';
+  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+async function readBody(request: IncomingMessage): Promise<JsonValue | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBodyBytes) throw badRequest('request body too large');
+    chunks.push(buffer);
+  }
+  if (size === 0) return undefined;
+  const contentType = request.headers['content-type'] ?? 'application/json';
+  if (contentType.includes('yaml') || contentType.includes('protobuf')) {
+    throw new ApiError({
+      code: 415,
+      reason: 'UnsupportedMediaType',
+      message: `the local control plane accepts JSON bodies only (got ${contentType})`,
+    });
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as JsonValue;
+  } catch {
+    throw badRequest('the request body is not valid JSON');
+  }
+}
+
+function send(response: ServerResponse, reply: { code: number; body: JsonValue }): void {
+  const text = JSON.stringify(reply.body);
+  response.writeHead(reply.code, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+function discovery(context: ApiContext, pathname: string): JsonValue | undefined {
+  const parts = pathname.split('/').filter((part) => part !== '');
+  if (pathname === '/version') return versionInfo();
+  if (pathname === '/api') return apiVersions(context.serverAddress);
+  if (pathname === '/apis') return apiGroupList(context.kinds);
+  if (pathname === '/openapi/v3') return openApiIndex(context.kinds);
+  if (parts[0] === 'openapi' && parts[1] === 'v3') {
+    return openApiDocument(context.kinds, parts.slice(2).join('/'));
+  }
+  if (parts[0] === 'api' && parts.length === 2) {
+    return apiResourceList(context.kinds, { group: '', version: parts[1] ?? '' });
+  }
+  if (parts[0] === 'apis' && parts.length === 2) return apiGroupDocument(context.kinds, parts[1] ?? '');
+  if (parts[0] === 'apis' && parts.length === 3) {
+    return apiResourceList(context.kinds, { group: parts[1] ?? '', version: parts[2] ?? '' });
+  }
+  return undefined;
+}
+
+const notFoundBody = new ApiError({
+  code: 404,
+  reason: 'NotFound',
+  message: 'the server could not find the requested resource',
+});
+
+async function route(context: ApiContext, request: IncomingMessage, response: ServerResponse) {
+  const url = new URL(request.url ?? '/', 'http://local');
+  if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.end('ok');
+    return;
+  }
+  if (!authorized(request, context.token)) throw unauthorized();
+  const body = await readBody(request);
+  const document = request.method === 'GET' ? discovery(context, url.pathname) : undefined;
+  if (document !== undefined) {
+    send(response, { code: 200, body: document });
+    return;
+  }
+  const path = parseResourcePath(url.pathname);
+  const kind = path === undefined ? undefined : findKind(context.kinds, path);
+  if (path === undefined || kind === undefined) throw notFoundBody;
+  const reply = serveResource({
+    store: context.store,
+    kind,
+    path,
+    query: url.searchParams,
+    request,
+    response,
+    body,
+    watchTimeoutMs: context.watchTimeoutMs,
+    bookmarkIntervalMs: context.bookmarkIntervalMs,
+    trackWatch: context.trackWatch,
+  });
+  if (reply !== undefined) send(response, reply);
+}
+
+export async function handleApiRequest(
+  context: ApiContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  try {
+    await route(context, request, response);
+  } catch (error) {
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : new ApiError({
+            code: 500,
+            reason: 'InternalError',
+            message: error instanceof Error ? error.message : String(error),
+          });
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    send(response, { code: apiError.code, body: apiError.toStatus() });
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * The objects, in memory, with the API server's write semantics: one global resourceVersion,
+ * optimistic concurrency, generation on spec changes only, status through its own subresource,
+ * finalizers, owner-reference garbage collection and namespace deletion. Every change is persisted
+ * before it is acknowledged and published to watchers.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { admitObject } from './admit-object.js';
+import { badRequest, conflict, notFound, alreadyExists } from './api-errors.js';
+import type { JsonObject, KubeObject } from './kube-object.js';
+import {
+  finalizersOf,
+  isJsonObject,
+  jsonEqual,
+  objectName,
+  objectNamespace,
+  stringField,
+} from './kube-object.js';
+import type { ObjectFiles } from './persist-objects.js';
+import type { ResourceKind } from './resource-kinds.js';
+import type { Matcher } from './select-objects.js';
+import type { EventType } from './watch-hub.js';
+import { WatchHub } from './watch-hub.js';
+
+export interface ObjectRef {
+  namespace: string | undefined;
+  name: string;
+}
+
+export interface WriteOptions {
+  dryRun: boolean;
+  strictFields: boolean;
+}
+
+const systemFields = ['uid', 'creationTimestamp', 'deletionTimestamp', 'generation', 'deletionGracePeriodSeconds'];
+
+export function collectionOf(kind: ResourceKind): string {
+  return `${kind.group}/${kind.plural}`;
+}
+
+function keyOf(kind: ResourceKind, ref: ObjectRef): string {
+  return `${collectionOf(kind)}/${ref.namespace ?? ''}/${ref.name}`;
+}
+
+export class ObjectStore {
+  readonly hub: WatchHub;
+  private readonly objects = new Map<string, KubeObject>();
+  private readonly kinds: readonly ResourceKind[];
+  private readonly files: ObjectFiles;
+  private version: number;
+
+  constructor(options: { kinds: readonly ResourceKind[]; files: ObjectFiles; watchWindow: number }) {
+    this.kinds = options.kinds;
+    this.files = options.files;
+    const state = options.files.load();
+    this.version = state.resourceVersion;
+    for (const object of state.objects) {
+      const kind = this.kindOf(object);
+      if (kind !== undefined) this.objects.set(keyOf(kind, refOf(object)), object);
+    }
+    this.hub = new WatchHub({ size: options.watchWindow, startVersion: this.version });
+  }
+
+  get resourceVersion(): number {
+    return this.version;
+  }
+
+  private kindOf(object: KubeObject): ResourceKind | undefined {
+    return this.kinds.find((kind) => kind.kind === object.kind);
+  }
+
+  get(kind: ResourceKind, ref: ObjectRef): KubeObject {
+    const object = this.objects.get(keyOf(kind, ref));
+    if (object === undefined) throw notFound({ group: kind.group, kind: kind.kind, name: ref.name }, kind.plural);
+    return structuredClone(object);
+  }
+
+  list(kind: ResourceKind, where: { namespace: string | undefined; match: Matcher }): KubeObject[] {
+    const prefix = `${collectionOf(kind)}/${where.namespace ?? ''}`;
+    const out: KubeObject[] = [];
+    for (const [key, object] of this.objects) {
+      if (!key.startsWith(`${collectionOf(kind)}/`)) continue;
+      if (where.namespace !== undefined && !key.startsWith(`${prefix}/`)) continue;
+      if (where.match(object)) out.push(structuredClone(object));
+    }
+    return out.sort((a, b) => keyOf(kind, refOf(a)).localeCompare(keyOf(kind, refOf(b))));
+  }
+
+  create(kind: ResourceKind, request: { namespace: string | undefined; body: KubeObject; options: WriteOptions }): KubeObject {
+    const body = structuredClone(request.body);
+    const metadata: JsonObject = isJsonObject(body.metadata) ? body.metadata : {};
+    const bodyNamespace = stringField(metadata, 'namespace');
+    if (kind.namespaced) {
+      if (bodyNamespace !== undefined && request.namespace !== undefined && bodyNamespace !== request.namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      const namespace = request.namespace ?? bodyNamespace ?? 'default';
+      this.requireNamespace(namespace);
+      metadata.namespace = namespace;
+    } else {
+      delete metadata.namespace;
+    }
+    const generateName = stringField(metadata, 'generateName');
+    if (stringField(metadata, 'name') === undefined && generateName !== undefined) {
+      metadata.name = `${generateName}${randomBytes(4).toString('hex').slice(0, 5)}`;
+    }
+    for (const field of [...systemFields, 'resourceVersion']) delete metadata[field];
+    metadata.uid = randomUUID();
+    metadata.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    if (kind.tracksGeneration) metadata.generation = 1;
+    body.metadata = metadata;
+    if (kind.tracksGeneration) delete body.status;
+    const admitted = admitObject({ kind, object: body, old: undefined, strictFields: request.options.strictFields });
+    const ref = refOf(admitted);
+    if (this.objects.has(keyOf(kind, ref))) {
+      throw alreadyExists({ group: kind.group, kind: kind.kind, name: ref.name }, kind.plural);
+    }
+    return request.options.dryRun ? admitted : this.commit({ kind, object: admitted, type: 'ADDED' });
+  }
+
+  update(
+    kind: ResourceKind,
+    request: { ref: ObjectRef; body: KubeObject; status: boolean; options: WriteOptions },
+  ): KubeObject {
+    const old = this.get(kind, request.ref);
+    const body = structuredClone(request.body);
+    const metadata: JsonObject = isJsonObject(body.metadata) ? body.metadata : {};
+    const target = { group: kind.group, kind: kind.kind, name: request.ref.name };
+    const wanted = stringField(metadata, 'resourceVersion');
+    if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
+      throw conflict(target, kind.plural);
+    }
+    const bodyName = stringField(metadata, 'name');
+    if (bodyName !== undefined && bodyName !== request.ref.name) {
+      throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${request.ref.name})`);
+    }
+    let candidate: KubeObject;
+    if (request.status) {
+      candidate = structuredClone(old);
+      if (body.status === undefined) delete candidate.status;
+      else candidate.status = body.status;
+    } else {
+      candidate = body;
+      for (const field of systemFields) {
+        const value = old.metadata[field];
+        if (value === undefined) delete metadata[field];
+        else metadata[field] = value;
+      }
+      metadata.name = request.ref.name;
+      if (request.ref.namespace !== undefined) metadata.namespace = request.ref.namespace;
+      candidate.metadata = metadata;
+      if (kind.tracksGeneration) {
+        if (old.status === undefined) delete candidate.status;
+        else candidate.status = old.status;
+      }
+    }
+    candidate.metadata.resourceVersion = old.metadata.resourceVersion ?? '0';
+    const admitted = admitObject({ kind, object: candidate, old, strictFields: request.options.strictFields });
+    if (kind.tracksGeneration && !jsonEqual(old.spec, admitted.spec)) {
+      admitted.metadata.generation = Number(old.metadata.generation ?? 0) + 1;
+    }
+    if (jsonEqual(admitted, old) || request.options.dryRun) return admitted;
+    if (stringField(admitted.metadata, 'deletionTimestamp') !== undefined && finalizersOf(admitted).length === 0) {
+      return this.remove(kind, admitted);
+    }
+    return this.commit({ kind, object: admitted, type: 'MODIFIED' });
+  }
+
+  delete(kind: ResourceKind, request: { ref: ObjectRef; options: WriteOptions }): KubeObject {
+    const old = this.get(kind, request.ref);
+    if (request.options.dryRun) return old;
+    if (finalizersOf(old).length > 0) {
+      if (stringField(old.metadata, 'deletionTimestamp') !== undefined) return old;
+      old.metadata.deletionTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      old.metadata.deletionGracePeriodSeconds = 0;
+      return this.commit({ kind, object: old, type: 'MODIFIED' });
+    }
+    return this.remove(kind, old);
+  }
+
+  private remove(kind: ResourceKind, object: KubeObject): KubeObject {
+    const removed = this.commit({ kind, object, type: 'DELETED' });
+    const uid = stringField(object.metadata, 'uid');
+    for (const other of [...this.objects.values()]) {
+      const otherKind = this.kindOf(other);
+      if (otherKind === undefined || !this.objects.has(keyOf(otherKind, refOf(other)))) continue;
+      const owned = Array.isArray(other.metadata.ownerReferences) && other.metadata.ownerReferences.some((owner) => isJsonObject(owner) && owner.uid === uid);
+      const inNamespace = kind.kind === 'Namespace' && objectNamespace(other) === objectName(object);
+      if (owned || inNamespace) {
+        this.delete(otherKind, { ref: refOf(other), options: { dryRun: false, strictFields: false } });
+      }
+    }
+    return removed;
+  }
+
+  private requireNamespace(namespace: string): void {
+    const namespaceKind = this.kinds.find((kind) => kind.kind === 'Namespace');
+    if (namespaceKind !== undefined) this.get(namespaceKind, { namespace: undefined, name: namespace });
+  }
+
+  private commit(change: { kind: ResourceKind; object: KubeObject; type: EventType }): KubeObject {
+    this.version += 1;
+    const object = structuredClone(change.object);
+    object.metadata.resourceVersion = String(this.version);
+    const key = keyOf(change.kind, refOf(object));
+    const stored = change.type === 'DELETED' ? undefined : object;
+    this.files.save({ key, object: stored, resourceVersion: this.version });
+    if (stored === undefined) this.objects.delete(key);
+    else this.objects.set(key, stored);
+    this.hub.publish({ type: change.type, collection: collectionOf(change.kind), object, resourceVersion: this.version });
+    return structuredClone(object);
+  }
+
+  /** Start-up: objects the control plane always has (namespaces default and tollgate-system). */
+  ensure(kind: ResourceKind, object: KubeObject): void {
+    if (!this.objects.has(keyOf(kind, refOf(object)))) {
+      this.create(kind, { namespace: undefined, body: object, options: { dryRun: false, strictFields: false } });
+    }
+  }
+}
+
+function refOf(object: KubeObject): ObjectRef {
+  return { namespace: objectNamespace(object), name: objectName(object) };
+}

@@ -1,0 +1,152 @@
+/** The kinds the local control plane serves: core kinds plus the Tollgate CRDs (from renderCrd). */
+import { CATEGORY, renderAllCrds } from '../../crds/render-crds.js';
+import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
+import type { JsonObject, KubeObject } from './kube-object.js';
+import { isJsonObject, objectField } from './kube-object.js';
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath?: string;
+  priority?: number;
+  description?: string;
+  /** Core kinds compute some cells (Secret DATA) instead of reading a path. */
+  compute?: (object: KubeObject) => string | number;
+}
+
+export interface ResourceKind {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  hasStatus: boolean;
+  /** Tollgate kinds track spec generations; core kinds here do not. */
+  tracksGeneration: boolean;
+  schema: OpenApiSchema | undefined;
+  printerColumns: PrinterColumn[];
+}
+
+export const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
+const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+const coreKinds: ResourceKind[] = [
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Namespace',
+    plural: 'namespaces',
+    singular: 'namespace',
+    shortNames: ['ns'],
+    categories: [],
+    namespaced: false,
+    hasStatus: true,
+    tracksGeneration: false,
+    schema: undefined,
+    printerColumns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age],
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Secret',
+    plural: 'secrets',
+    singular: 'secret',
+    shortNames: [],
+    categories: [],
+    namespaced: true,
+    hasStatus: false,
+    tracksGeneration: false,
+    schema: undefined,
+    printerColumns: [
+      { name: 'Type', type: 'string', jsonPath: '.type' },
+      {
+        name: 'Data',
+        type: 'integer',
+        compute: (object) => Object.keys(objectField(object, 'data') ?? {}).length,
+      },
+      age,
+    ],
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Event',
+    plural: 'events',
+    singular: 'event',
+    shortNames: ['ev'],
+    categories: [],
+    namespaced: true,
+    hasStatus: false,
+    tracksGeneration: false,
+    schema: undefined,
+    printerColumns: [age],
+  },
+  {
+    group: 'coordination.k8s.io',
+    version: 'v1',
+    kind: 'Lease',
+    plural: 'leases',
+    singular: 'lease',
+    shortNames: [],
+    categories: [],
+    namespaced: true,
+    hasStatus: false,
+    tracksGeneration: false,
+    schema: undefined,
+    printerColumns: [{ name: 'Holder', type: 'string', jsonPath: '.spec.holderIdentity' }, age],
+  },
+];
+
+function fromCrd(crd: JsonObject): ResourceKind {
+  const spec = crd.spec as JsonObject;
+  const names = spec.names as JsonObject;
+  const version = (spec.versions as JsonObject[])[0] as JsonObject;
+  const schema = (version.schema as JsonObject).openAPIV3Schema as unknown as OpenApiSchema;
+  const columns = (version.additionalPrinterColumns as JsonObject[]).map((column) => {
+    const out: PrinterColumn = {
+      name: String(column.name),
+      type: String(column.type),
+      jsonPath: String(column.jsonPath),
+    };
+    if (typeof column.priority === 'number') out.priority = column.priority;
+    if (typeof column.description === 'string') out.description = column.description;
+    return out;
+  });
+  return {
+    group: String(spec.group),
+    version: String(version.name),
+    kind: String(names.kind),
+    plural: String(names.plural),
+    singular: String(names.singular),
+    shortNames: (names.shortNames as string[] | undefined) ?? [],
+    categories: (names.categories as string[] | undefined) ?? [CATEGORY],
+    namespaced: spec.scope === 'Namespaced',
+    hasStatus: isJsonObject(version.subresources) && 'status' in version.subresources,
+    tracksGeneration: true,
+    schema,
+    printerColumns: columns,
+  };
+}
+
+export function loadResourceKinds(): ResourceKind[] {
+  const crdKinds = renderAllCrds().map(({ crd }) => fromCrd(structuredClone(crd) as JsonObject));
+  return [...coreKinds, ...crdKinds];
+}
+
+export function apiVersionOf(kind: ResourceKind): string {
+  return kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+}
+
+export function findKind(
+  kinds: readonly ResourceKind[],
+  where: { group: string; version: string; plural: string },
+): ResourceKind | undefined {
+  return kinds.find(
+    (kind) =>
+      kind.group === where.group && kind.version === where.version && kind.plural === where.plural,
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * `?watch=true`: streams JSON lines `{type, object}`. Starts from `resourceVersion` (410 Gone as an
+ * ERROR event when that version left the retained window), or from the current state when absent or
+ * "0". Sends BOOKMARK events when asked, and ends after `timeoutSeconds` or the server's limit.
+ */
+import type { ServerResponse } from 'node:http';
+import { gone } from './api-errors.js';
+import type { JsonObject, KubeObject } from './kube-object.js';
+import { objectNamespace } from './kube-object.js';
+import { collectionOf } from './object-store.js';
+import type { ObjectStore } from './object-store.js';
+import { renderTable } from './render-table.js';
+import type { ResourceKind } from './resource-kinds.js';
+import { apiVersionOf } from './resource-kinds.js';
+import type { Matcher } from './select-objects.js';
+import type { ChangeEvent } from './watch-hub.js';
+
+export interface WatchRequest {
+  kind: ResourceKind;
+  namespace: string | undefined;
+  match: Matcher;
+  resourceVersion: string | null;
+  bookmarks: boolean;
+  table: boolean;
+  timeoutMs: number;
+  bookmarkIntervalMs: number;
+}
+
+export function serveWatch(
+  store: ObjectStore,
+  watch: WatchRequest,
+  response: ServerResponse,
+): () => void {
+  const { kind } = watch;
+  response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+  let tableHeaderSent = false;
+  const send = (type: string, object: KubeObject | JsonObject): void => {
+    let payload: JsonObject = object;
+    if (watch.table && type !== 'ERROR' && type !== 'BOOKMARK') {
+      payload = renderTable(kind, {
+        objects: [object as KubeObject],
+        resourceVersion: String((object as KubeObject).metadata.resourceVersion ?? ''),
+        now: Date.now(),
+      });
+      if (tableHeaderSent) payload.columnDefinitions = [];
+      tableHeaderSent = true;
+    }
+    response.write(`${JSON.stringify({ type, object: payload })}\n`);
+  };
+  const relevant = (event: ChangeEvent): boolean =>
+    event.collection === collectionOf(kind) &&
+    (watch.namespace === undefined || objectNamespace(event.object) === watch.namespace) &&
+    watch.match(event.object);
+
+  let backlog: ChangeEvent[] | undefined;
+  const requested = watch.resourceVersion;
+  if (requested !== null && requested !== '' && requested !== '0') {
+    backlog = store.hub.since(Number(requested));
+    if (backlog === undefined || Number.isNaN(Number(requested))) {
+      send('ERROR', gone(`too old resource version: ${requested} (${store.resourceVersion})`).toStatus());
+      response.end();
+      return () => undefined;
+    }
+  } else {
+    backlog = store.list(kind, { namespace: watch.namespace, match: watch.match }).map((object) => ({
+      type: 'ADDED',
+      collection: collectionOf(kind),
+      object,
+      resourceVersion: Number(object.metadata.resourceVersion),
+    }));
+  }
+  for (const event of backlog) if (relevant(event)) send(event.type, event.object);
+  const unsubscribe = store.hub.subscribe((event) => {
+    if (relevant(event)) send(event.type, event.object);
+  });
+  const bookmark = setInterval(() => {
+    if (!watch.bookmarks) return;
+    send('BOOKMARK', {
+      kind: kind.kind,
+      apiVersion: apiVersionOf(kind),
+      metadata: { resourceVersion: String(store.resourceVersion) },
+    });
+  }, watch.bookmarkIntervalMs);
+  const finish = (): void => {
+    clearInterval(bookmark);
+    clearTimeout(timer);
+    unsubscribe();
+    if (!response.writableEnded) response.end();
+  };
+  const timer = setTimeout(finish, watch.timeoutMs);
+  response.on('close', finish);
+  return finish;
+}

@@ -1,0 +1,101 @@
+/**
+ * Starts the local control plane: loads the persisted objects, makes sure the namespaces `default`
+ * and `tollgate-system` exist, serves the Kubernetes API subset and writes `<data>/kubeconfig`.
+ */
+import { mkdirSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
+import { loadOrCreateCertificate } from './create-certificate.js';
+import type { AddressInfo } from 'node:net';
+import { handleApiRequest } from './handle-api-request.js';
+import { ObjectStore } from './object-store.js';
+import { ObjectFiles } from './persist-objects.js';
+import { loadResourceKinds } from './resource-kinds.js';
+import { loadOrCreateToken, writeKubeconfig } from './write-kubeconfig.js';
+
+export interface ControlPlaneOptions {
+  dataDirectory: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** How many change events stay available to watches that resume (older: 410 Gone). */
+  watchWindow?: number;
+  /** The longest a watch stays open before the server ends it (clients re-watch). */
+  watchTimeoutMs?: number;
+  bookmarkIntervalMs?: number;
+}
+
+export interface ControlPlane {
+  apiUrl: string;
+  /** PEM of the self-signed serving certificate (the kubeconfig's CA). */
+  certificateAuthority: string;
+  kubeconfigPath: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export const SYSTEM_NAMESPACES = ['default', 'tollgate-system'];
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  mkdirSync(options.dataDirectory, { recursive: true, mode: 0o700 });
+  const kinds = loadResourceKinds();
+  const store = new ObjectStore({
+    kinds,
+    files: new ObjectFiles(options.dataDirectory),
+    watchWindow: options.watchWindow ?? 1000,
+  });
+  const namespaceKind = kinds.find((kind) => kind.kind === 'Namespace');
+  for (const name of SYSTEM_NAMESPACES) {
+    if (namespaceKind !== undefined) {
+      store.ensure(namespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+  }
+  const token = loadOrCreateToken(options.dataDirectory);
+  const watches = new Set<() => void>();
+  const context = {
+    kinds,
+    store,
+    token,
+    serverAddress: '',
+    watchTimeoutMs: options.watchTimeoutMs ?? 30 * 60_000,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    trackWatch: (stop: () => void, response: ServerResponse) => {
+      watches.add(stop);
+      response.on('close', () => watches.delete(stop));
+    },
+  };
+  const tls = loadOrCreateCertificate(options.dataDirectory, options.host);
+  const server = createServer({ cert: tls.certificate, key: tls.key }, (request, response) => {
+    void handleApiRequest(context, request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  context.serverAddress = `${options.host}:${address.port}`;
+  const apiUrl = `https://${options.host.includes(':') ? `[${options.host}]` : options.host}:${address.port}`;
+  const kubeconfigPath = writeKubeconfig(options.dataDirectory, {
+    server: apiUrl,
+    token,
+    certificateAuthority: tls.certificate,
+  });
+  return {
+    apiUrl,
+    certificateAuthority: tls.certificate,
+    kubeconfigPath,
+    token,
+    close: async () => {
+      for (const stop of watches) stop();
+      watches.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
+    },
+  };
+}

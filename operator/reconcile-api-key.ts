@@ -1,0 +1,146 @@
+/** Reconciles one ApiKey: finalizer, key material, policy document, quota reset, usage, status. */
+import { FINALIZER, RESET_QUOTA_ANNOTATION, type ApiKey } from '../crds/schema/resources.js';
+import { finalizeApiKey } from './finalize-api-key.js';
+import type { OperatorContext } from './operator-context.js';
+import { queueKey } from './operator-context.js';
+import { readResource } from './read-resource.js';
+import { decideKeyState, type GroupLookup } from './reconcile/decide-key-state.js';
+import { matchLabelSelector } from './reconcile/match-label-selector.js';
+import { parseExpiration, projectKeyPolicy } from './reconcile/project-key-policy.js';
+import {
+  mergeKeyUsage,
+  projectKeyStatus,
+  projectKeyUsage,
+  sameStatus,
+  type KeyUsage,
+} from './reconcile/project-key-status.js';
+import { readResourceOrNull } from './read-typed-resource.js';
+import { resolveKeyMaterial, usableKeyHash } from './resolve-key-material.js';
+import { writeKeyPolicy } from './write-key-policy.js';
+
+function lookupGroup(context: OperatorContext, apiKey: ApiKey): GroupLookup {
+  const name = apiKey.spec.groupName;
+  if (name === undefined) return { status: 'None' };
+  const group = readResourceOrNull(context, 'Group', { name });
+  if (group === null || group.metadata.deletionTimestamp !== undefined) {
+    return { status: 'NotFound', name };
+  }
+  const allowed = group.spec.allowedNamespaces ?? { from: 'All' };
+  const namespace = apiKey.metadata.namespace ?? '';
+  if (allowed.from === 'Selector') {
+    const labels = context.cache.get('Namespace', namespace)?.metadata.labels ?? {};
+    if (!matchLabelSelector(allowed.selector ?? {}, labels)) {
+      return { status: 'NotPermitted', name, namespace };
+    }
+  }
+  return { status: 'Found', name };
+}
+
+async function handleQuotaReset(
+  context: OperatorContext,
+  apiKey: ApiKey,
+): Promise<string | undefined> {
+  const token = apiKey.metadata.annotations?.[RESET_QUOTA_ANNOTATION];
+  const handled = apiKey.status?.lastHandledQuotaReset;
+  if (token === undefined || token === '' || token === handled) return handled;
+  const applied = await context.store.resetQuota(
+    apiKey.metadata.namespace ?? '',
+    apiKey.metadata.uid,
+    token,
+  );
+  context.logger.info(
+    { namespace: apiKey.metadata.namespace, apiKey: apiKey.metadata.name, applied },
+    'quota reset handled',
+  );
+  return token;
+}
+
+async function readUsage(context: OperatorContext, apiKey: ApiKey): Promise<KeyUsage | undefined> {
+  const current = apiKey.status?.usage;
+  const now = context.now();
+  const lastRead = context.usageReadTimes.get(apiKey.metadata.uid);
+  if (lastRead !== undefined && now - lastRead < context.usageRefreshMs) return current;
+  const counters = await context.store.keyCounters(
+    apiKey.metadata.namespace ?? '',
+    apiKey.metadata.uid,
+    now,
+  );
+  context.usageReadTimes.set(apiKey.metadata.uid, now);
+  context.metrics.observeKeyUsage(apiKey, counters);
+  return mergeKeyUsage(current, projectKeyUsage(counters), now);
+}
+
+export async function reconcileApiKey(
+  context: OperatorContext,
+  ref: { namespace: string; name: string },
+): Promise<void> {
+  const objectKey = `${ref.namespace}/${ref.name}`;
+  const object = context.cache.get('ApiKey', ref.name, ref.namespace);
+  if (object === undefined) {
+    await finalizeApiKey(context, { objectKey, apiKey: null });
+    return;
+  }
+  const read = readResource('ApiKey', object);
+  if (!read.ok) {
+    context.logger.warn({ apiKey: objectKey, error: read.message }, 'ApiKey spec does not parse');
+    return;
+  }
+  const apiKey = read.resource;
+  if (apiKey.metadata.deletionTimestamp !== undefined) {
+    await finalizeApiKey(context, { objectKey, apiKey });
+    return;
+  }
+  const finalizers = apiKey.metadata.finalizers ?? [];
+  if (!finalizers.includes(FINALIZER)) {
+    await context.api.addFinalizer(
+      { kind: 'ApiKey', namespace: ref.namespace, name: ref.name },
+      { finalizers, resourceVersion: apiKey.metadata.resourceVersion, finalizer: FINALIZER },
+    );
+  }
+  const material = await resolveKeyMaterial(context, {
+    apiKey,
+    hashOf: (other) => usableKeyHash(context, other),
+  });
+  const now = context.now();
+  const expiresAt = parseExpiration(apiKey);
+  const decision = decideKeyState({
+    material,
+    group: lookupGroup(context, apiKey),
+    hasAccount: context.cache.get('Account', 'default', ref.namespace) !== undefined,
+    suspended: apiKey.spec.suspend ?? false,
+    expiresAt,
+    now,
+  });
+  const group =
+    apiKey.spec.groupName === undefined
+      ? null
+      : readResourceOrNull(context, 'Group', { name: apiKey.spec.groupName });
+  const writesPolicy = material.status === 'Found' || material.status === 'InvalidKey';
+  const hash = material.status === 'Pending' ? null : material.hash;
+  const programmed = await writeKeyPolicy(context, {
+    objectKey,
+    keyUid: apiKey.metadata.uid,
+    hash: writesPolicy ? hash : null,
+    policy: writesPolicy ? projectKeyPolicy({ apiKey, state: decision.policyState, group }) : null,
+  });
+  const lastHandledQuotaReset = await handleQuotaReset(context, apiKey);
+  const status = projectKeyStatus({
+    current: apiKey.status,
+    decision,
+    programmed,
+    keyHint: material.status === 'Found' ? material.hint : apiKey.status?.keyHint,
+    usage: await readUsage(context, apiKey),
+    lastHandledQuotaReset,
+    generation: apiKey.metadata.generation,
+    now,
+  });
+  if (!sameStatus(status, apiKey.status ?? {})) {
+    await context.api.patchStatus(
+      { kind: 'ApiKey', namespace: ref.namespace, name: ref.name },
+      status,
+    );
+  }
+  if (expiresAt !== null && expiresAt > now) {
+    context.queue.addAfter(queueKey('ApiKey', ref.namespace, ref.name), expiresAt - now + 20);
+  }
+}

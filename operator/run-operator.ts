@@ -1,0 +1,48 @@
+/** `tollgate operator`: the operator as its own process (in-cluster config or KUBECONFIG). */
+import { KubeConfig } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { createStore } from '../gateway/store/create-store.js';
+import { loadSecretFiles } from './load-secret-files.js';
+import { loadOperatorSettings } from './operator-config.js';
+import { startOperator } from './start-operator.js';
+
+export async function run(args: readonly string[]): Promise<void> {
+  const settings = loadOperatorSettings(args);
+  const logger = pino({ name: 'tollgate-operator', level: settings.logLevel });
+  const kubeConfig = new KubeConfig();
+  if (settings.kubeconfig !== undefined) kubeConfig.loadFromFile(settings.kubeconfig);
+  else kubeConfig.loadFromCluster();
+  const secrets = loadSecretFiles(settings);
+  const store = await createStore({
+    ...(settings.redisUrl !== undefined ? { redisUrl: settings.redisUrl } : {}),
+    ...(settings.redisPrefix !== undefined ? { prefix: settings.redisPrefix } : {}),
+    ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
+  });
+  const operator = await startOperator({
+    kubeConfig,
+    store,
+    namespace: settings.namespace,
+    ...secrets,
+    logger,
+    resyncMs: settings.resyncSeconds * 1000,
+    leaseDurationMs: settings.leaseDurationSeconds * 1000,
+    renewIntervalMs: settings.renewIntervalSeconds * 1000,
+    usageRefreshMs: settings.usageRefreshSeconds * 1000,
+    metricsPort: settings.metricsPort,
+    metricsHost: settings.metricsHost,
+    spendGauges: settings.spendGauges,
+  });
+  logger.info({ namespace: settings.namespace, store: store.kind }, 'operator started');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  logger.info('operator stopping');
+  await operator.close();
+  await store.close();
+}

@@ -1,0 +1,142 @@
+/**
+ * The operator, programmatically: informers feed a work queue; only the Lease holder reconciles.
+ * `tollgate operator` (run-operator.ts) and `tollgate local` both start it through here.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { pino, type Logger } from 'pino';
+import type { Store } from '../gateway/store/store.js';
+import { LeaderElector } from './elect-leader.js';
+import { KubernetesApi } from './kubernetes-api.js';
+import type { OperatorContext } from './operator-context.js';
+import { queueKey } from './operator-context.js';
+import { OperatorMetrics, serveMetrics } from './operator-metrics.js';
+import { processQueueKey } from './process-queue-key.js';
+import { EventRouter } from './route-events.js';
+import { ResourceWatch } from './watch-resources.js';
+import { WorkQueue } from './work-queue.js';
+
+export interface StartOperatorOptions {
+  kubeConfig: KubeConfig;
+  store: Store;
+  /** The operator namespace: Upstream Secrets and the Lease (`tollgate-system`). */
+  namespace: string;
+  pepper: Buffer;
+  credentialKey: Buffer;
+  logger?: Logger;
+  identity?: string;
+  resyncMs?: number;
+  leaseDurationMs?: number;
+  renewIntervalMs?: number;
+  usageRefreshMs?: number;
+  /** Serve `/metrics` on this port (0 = any free port); absent = no metrics server. */
+  metricsPort?: number;
+  metricsHost?: string;
+  spendGauges?: boolean;
+  workers?: number;
+}
+
+export interface RunningOperator {
+  isLeader(): boolean;
+  metrics: OperatorMetrics;
+  metricsPort: number | null;
+  /** Resolves when nothing is queued or being reconciled. */
+  whenIdle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startOperator(options: StartOperatorOptions): Promise<RunningOperator> {
+  const logger = options.logger ?? pino({ name: 'tollgate-operator' });
+  const metrics = new OperatorMetrics({ spendGauges: options.spendGauges ?? false });
+  const usageRefreshMs = options.usageRefreshMs ?? 60_000;
+  const wiring: { context?: OperatorContext; router?: EventRouter } = {};
+  const queue = new WorkQueue({
+    workers: options.workers ?? 2,
+    process: (key) =>
+      wiring.context === undefined ? Promise.resolve() : processQueueKey(wiring.context, key),
+  });
+  const cache = new ResourceWatch({
+    kubeConfig: options.kubeConfig,
+    resyncMs: options.resyncMs ?? 300_000,
+    onEvent: (source, type, object) => {
+      metrics.watchEvents.inc({ kind: source, type });
+      wiring.router?.route(source, type, object);
+      metrics.queueDepth.set(queue.depth);
+    },
+    onError: (source, error) => {
+      logger.warn({ kind: source, err: error }, 'watch failed; restarting');
+    },
+  });
+  const context: OperatorContext = {
+    api: new KubernetesApi(options.kubeConfig),
+    cache,
+    store: options.store,
+    queue,
+    metrics,
+    logger,
+    namespace: options.namespace,
+    pepper: options.pepper,
+    credentialKey: options.credentialKey,
+    now: () => Date.now(),
+    writtenKeyHashes: new Map(),
+    usageReadTimes: new Map(),
+    usageRefreshMs,
+  };
+  wiring.context = context;
+  wiring.router = new EventRouter(context);
+  await cache.start();
+
+  const usageTimer = setInterval(() => {
+    if (!elector.isLeader()) return;
+    for (const key of cache.list('ApiKey')) {
+      queue.add(queueKey('ApiKey', key.metadata.namespace, key.metadata.name));
+    }
+    for (const account of cache.list('Account')) {
+      queue.add(queueKey('Account', account.metadata.namespace, account.metadata.name));
+    }
+  }, usageRefreshMs);
+  usageTimer.unref();
+
+  const elector = new LeaderElector({
+    kubeConfig: options.kubeConfig,
+    namespace: options.namespace,
+    leaseName: 'tollgate-operator',
+    identity: options.identity ?? `${hostname()}-${randomUUID().slice(0, 8)}`,
+    leaseDurationMs: options.leaseDurationMs ?? 10_000,
+    renewIntervalMs: options.renewIntervalMs ?? 2_000,
+    logger,
+    onStartedLeading: () => {
+      metrics.leader.set(1);
+      cache.replay();
+      queue.add(queueKey('Sweep', '', 'key-policies'));
+      queue.resume();
+    },
+    onStoppedLeading: () => {
+      metrics.leader.set(0);
+      void queue.pause();
+    },
+  });
+  elector.start();
+
+  const server =
+    options.metricsPort === undefined
+      ? null
+      : await serveMetrics(metrics, {
+          port: options.metricsPort,
+          host: options.metricsHost ?? '127.0.0.1',
+        });
+  return {
+    isLeader: () => elector.isLeader(),
+    metrics,
+    metricsPort: server?.port ?? null,
+    whenIdle: () => queue.whenIdle(),
+    close: async () => {
+      clearInterval(usageTimer);
+      await queue.stop();
+      await elector.stop();
+      await cache.stop();
+      await server?.close();
+    },
+  };
+}

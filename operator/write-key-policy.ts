@@ -1,0 +1,44 @@
+/**
+ * The key policy writer: writes a key's document only when its digest changed, and deletes the
+ * documents a key no longer owns (a rotated value leaves its old hash behind). A document is deleted
+ * only when it still belongs to the same key uid, so a key never removes another key's entry.
+ */
+import type { KeyPolicy } from '../gateway/store/policy-documents.js';
+import type { OperatorContext } from './operator-context.js';
+
+export interface KeyPolicyWrite {
+  /** `namespace/name` of the ApiKey. */
+  objectKey: string;
+  keyUid: string;
+  hash: string | null;
+  policy: KeyPolicy | null;
+}
+
+export async function deleteKeyPolicyIfOwned(
+  context: OperatorContext,
+  options: { hash: string; keyUid: string },
+): Promise<void> {
+  const existing = await context.store.getKeyPolicy(options.hash);
+  if (existing !== null && existing.keyUid === options.keyUid) {
+    await context.store.deleteKeyPolicy(options.hash);
+  }
+}
+
+/** Returns true when the wanted document is now in the store. */
+export async function writeKeyPolicy(
+  context: OperatorContext,
+  write: KeyPolicyWrite,
+): Promise<boolean> {
+  const previous = context.writtenKeyHashes.get(write.objectKey);
+  if (previous !== undefined && previous !== write.hash) {
+    await deleteKeyPolicyIfOwned(context, { hash: previous, keyUid: write.keyUid });
+    context.writtenKeyHashes.delete(write.objectKey);
+  }
+  if (write.hash === null || write.policy === null) return false;
+  const existing = await context.store.getKeyPolicy(write.hash);
+  if (existing?.digest !== write.policy.digest) {
+    await context.store.putKeyPolicy(write.hash, write.policy);
+  }
+  context.writtenKeyHashes.set(write.objectKey, write.hash);
+  return true;
+}

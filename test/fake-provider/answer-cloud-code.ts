@@ -1,0 +1,60 @@
+/**
+ * Cloud Code `v1internal` on the fake (the Antigravity upstream): `:generateContent`,
+ * `:streamGenerateContent?alt=sse` and `:countTokens`, each reply wrapped as `{response: {…}}`; and
+ * the Google OAuth token endpoint `POST /oauth2/token` (form body, `grant_type=refresh_token`).
+ */
+import {
+  fakeAnswerFor,
+  GOOGLE_STREAM_ERROR,
+  geminiResponses,
+} from './answer-gemini-generate-content.js';
+import { bodyFields, type FakeCall } from './fake-call.js';
+import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
+
+export interface FakeOAuthSettings {
+  refreshToken: string;
+  accessToken: string;
+  expiresInSeconds: number;
+}
+
+export async function answerCloudCode(call: FakeCall, method: string): Promise<void> {
+  const body = bodyFields(call);
+  const model = typeof body.model === 'string' ? body.model : 'gemini-fake';
+  const answer = fakeAnswerFor(call, model);
+  if (method === 'countTokens') {
+    await sendJson(call.write, { status: 200, body: { totalTokens: answer.inputTotal } });
+    return;
+  }
+  const streamed = method === 'streamGenerateContent';
+  const omitUsage = call.behaviour.omitUsage === true;
+  const wrapped = geminiResponses({ answer, streamed, omitUsage }).map((response) => ({
+    response,
+    traceId: 'fake-trace-1',
+  }));
+  if (!streamed) {
+    await sendJson(call.write, { status: 200, body: wrapped[0] });
+    return;
+  }
+  const frames = wrapped.map((chunk) => sseFrame(chunk));
+  if (call.behaviour.streamError === true) frames.splice(-1, 1, sseFrame(GOOGLE_STREAM_ERROR));
+  await sendFrames(call.write, { contentType: 'text/event-stream', frames });
+}
+
+export async function answerOAuthToken(call: FakeCall, settings: FakeOAuthSettings): Promise<void> {
+  const form = bodyFields(call);
+  if (form.grant_type !== 'refresh_token' || form.refresh_token !== settings.refreshToken) {
+    await sendJson(call.write, {
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Bad refresh token.' },
+    });
+    return;
+  }
+  await sendJson(call.write, {
+    status: 200,
+    body: {
+      access_token: settings.accessToken,
+      expires_in: settings.expiresInSeconds,
+      token_type: 'Bearer',
+    },
+  });
+}

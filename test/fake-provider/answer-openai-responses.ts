@@ -1,0 +1,158 @@
+/**
+ * OpenAI Responses on the fake: `POST /v1/responses` as JSON, or SSE with `event:` lines and
+ * `sequence_number`s in the recorded order (created, in_progress, output_item.added,
+ * content_part.added, output_text.delta x N, output_text.done, content_part.done, output_item.done,
+ * completed with usage). With tools and a last user text saying "use tool", the output is one
+ * function_call item instead.
+ */
+import {
+  computeFakeAnswer,
+  contentText,
+  firstToolName,
+  wantsToolCall,
+  type FakeAnswer,
+} from './compute-fake-answer.js';
+import { bodyFields, type FakeCall } from './fake-call.js';
+import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
+
+const CREATED_AT = 1_768_560_502;
+
+function lastUserText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) return '';
+  const last = input.at(-1) as { role?: unknown; content?: unknown } | undefined;
+  return last?.role === 'user' ? contentText(last.content) : '';
+}
+
+export function responsesUsage(answer: FakeAnswer): Record<string, unknown> {
+  const output = answer.textTokens + answer.reasoning;
+  return {
+    input_tokens: answer.inputTotal,
+    input_tokens_details: { cached_tokens: answer.cacheRead },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: answer.reasoning },
+    total_tokens: answer.inputTotal + output,
+  };
+}
+
+function outputItem(answer: FakeAnswer, toolName: string | null): Record<string, unknown> {
+  if (toolName !== null) {
+    return {
+      type: 'function_call',
+      id: 'fc_fake_1',
+      call_id: 'call_fake_1',
+      name: toolName,
+      arguments: '{"query":"FAKE_OK"}',
+      status: 'completed',
+    };
+  }
+  return {
+    type: 'message',
+    id: 'msg_fake_1',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: answer.text, annotations: [], logprobs: [] }],
+  };
+}
+
+function responseObject(options: {
+  answer: FakeAnswer;
+  status: string;
+  output: unknown[];
+  usage: unknown;
+}): Record<string, unknown> {
+  return {
+    id: 'resp_fake_1',
+    object: 'response',
+    created_at: CREATED_AT,
+    status: options.status,
+    model: options.answer.model,
+    error: null,
+    incomplete_details: null,
+    output: options.output,
+    usage: options.usage,
+    store: false,
+  };
+}
+
+function streamFrames(call: FakeCall, answer: FakeAnswer, toolName: string | null): string[] {
+  let sequence = 0;
+  const event = (data: Record<string, unknown>): string => {
+    const frame = sseFrame({ ...data, sequence_number: sequence }, String(data.type));
+    sequence += 1;
+    return frame;
+  };
+  const started = responseObject({ answer, status: 'in_progress', output: [], usage: null });
+  const item = outputItem(answer, toolName);
+  const frames = [
+    event({ type: 'response.created', response: started }),
+    event({ type: 'response.in_progress', response: started }),
+  ];
+  if (toolName !== null) {
+    frames.push(
+      event({
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { ...item, arguments: '' },
+      }),
+      event({
+        type: 'response.function_call_arguments.delta',
+        item_id: 'fc_fake_1',
+        output_index: 0,
+        delta: String(item.arguments),
+      }),
+      event({
+        type: 'response.function_call_arguments.done',
+        item_id: 'fc_fake_1',
+        output_index: 0,
+        arguments: item.arguments,
+      }),
+    );
+  } else {
+    const at = { item_id: 'msg_fake_1', output_index: 0, content_index: 0 };
+    const part = { type: 'output_text', text: answer.text, annotations: [] };
+    frames.push(
+      event({
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { ...item, status: 'in_progress', content: [] },
+      }),
+      event({ type: 'response.content_part.added', ...at, part: { ...part, text: '' } }),
+      ...answer.deltas.map((delta) =>
+        event({ type: 'response.output_text.delta', ...at, delta, logprobs: [] }),
+      ),
+      event({ type: 'response.output_text.done', ...at, text: answer.text }),
+      event({ type: 'response.content_part.done', ...at, part }),
+    );
+  }
+  frames.push(event({ type: 'response.output_item.done', output_index: 0, item }));
+  if (call.behaviour.streamError === true) {
+    frames.push(
+      event({ type: 'error', code: 'server_error', message: 'fake stream error', param: null }),
+    );
+  } else {
+    const usage = call.behaviour.omitUsage === true ? null : responsesUsage(answer);
+    const done = responseObject({ answer, status: 'completed', output: [item], usage });
+    frames.push(event({ type: 'response.completed', response: done }));
+  }
+  return frames;
+}
+
+export async function answerOpenAIResponses(call: FakeCall): Promise<void> {
+  const body = bodyFields(call);
+  const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
+  const answer = computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
+  const toolCall = wantsToolCall({ tools: body.tools, lastUserText: lastUserText(body.input) });
+  const toolName = toolCall ? firstToolName(body.tools) : null;
+  if (body.stream === true) {
+    const frames = streamFrames(call, answer, toolName);
+    await sendFrames(call.write, { contentType: 'text/event-stream', frames });
+    return;
+  }
+  const usage = call.behaviour.omitUsage === true ? null : responsesUsage(answer);
+  const output = [outputItem(answer, toolName)];
+  await sendJson(call.write, {
+    status: 200,
+    body: responseObject({ answer, status: 'completed', output, usage }),
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * `tollgate simulate --port P [--host H] [--credential K]`: runs the fake provider standalone for
+ * trying clients without spending money. Prints its URL; stops on SIGINT or SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import { startFakeProvider } from './start-fake-provider.js';
+
+export async function run(args: readonly string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+      credential: { type: 'string' },
+      'any-credential': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`--port must be a port number, got '${values.port}'`);
+  }
+  const provider = await startFakeProvider({
+    port,
+    host: values.host,
+    ...(values['any-credential'] ? { credential: null } : {}),
+    ...(values.credential === undefined ? {} : { credential: values.credential }),
+  });
+  process.stdout.write(`tollgate simulate: fake provider listening on ${provider.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await provider.close();
+}

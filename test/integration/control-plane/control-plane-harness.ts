@@ -1,0 +1,81 @@
+/**
+ * Test support: a local control plane in a temporary data folder, and the real kubectl against it.
+ * Every kubectl call is bounded in time; `stop()` closes the server and removes the folder.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Local, LocalOptions } from '../../../local/start-local.js';
+import { startLocal } from '../../../local/start-local.js';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Plane {
+  local: Local;
+  dataDirectory: string;
+  kubectl(args: readonly string[], input?: string): Promise<KubectlResult>;
+  /** kubectl that must succeed; returns stdout. */
+  ok(args: readonly string[], input?: string): Promise<string>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function runKubectl(
+  kubeconfig: string,
+  call: { args: readonly string[]; input?: string; cacheDirectory: string },
+): Promise<KubectlResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'kubectl',
+      ['--kubeconfig', kubeconfig, '--cache-dir', call.cacheDirectory, ...call.args],
+      { timeout: 20_000, env: { ...process.env, KUBECONFIG: kubeconfig } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    if (call.input !== undefined) child.stdin?.end(call.input);
+    else child.stdin?.end();
+  });
+}
+
+export async function startPlane(
+  options: Omit<LocalOptions, 'dataDirectory'> = {},
+): Promise<Plane> {
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'tollgate-cp-'));
+  const cacheDirectory = join(dataDirectory, 'kubectl-cache');
+  let local = await startLocal({ ...options, dataDirectory });
+  const plane: Plane = {
+    get local() {
+      return local;
+    },
+    dataDirectory,
+    kubectl: (args, input) =>
+      runKubectl(local.kubeconfigPath, {
+        args,
+        cacheDirectory,
+        ...(input === undefined ? {} : { input }),
+      }),
+    ok: async (args, input) => {
+      const result = await plane.kubectl(args, input);
+      if (result.code !== 0) {
+        throw new Error(`kubectl ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+      }
+      return result.stdout;
+    },
+    restart: async () => {
+      await local.close();
+      local = await startLocal({ ...options, dataDirectory });
+    },
+    stop: async () => {
+      await local.close();
+      rmSync(dataDirectory, { recursive: true, force: true });
+    },
+  };
+  return plane;
+}

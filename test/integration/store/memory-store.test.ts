@@ -1,0 +1,113 @@
+/**
+ * The store contract against the memory store, plain and reloaded from disk before every call,
+ * plus its persistence: atomic file, debounced writes, reload on start.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createStore } from '../../../gateway/store/create-store.js';
+import { createMemoryStore, MEMORY_STORE_FILE } from '../../../gateway/store/memory-store.js';
+import type { Store } from '../../../gateway/store/store.js';
+import { StoreUnavailableError } from '../../../gateway/store/store.js';
+import { describeStoreContract } from './describe-store-contract.js';
+import { admission, settlement, tenant } from './store-fixtures.js';
+
+const folders: string[] = [];
+function dataFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tollgate-memory-store-'));
+  folders.push(folder);
+  return folder;
+}
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/**
+ * A store that closes (persists) and reopens (reloads) the memory store from its data folder
+ * before every call, one call at a time, so every piece of state must survive the file.
+ */
+async function reloadingStore(dataDir: string): Promise<Store> {
+  let current = await createMemoryStore({ dataDir });
+  let queue: Promise<unknown> = Promise.resolve();
+  const wrapper: Record<string, unknown> = { kind: 'memory' };
+  for (const name of Object.keys(current)) {
+    if (name === 'kind') continue;
+    wrapper[name] = (...args: unknown[]) => {
+      const next = queue.then(async () => {
+        await current.close();
+        if (name === 'close') return undefined;
+        current = await createMemoryStore({ dataDir });
+        const method = Reflect.get(current, name) as (...values: unknown[]) => Promise<unknown>;
+        return method.apply(current, args);
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    };
+  }
+  return wrapper as unknown as Store;
+}
+
+describeStoreContract('memory', () => createMemoryStore());
+describeStoreContract('memory reloaded from disk before every call', () =>
+  reloadingStore(dataFolder()),
+);
+
+describe('memory store persistence', () => {
+  it('writes the file atomically after a settlement (debounced) and reloads it', async () => {
+    const dataDir = dataFolder();
+    const store = await createMemoryStore({ dataDir, persistDebounceMs: 20 });
+    const who = await tenant(store);
+    const now = Date.now();
+    const request = admission({ ...who, now }, { estimateNano: 40 });
+    await store.admit(request);
+    await store.settle(settlement({ ...who, now }, { requestId: request.requestId, costNano: 25 }));
+    const file = join(dataDir, MEMORY_STORE_FILE);
+    for (
+      let attempt = 0;
+      attempt < 100 && !readdirSync(dataDir).includes(MEMORY_STORE_FILE);
+      attempt++
+    ) {
+      await sleep(20);
+    }
+    expect(readFileSync(file, 'utf8')).toContain(request.requestId);
+    expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // The process "dies" without close(): the debounced write is what survives.
+    const reopened = await createMemoryStore({ dataDir });
+    expect((await reopened.keyCounters(who.namespace, who.keyUid, now)).usedNano).toBe(25);
+    expect(await reopened.accountCounters(who.namespace)).toEqual({
+      spentNano: 25,
+      reservedNano: 0,
+    });
+    await store.close();
+    await reopened.close();
+  });
+
+  it('writes on close, refuses calls after close, and keeps no file without a data folder', async () => {
+    const dataDir = dataFolder();
+    const store = await createMemoryStore({ dataDir, persistDebounceMs: 60_000 });
+    const who = await tenant(store);
+    await store.settle(settlement({ ...who, now: Date.now() }, { costNano: 9 }));
+    expect(readdirSync(dataDir)).toEqual([]);
+    await store.close();
+    expect(readdirSync(dataDir)).toEqual([MEMORY_STORE_FILE]);
+    await expect(store.ping()).rejects.toSatisfy(StoreUnavailableError.is);
+    const reopened = await createMemoryStore({ dataDir });
+    expect((await reopened.accountCounters(who.namespace)).spentNano).toBe(9);
+    await reopened.close();
+    const volatile = await createStore({});
+    expect(volatile.kind).toBe('memory');
+    await volatile.putAccount('x', {
+      digest: 'd',
+      uid: 'u',
+      namespace: 'x',
+      creditNano: null,
+      maxConcurrent: 0,
+    });
+    await volatile.close();
+    const again = await createStore({});
+    expect(await again.getAccount('x')).toBeNull();
+    await again.close();
+  });
+});
