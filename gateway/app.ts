@@ -122,7 +122,7 @@ export function build(options: BuildOptions): FastifyInstance {
     });
     reply.header('x-tollgate-request-id', request.id);
     reply.raw.once('close', () => {
-      finishRequest(finishing, request.tollgate, request.log);
+      finishRequest(finishing, request.tollgate, reply);
     });
   });
   app.addHook(
@@ -138,7 +138,7 @@ export function build(options: BuildOptions): FastifyInstance {
   );
   app.addHook('onResponse', async (request, reply) => {
     const state = request.tollgate;
-    finishRequest(finishing, state, request.log);
+    finishRequest(finishing, state, reply);
     const platform = state.platform ?? 'none';
     const labels = { platform, status_class: statusClass(reply.statusCode) };
     metrics.requests.inc(labels);

@@ -51,9 +51,14 @@ export async function run(args: readonly string[]): Promise<void> {
     app.log.warn({ inFlight: app.gateway.inFlight() }, 'drain deadline reached; closing streams');
     app.server.closeAllConnections();
   }, settings.drainTimeoutMs);
+  // Connections kept alive after their last response would hold the close open until the deadline.
+  const sweeper = setInterval(() => {
+    app.server.closeIdleConnections();
+  }, 100);
   try {
     await app.close();
   } finally {
+    clearInterval(sweeper);
     clearTimeout(deadline);
     await metrics.close();
     await store.close();

@@ -9,7 +9,10 @@ export interface GatewayPortServer {
   close(): Promise<void>;
 }
 
-export async function serveHealth(listen: { host: string; port: number }): Promise<GatewayPortServer> {
+export async function serveHealth(listen: {
+  host: string;
+  port: number;
+}): Promise<GatewayPortServer> {
   const app = Fastify({ logger: false });
   app.get('/healthz', () => ({ status: 'ok' }));
   const url = await app.listen({ host: listen.host, port: listen.port });

@@ -1,6 +1,7 @@
 /** What every reconciler shares: the API, the informer caches, the store, secrets and the queue. */
 import type { Logger } from 'pino';
 import type { Store } from '../gateway/store/store.js';
+import type { KeyHashIndex } from './index-key-hashes.js';
 import type { KubernetesApi } from './kubernetes-api.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import type { ResourceWatch } from './watch-resources.js';
@@ -23,6 +24,7 @@ export interface OperatorContext {
   /** When usage figures were last read, per object uid. */
   usageReadTimes: Map<string, number>;
   usageRefreshMs: number;
+  keyHashIndex: KeyHashIndex;
 }
 
 export function queueKey(kind: string, namespace: string | undefined, name: string): string {

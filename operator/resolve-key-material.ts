@@ -123,15 +123,16 @@ function findEarlierDuplicate(
   context: OperatorContext,
   options: { apiKey: ApiKey; hash: string; hashOf: (object: CachedObject) => string | null },
 ): CachedObject | undefined {
-  return context.cache
-    .list('ApiKey')
-    .find(
-      (other) =>
-        other.metadata.uid !== options.apiKey.metadata.uid &&
-        other.metadata.deletionTimestamp === undefined &&
-        isEarlier(other, options.apiKey) &&
-        options.hashOf(other) === options.hash,
-    );
+  const candidates = context.keyHashIndex.keysWithHash(options.hash, {
+    keys: () => context.cache.list('ApiKey'),
+    hashOf: options.hashOf,
+  });
+  return candidates.find(
+    (other) =>
+      other.metadata.uid !== options.apiKey.metadata.uid &&
+      other.metadata.deletionTimestamp === undefined &&
+      isEarlier(other, options.apiKey),
+  );
 }
 
 export interface ResolveOptions {

@@ -40,6 +40,9 @@ export class EventRouter {
       this.seen.set(id, print);
       if (type === 'update' && previous === print) return;
     }
+    if (type !== 'resync' && (source === 'ApiKey' || source === 'Secret')) {
+      this.context.keyHashIndex.invalidate();
+    }
     for (const key of this.keysFor(source, object)) this.context.queue.add(key);
   }
 

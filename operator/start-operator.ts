@@ -8,6 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
 import type { Store } from '../gateway/store/store.js';
 import { LeaderElector } from './elect-leader.js';
+import { KeyHashIndex } from './index-key-hashes.js';
 import { KubernetesApi } from './kubernetes-api.js';
 import type { OperatorContext } from './operator-context.js';
 import { queueKey } from './operator-context.js';
@@ -82,6 +83,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     writtenKeyHashes: new Map(),
     usageReadTimes: new Map(),
     usageRefreshMs,
+    keyHashIndex: new KeyHashIndex(),
   };
   wiring.context = context;
   wiring.router = new EventRouter(context);

@@ -109,7 +109,9 @@ export class ResourceWatch {
   /** Resolves once every source has listed at least once (or rejects after `timeoutMs`). */
   async start(timeoutMs = 30_000): Promise<void> {
     this.stopped = false;
-    await Promise.all([...this.informers.values()].map((informer) => informer.start()));
+    // Not awaited: a watch resolves only when the server sends headers, which some servers delay
+    // until the first event. Each source counts as synced once its list has arrived.
+    for (const informer of this.informers.values()) void informer.start();
     const deadline = Date.now() + timeoutMs;
     while (this.synced.size < SOURCES.length) {
       if (Date.now() > deadline) throw new Error('timed out listing the watched resources');

@@ -8,6 +8,8 @@ import type { PicoModelPrice } from './compute-cost.js';
 
 export interface PartialPicoPrice {
   provider: string;
+  /** Fill missing cache prices with Anthropic's multipliers (default: when the provider is `anthropic`). */
+  anthropicMultipliers?: boolean;
   input: bigint;
   output: bigint;
   cacheRead?: bigint | undefined;
@@ -46,7 +48,8 @@ export function completeModelPrice(partial: PartialPicoPrice): CompletedPrice {
     const given = partial[field];
     if (given !== undefined) return given;
     fallbackFields.push(field);
-    if (!isAnthropicPriced(partial.provider)) return partial.input;
+    if (!(partial.anthropicMultipliers ?? isAnthropicPriced(partial.provider)))
+      return partial.input;
     const { numerator, denominator } = ANTHROPIC_MULTIPLIERS[field];
     return (partial.input * numerator * 2n + denominator) / (denominator * 2n);
   };

@@ -2,8 +2,8 @@
  * Loads an operator-supplied price file in LiteLLM's `model_prices_and_context_window.json` format
  * (USD per token, possibly in exponent notation; provider-prefixed keys kept as they are). Only
  * text-generation entries with input and output prices are taken. Missing cache prices fall back to
- * the provider multipliers and are recorded; entries that contradict the Anthropic multipliers are
- * kept but reported.
+ * the provider multipliers (Claude models on any provider use Anthropic's) and are recorded; entries that contradict the Anthropic cache-write
+ * multipliers by more than 5 % are kept but reported.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -43,7 +43,7 @@ function checkAnthropicMultipliers(model: string, entry: PriceEntry, warnings: s
   const given = { cacheRead, cacheWrite5m, cacheWrite1h };
   for (const field of ['cacheRead', 'cacheWrite5m', 'cacheWrite1h'] as const) {
     if (entry.fallbackFields.includes(field) || field === 'cacheRead') continue;
-    if (Math.abs(given[field] - expected[field]) > expected[field] * 0.01) {
+    if (Math.abs(given[field] - expected[field]) > expected[field] * 0.05) {
       warnings.push(`${model}: ${field} differs from the provider multiplier`);
     }
   }
@@ -66,8 +66,10 @@ export function parseLiteLlmPrices(json: unknown, options: { version: string }):
       continue;
     }
     const provider = row.litellm_provider ?? model.split('/')[0] ?? 'unknown';
+    const claude = provider.includes('anthropic') || /(^|[/.])claude-/.test(model);
     const completed = completeModelPrice({
       provider,
+      anthropicMultipliers: claude,
       input,
       output,
       cacheRead: picoFromUsdPerToken(row.cache_read_input_token_cost),
@@ -75,7 +77,7 @@ export function parseLiteLlmPrices(json: unknown, options: { version: string }):
       cacheWrite1h: picoFromUsdPerToken(row.cache_creation_input_token_cost_above_1hr),
     });
     const entry = { provider, ...completed };
-    if (provider === 'anthropic') checkAnthropicMultipliers(model, entry, warnings);
+    if (claude) checkAnthropicMultipliers(model, entry, warnings);
     entries.set(model, entry);
   }
   return { table: { version: options.version, entries }, warnings };

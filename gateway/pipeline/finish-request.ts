@@ -55,10 +55,13 @@ async function finish(
 export function finishRequest(
   dependencies: FinishDependencies,
   state: RequestState,
-  log: FastifyBaseLogger,
+  reply: { statusCode: number; log: FastifyBaseLogger },
 ): void {
   if (state.finished || state.admitted === null) return;
   state.finished = true;
+  // Requests answered by the gateway itself (no upstream status) record the status it sent.
+  if (state.outcome.status === 0) state.outcome.status = reply.statusCode;
+  const log = reply.log;
   const running = finish(dependencies, state, log);
   dependencies.pending.add(running);
   void running.finally(() => dependencies.pending.delete(running));

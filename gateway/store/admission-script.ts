@@ -25,7 +25,7 @@ local modelDenied = ARGV[10 + windowCount] == '1'
 purgeExpired(base, accountCounters, inFlight, inFlightData, now)
 
 if redis.call('HEXISTS', inFlightData, requestId) == 1 then
-  redis.call('ZADD', inFlight, now + leaseMs, requestId)
+  redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
   return {'ok', redis.call('HGET', accountPolicy, 'uid') or ''}
 end
 
@@ -73,7 +73,7 @@ end
 
 if modelDenied then return {'refused', 'ModelDenied', '', '0'} end
 
-redis.call('ZADD', inFlight, now + leaseMs, requestId)
+redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
 redis.call('HSET', inFlightData, requestId, keyUid .. '\\t' .. ARGV[6])
 redis.call('HINCRBY', keyCounters, 'reserved', estimate)
 redis.call('HINCRBY', keyCounters, 'inflight', 1)

@@ -34,11 +34,11 @@ export const ACQUIRE_UPSTREAM_SLOT_LUA = `
 local now, limit = tonumber(ARGV[3]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
+  redis.call('ZADD', KEYS[1], ARGV[3] + ARGV[4], ARGV[1])
   return 1
 end
 if limit > 0 and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[3] + ARGV[4], ARGV[1])
 return 1
 `;
 

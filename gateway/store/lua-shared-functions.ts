@@ -12,16 +12,21 @@ export const LUA_WINDOWS = `local windows = {${WINDOWS.map(
 ).join(', ')}}`;
 
 export const LUA_RELEASE_AND_PURGE = `
+-- Integers are passed to Redis as text: a Lua number such as -0 or 1e+15 is not an integer to Redis.
+local function int(value)
+  return string.format('%d', value)
+end
+
 local function releaseEntry(base, accountCounters, entry)
   local sep = string.find(entry, '\\t', 1, true)
   local keyUid = string.sub(entry, 1, sep - 1)
   local estimate = tonumber(string.sub(entry, sep + 1))
   local keyCounters = base .. 'kc:' .. keyUid
   if redis.call('EXISTS', keyCounters) == 1 then
-    redis.call('HINCRBY', keyCounters, 'reserved', -estimate)
+    redis.call('HINCRBY', keyCounters, 'reserved', int(-estimate))
     redis.call('HINCRBY', keyCounters, 'inflight', -1)
   end
-  redis.call('HINCRBY', accountCounters, 'reserved', -estimate)
+  redis.call('HINCRBY', accountCounters, 'reserved', int(-estimate))
 end
 
 local function purgeExpired(base, accountCounters, inFlight, inFlightData, now)

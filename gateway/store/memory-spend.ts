@@ -125,8 +125,10 @@ export function settleInState(
   markerTtlMs: number,
 ): boolean {
   const ns = namespaceState(state, request.namespace);
+  // Markers are inserted in (nearly) expiry order, so the expired ones are at the front.
   for (const [requestId, expires] of ns.settled) {
-    if (expires <= request.now) ns.settled.delete(requestId);
+    if (expires > request.now) break;
+    ns.settled.delete(requestId);
   }
   if (ns.settled.has(request.requestId)) return false;
   ns.settled.set(request.requestId, request.now + markerTtlMs);

@@ -40,7 +40,7 @@ for _, window in ipairs(windows) do
   if windowEnd > now then
     redis.call('HINCRBY', keyCounters, usedField, ARGV[3])
   elseif cost > 0 then
-    redis.call('HSET', keyCounters, usedField, ARGV[3], endField, now + window[2])
+    redis.call('HSET', keyCounters, usedField, ARGV[3], endField, int(now + window[2]))
   end
 end
 redis.call('HSET', keyCounters, 'lastUsed', ARGV[4])

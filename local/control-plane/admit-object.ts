@@ -18,7 +18,14 @@ const base64 = /^[A-Za-z0-9+/]*={0,2}$/;
 function checkName(kind: ResourceKind, name: string): StatusCause[] {
   const pattern = kind.kind === 'Namespace' ? label : subdomain;
   const limit = kind.kind === 'Namespace' ? 63 : 253;
-  if (name === '') return [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }];
+  if (name === '')
+    return [
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: name or generateName is required',
+        field: 'metadata.name',
+      },
+    ];
   if (name.length > limit || !pattern.test(name)) {
     return [
       {
@@ -36,12 +43,18 @@ function normaliseSecret(object: KubeObject): StatusCause[] {
   const data: JsonObject = isJsonObject(object.data) ? { ...object.data } : {};
   for (const [key, value] of Object.entries(data)) {
     if (typeof value !== 'string' || !base64.test(value) || value.length % 4 !== 0) {
-      causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: illegal base64 data', field: `data[${key}]` });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: illegal base64 data',
+        field: `data[${key}]`,
+      });
     }
   }
   if (isJsonObject(object.stringData)) {
     for (const [key, value] of Object.entries(object.stringData)) {
-      data[key] = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
+      data[key] = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString(
+        'base64',
+      );
     }
   }
   delete object.stringData;
@@ -65,7 +78,7 @@ export function admitObject(admission: Admission): KubeObject {
   const target = { group: kind.group, kind: kind.kind, name: objectName(object) };
   if (object.apiVersion !== apiVersionOf(kind) || object.kind !== kind.kind) {
     throw badRequest(
-      `the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${apiVersionOf(kind)})`,
+      `the API version in the data (${object.apiVersion}) does not match the expected API version (${apiVersionOf(kind)})`,
     );
   }
   const causes = checkName(kind, objectName(object));

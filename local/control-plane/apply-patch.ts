@@ -4,13 +4,13 @@
  */
 import { badRequest, unsupportedMediaType } from './api-errors.js';
 import type { JsonObject, JsonValue } from './kube-object.js';
-import { isJsonObject, jsonEqual } from './kube-object.js';
+import { isJsonObject, jsonEqual, textOf } from './kube-object.js';
 
 export function mergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
   if (!isJsonObject(patch)) return structuredClone(patch);
   const out: JsonObject = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
+    if (value === null) Reflect.deleteProperty(out, key);
     else out[key] = mergePatch(out[key], value);
   }
   return out;
@@ -45,7 +45,11 @@ function parentOf(document: JsonValue, path: string): { parent: JsonValue; key: 
 
 function read(document: JsonValue, path: string): JsonValue {
   const { parent, key } = parentOf(document, path);
-  const value = Array.isArray(parent) ? parent[Number(key)] : isJsonObject(parent) ? parent[key] : undefined;
+  const value = Array.isArray(parent)
+    ? parent[Number(key)]
+    : isJsonObject(parent)
+      ? parent[key]
+      : undefined;
   if (value === undefined) {
     throw badRequest(`jsonpatch: path ${path.replace(/^\/root/, '')} does not exist`);
   }
@@ -71,7 +75,7 @@ function remove(document: JsonValue, path: string): void {
   read(document, path);
   const { parent, key } = parentOf(document, path);
   if (Array.isArray(parent)) parent.splice(Number(key), 1);
-  else if (isJsonObject(parent)) delete parent[key];
+  else if (isJsonObject(parent)) Reflect.deleteProperty(parent, key);
 }
 
 export function jsonPatch(target: JsonValue, operations: JsonValue): JsonValue {
@@ -79,10 +83,10 @@ export function jsonPatch(target: JsonValue, operations: JsonValue): JsonValue {
   const document = { root: structuredClone(target) };
   for (const operation of operations) {
     if (!isJsonObject(operation)) throw badRequest('invalid JSON patch operation');
-    const path = `/root${String(operation.path ?? '')}`;
-    const from = `/root${String(operation.from ?? '')}`;
+    const path = `/root${textOf(operation.path)}`;
+    const from = `/root${textOf(operation.from)}`;
     const value = operation.value ?? null;
-    switch (operation.op) {
+    switch (textOf(operation.op)) {
       case 'add':
         add(document, path, value);
         break;
@@ -104,14 +108,27 @@ export function jsonPatch(target: JsonValue, operations: JsonValue): JsonValue {
         break;
       case 'test':
         if (!jsonEqual(read(document, path), value)) {
-          throw badRequest(`jsonpatch: test failed at ${String(operation.path)}`);
+          throw badRequest(`jsonpatch: test failed at ${textOf(operation.path)}`);
         }
         break;
       default:
-        throw badRequest(`jsonpatch: unsupported operation ${JSON.stringify(operation.op ?? null)}`);
+        throw badRequest(
+          `jsonpatch: unsupported operation ${JSON.stringify(operation.op ?? null)}`,
+        );
     }
   }
   return document.root;
+}
+
+/** Strategic-merge directives (`$setElementOrder/...`, `$patch`, `$retainKeys`) have no effect here. */
+function withoutDirectives(patch: JsonValue): JsonValue {
+  if (Array.isArray(patch)) return patch.map(withoutDirectives);
+  if (!isJsonObject(patch)) return patch;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (!key.startsWith('$')) out[key] = withoutDirectives(value);
+  }
+  return out;
 }
 
 export type PatchType = 'merge' | 'json' | 'strategic';
@@ -124,11 +141,15 @@ export function patchTypeOf(contentType: string, strategicAllowed: boolean): Pat
   throw unsupportedMediaType(media);
 }
 
-export function applyPatch(target: JsonValue, patch: { type: PatchType; body: JsonValue }): JsonValue {
+export function applyPatch(
+  target: JsonValue,
+  patch: { type: PatchType; body: JsonValue },
+): JsonValue {
   switch (patch.type) {
     case 'merge':
-    case 'strategic':
       return mergePatch(target, patch.body);
+    case 'strategic':
+      return mergePatch(target, withoutDirectives(patch.body));
     case 'json':
       return jsonPatch(target, patch.body);
   }

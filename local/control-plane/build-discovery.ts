@@ -35,7 +35,10 @@ export function apiGroupList(kinds: readonly ResourceKind[]): JsonObject {
   };
 }
 
-export function apiGroupDocument(kinds: readonly ResourceKind[], group: string): JsonObject | undefined {
+export function apiGroupDocument(
+  kinds: readonly ResourceKind[],
+  group: string,
+): JsonObject | undefined {
   const versions = groupsOf(kinds).get(group);
   if (versions === undefined) return undefined;
   return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) };
@@ -45,7 +48,9 @@ export function apiResourceList(
   kinds: readonly ResourceKind[],
   where: { group: string; version: string },
 ): JsonObject | undefined {
-  const selected = kinds.filter((kind) => kind.group === where.group && kind.version === where.version);
+  const selected = kinds.filter(
+    (kind) => kind.group === where.group && kind.version === where.version,
+  );
   if (selected.length === 0) return undefined;
   const resources: JsonObject[] = [];
   for (const kind of selected) {

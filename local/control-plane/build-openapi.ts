@@ -19,13 +19,19 @@ function operation(kind: ResourceKind, verb: string): JsonObject {
   const op: JsonObject = {
     operationId: `${verb}${kind.kind}`,
     'x-kubernetes-action': verb,
-    'x-kubernetes-group-version-kind': { group: kind.group, version: kind.version, kind: kind.kind },
+    'x-kubernetes-group-version-kind': {
+      group: kind.group,
+      version: kind.version,
+      kind: kind.kind,
+    },
     parameters: [
       { name: 'dryRun', in: 'query', schema: { type: 'string' } },
       { name: 'fieldManager', in: 'query', schema: { type: 'string' } },
       { name: 'fieldValidation', in: 'query', schema: { type: 'string' } },
     ],
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: reference } } } },
+    responses: {
+      '200': { description: 'OK', content: { 'application/json': { schema: reference } } },
+    },
   };
   if (verb === 'patch') {
     op.requestBody = {
@@ -45,7 +51,9 @@ function schemaOf(kind: ResourceKind): JsonValue {
   }) as unknown as JsonObject;
   return {
     ...structuredClone(base),
-    'x-kubernetes-group-version-kind': [{ group: kind.group, version: kind.version, kind: kind.kind }],
+    'x-kubernetes-group-version-kind': [
+      { group: kind.group, version: kind.version, kind: kind.kind },
+    ],
   };
 }
 
@@ -58,7 +66,10 @@ export function openApiIndex(kinds: readonly ResourceKind[]): JsonObject {
   return { paths };
 }
 
-export function openApiDocument(kinds: readonly ResourceKind[], path: string): JsonObject | undefined {
+export function openApiDocument(
+  kinds: readonly ResourceKind[],
+  path: string,
+): JsonObject | undefined {
   const selected = kinds.filter((kind) => groupVersionPath(kind) === path);
   if (selected.length === 0) return undefined;
   const paths: JsonObject = {};

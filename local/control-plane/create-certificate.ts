@@ -3,7 +3,13 @@
  * node:crypto cannot issue certificates. kubectl only sends bearer tokens over TLS, so the API
  * needs HTTPS; the kubeconfig carries this certificate as its CA.
  */
-import { createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
+import {
+  createPrivateKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  X509Certificate,
+} from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
@@ -55,7 +61,8 @@ function subjectAltNames(host: string): Buffer {
   const addresses = new Set(['127.0.0.1']);
   if (isIPv4(host) && host !== '0.0.0.0') addresses.add(host);
   const entries = [tlv(0x82, Buffer.from('localhost'))];
-  for (const address of addresses) entries.push(tlv(0x87, Buffer.from(address.split('.').map(Number))));
+  for (const address of addresses)
+    entries.push(tlv(0x87, Buffer.from(address.split('.').map(Number))));
   entries.push(tlv(0x87, Buffer.from([...new Array<number>(15).fill(0), 1])));
   return sequence(...entries);
 }
@@ -85,7 +92,10 @@ function issue(host: string): { certificate: string; key: string } {
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = sequence(tbs, algorithm, tlv(0x03, Buffer.from([0]), signature));
-  const body = der.toString('base64').replace(/(.{64})/g, '$1\n').trim();
+  const body = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim();
   return {
     certificate: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`,
     key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -103,7 +113,9 @@ export function loadOrCreateCertificate(
     const certificate = readFileSync(certificatePath, 'utf8');
     const key = readFileSync(keyPath, 'utf8');
     const parsed = new X509Certificate(certificate);
-    if (parsed.checkPrivateKey(createPrivateKey(key)) && Date.parse(parsed.validTo) > Date.now()) {
+    const coversHost = !isIPv4(host) || host === '0.0.0.0' || parsed.checkIP(host) !== undefined;
+    const valid = Date.parse(parsed.validTo) > Date.now() + 86_400_000;
+    if (coversHost && valid && parsed.checkPrivateKey(createPrivateKey(key))) {
       return { certificate, key };
     }
   }

@@ -71,7 +71,10 @@ function visitNode(visit: Visit, causes: StatusCause[]): void {
     for (const [key, child] of Object.entries(value)) {
       const childSchema = schema.properties?.[key] ?? schema.additionalProperties;
       if (childSchema === undefined || key === 'metadata') continue;
-      visitNode({ schema: childSchema, value: child, old: oldObject?.[key], path: join(path, key) }, causes);
+      visitNode(
+        { schema: childSchema, value: child, old: oldObject?.[key], path: join(path, key) },
+        causes,
+      );
     }
   } else if (Array.isArray(value) && schema.items !== undefined) {
     const items = schema.items;

@@ -10,6 +10,7 @@ import {
   versionInfo,
 } from './build-discovery.js';
 import { openApiDocument, openApiIndex } from './build-openapi.js';
+import { decodeKubernetesProtobuf } from './decode-protobuf.js';
 import type { JsonValue } from './kube-object.js';
 import type { ObjectStore } from './object-store.js';
 import { parseResourcePath } from './parse-resource-path.js';
@@ -47,6 +48,14 @@ async function readBody(request: IncomingMessage): Promise<JsonValue | undefined
   }
   if (size === 0) return undefined;
   const contentType = request.headers['content-type'] ?? 'application/json';
+  if (contentType.startsWith('application/vnd.kubernetes.protobuf')) {
+    try {
+      return decodeKubernetesProtobuf(Buffer.concat(chunks));
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw badRequest(`the protobuf body could not be decoded: ${String(error)}`);
+    }
+  }
   if (contentType.includes('yaml') || contentType.includes('protobuf')) {
     throw new ApiError({
       code: 415,
@@ -82,7 +91,8 @@ function discovery(context: ApiContext, pathname: string): JsonValue | undefined
   if (parts[0] === 'api' && parts.length === 2) {
     return apiResourceList(context.kinds, { group: '', version: parts[1] ?? '' });
   }
-  if (parts[0] === 'apis' && parts.length === 2) return apiGroupDocument(context.kinds, parts[1] ?? '');
+  if (parts[0] === 'apis' && parts.length === 2)
+    return apiGroupDocument(context.kinds, parts[1] ?? '');
   if (parts[0] === 'apis' && parts.length === 3) {
     return apiResourceList(context.kinds, { group: parts[1] ?? '', version: parts[2] ?? '' });
   }

@@ -28,9 +28,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   if (isJsonObject(a)) {
     if (!isJsonObject(b)) return false;
     const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length && keys.every((key) => jsonEqual(a[key], b[key]))
-    );
+    return keys.length === Object.keys(b).length && keys.every((key) => jsonEqual(a[key], b[key]));
   }
   return false;
 }
@@ -63,4 +61,11 @@ export function objectNamespace(object: KubeObject): string | undefined {
 export function finalizersOf(object: KubeObject): string[] {
   const value = object.metadata.finalizers;
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** A primitive as text (`''` for objects, arrays, null and absence). */
+export function textOf(value: JsonValue | undefined): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : '';
 }

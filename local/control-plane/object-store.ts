@@ -32,7 +32,13 @@ export interface WriteOptions {
   strictFields: boolean;
 }
 
-const systemFields = ['uid', 'creationTimestamp', 'deletionTimestamp', 'generation', 'deletionGracePeriodSeconds'];
+const systemFields = [
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'generation',
+  'deletionGracePeriodSeconds',
+];
 
 export function collectionOf(kind: ResourceKind): string {
   return `${kind.group}/${kind.plural}`;
@@ -49,7 +55,11 @@ export class ObjectStore {
   private readonly files: ObjectFiles;
   private version: number;
 
-  constructor(options: { kinds: readonly ResourceKind[]; files: ObjectFiles; watchWindow: number }) {
+  constructor(options: {
+    kinds: readonly ResourceKind[];
+    files: ObjectFiles;
+    watchWindow: number;
+  }) {
     this.kinds = options.kinds;
     this.files = options.files;
     const state = options.files.load();
@@ -71,7 +81,8 @@ export class ObjectStore {
 
   get(kind: ResourceKind, ref: ObjectRef): KubeObject {
     const object = this.objects.get(keyOf(kind, ref));
-    if (object === undefined) throw notFound({ group: kind.group, kind: kind.kind, name: ref.name }, kind.plural);
+    if (object === undefined)
+      throw notFound({ group: kind.group, kind: kind.kind, name: ref.name }, kind.plural);
     return structuredClone(object);
   }
 
@@ -86,13 +97,22 @@ export class ObjectStore {
     return out.sort((a, b) => keyOf(kind, refOf(a)).localeCompare(keyOf(kind, refOf(b))));
   }
 
-  create(kind: ResourceKind, request: { namespace: string | undefined; body: KubeObject; options: WriteOptions }): KubeObject {
+  create(
+    kind: ResourceKind,
+    request: { namespace: string | undefined; body: KubeObject; options: WriteOptions },
+  ): KubeObject {
     const body = structuredClone(request.body);
     const metadata: JsonObject = isJsonObject(body.metadata) ? body.metadata : {};
     const bodyNamespace = stringField(metadata, 'namespace');
     if (kind.namespaced) {
-      if (bodyNamespace !== undefined && request.namespace !== undefined && bodyNamespace !== request.namespace) {
-        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (
+        bodyNamespace !== undefined &&
+        request.namespace !== undefined &&
+        bodyNamespace !== request.namespace
+      ) {
+        throw badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       const namespace = request.namespace ?? bodyNamespace ?? 'default';
       this.requireNamespace(namespace);
@@ -104,18 +124,26 @@ export class ObjectStore {
     if (stringField(metadata, 'name') === undefined && generateName !== undefined) {
       metadata.name = `${generateName}${randomBytes(4).toString('hex').slice(0, 5)}`;
     }
-    for (const field of [...systemFields, 'resourceVersion']) delete metadata[field];
+    for (const field of [...systemFields, 'resourceVersion'])
+      Reflect.deleteProperty(metadata, field);
     metadata.uid = randomUUID();
     metadata.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     if (kind.tracksGeneration) metadata.generation = 1;
     body.metadata = metadata;
     if (kind.tracksGeneration) delete body.status;
-    const admitted = admitObject({ kind, object: body, old: undefined, strictFields: request.options.strictFields });
+    const admitted = admitObject({
+      kind,
+      object: body,
+      old: undefined,
+      strictFields: request.options.strictFields,
+    });
     const ref = refOf(admitted);
     if (this.objects.has(keyOf(kind, ref))) {
       throw alreadyExists({ group: kind.group, kind: kind.kind, name: ref.name }, kind.plural);
     }
-    return request.options.dryRun ? admitted : this.commit({ kind, object: admitted, type: 'ADDED' });
+    return request.options.dryRun
+      ? admitted
+      : this.commit({ kind, object: admitted, type: 'ADDED' });
   }
 
   update(
@@ -132,7 +160,9 @@ export class ObjectStore {
     }
     const bodyName = stringField(metadata, 'name');
     if (bodyName !== undefined && bodyName !== request.ref.name) {
-      throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${request.ref.name})`);
+      throw badRequest(
+        `the name of the object (${bodyName}) does not match the name on the URL (${request.ref.name})`,
+      );
     }
     let candidate: KubeObject;
     if (request.status) {
@@ -143,7 +173,7 @@ export class ObjectStore {
       candidate = body;
       for (const field of systemFields) {
         const value = old.metadata[field];
-        if (value === undefined) delete metadata[field];
+        if (value === undefined) Reflect.deleteProperty(metadata, field);
         else metadata[field] = value;
       }
       metadata.name = request.ref.name;
@@ -155,12 +185,20 @@ export class ObjectStore {
       }
     }
     candidate.metadata.resourceVersion = old.metadata.resourceVersion ?? '0';
-    const admitted = admitObject({ kind, object: candidate, old, strictFields: request.options.strictFields });
+    const admitted = admitObject({
+      kind,
+      object: candidate,
+      old,
+      strictFields: request.options.strictFields,
+    });
     if (kind.tracksGeneration && !jsonEqual(old.spec, admitted.spec)) {
       admitted.metadata.generation = Number(old.metadata.generation ?? 0) + 1;
     }
     if (jsonEqual(admitted, old) || request.options.dryRun) return admitted;
-    if (stringField(admitted.metadata, 'deletionTimestamp') !== undefined && finalizersOf(admitted).length === 0) {
+    if (
+      stringField(admitted.metadata, 'deletionTimestamp') !== undefined &&
+      finalizersOf(admitted).length === 0
+    ) {
       return this.remove(kind, admitted);
     }
     return this.commit({ kind, object: admitted, type: 'MODIFIED' });
@@ -184,10 +222,16 @@ export class ObjectStore {
     for (const other of [...this.objects.values()]) {
       const otherKind = this.kindOf(other);
       if (otherKind === undefined || !this.objects.has(keyOf(otherKind, refOf(other)))) continue;
-      const owned = Array.isArray(other.metadata.ownerReferences) && other.metadata.ownerReferences.some((owner) => isJsonObject(owner) && owner.uid === uid);
-      const inNamespace = kind.kind === 'Namespace' && objectNamespace(other) === objectName(object);
+      const owned =
+        Array.isArray(other.metadata.ownerReferences) &&
+        other.metadata.ownerReferences.some((owner) => isJsonObject(owner) && owner.uid === uid);
+      const inNamespace =
+        kind.kind === 'Namespace' && objectNamespace(other) === objectName(object);
       if (owned || inNamespace) {
-        this.delete(otherKind, { ref: refOf(other), options: { dryRun: false, strictFields: false } });
+        this.delete(otherKind, {
+          ref: refOf(other),
+          options: { dryRun: false, strictFields: false },
+        });
       }
     }
     return removed;
@@ -195,7 +239,8 @@ export class ObjectStore {
 
   private requireNamespace(namespace: string): void {
     const namespaceKind = this.kinds.find((kind) => kind.kind === 'Namespace');
-    if (namespaceKind !== undefined) this.get(namespaceKind, { namespace: undefined, name: namespace });
+    if (namespaceKind !== undefined)
+      this.get(namespaceKind, { namespace: undefined, name: namespace });
   }
 
   private commit(change: { kind: ResourceKind; object: KubeObject; type: EventType }): KubeObject {
@@ -207,14 +252,23 @@ export class ObjectStore {
     this.files.save({ key, object: stored, resourceVersion: this.version });
     if (stored === undefined) this.objects.delete(key);
     else this.objects.set(key, stored);
-    this.hub.publish({ type: change.type, collection: collectionOf(change.kind), object, resourceVersion: this.version });
+    this.hub.publish({
+      type: change.type,
+      collection: collectionOf(change.kind),
+      object,
+      resourceVersion: this.version,
+    });
     return structuredClone(object);
   }
 
   /** Start-up: objects the control plane always has (namespaces default and tollgate-system). */
   ensure(kind: ResourceKind, object: KubeObject): void {
     if (!this.objects.has(keyOf(kind, refOf(object)))) {
-      this.create(kind, { namespace: undefined, body: object, options: { dryRun: false, strictFields: false } });
+      this.create(kind, {
+        namespace: undefined,
+        body: object,
+        options: { dryRun: false, strictFields: false },
+      });
     }
   }
 }

@@ -9,7 +9,10 @@ export interface ResourcePath {
 }
 
 export function parseResourcePath(pathname: string): ResourcePath | undefined {
-  const parts = pathname.split('/').filter((part) => part !== '').map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeURIComponent);
   let group: string;
   let version: string | undefined;
   let rest: string[];
@@ -26,7 +29,11 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
   }
   if (version === undefined || rest.length === 0) return undefined;
   let namespace: string | undefined;
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && rest[2] === 'status')) {
+  if (
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    !(rest.length === 3 && rest[2] === 'status')
+  ) {
     namespace = rest[1];
     rest = rest.slice(2);
   }

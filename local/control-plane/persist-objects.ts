@@ -81,7 +81,10 @@ export class ObjectFiles {
   }
 
   save(change: { key: string; object: KubeObject | undefined; resourceVersion: number }): void {
-    writeFileAtomically(this.statePath, JSON.stringify({ resourceVersion: change.resourceVersion }));
+    writeFileAtomically(
+      this.statePath,
+      JSON.stringify({ resourceVersion: change.resourceVersion }),
+    );
     if (change.object === undefined) {
       rmSync(this.pathOf(change.key), { force: true });
       syncDirectory(this.directory);

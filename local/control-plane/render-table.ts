@@ -3,14 +3,19 @@
  * `.a.b`, `.a[0]`, `.a[*].b`, `.a[?(@.type=="Ready")].b`). Dates become ages, as the API server does.
  */
 import type { JsonObject, JsonValue, KubeObject } from './kube-object.js';
-import { isJsonObject } from './kube-object.js';
+import { isJsonObject, textOf } from './kube-object.js';
 import type { PrinterColumn, ResourceKind } from './resource-kinds.js';
 
-type Step = { field: string } | { index: number } | { all: true } | { filter: { key: string; value: string } };
+type Step =
+  | { field: string }
+  | { index: number }
+  | { all: true }
+  | { filter: { key: string; value: string } };
 
 function parsePath(path: string): Step[] {
   const steps: Step[] = [];
-  const pattern = /\.([A-Za-z0-9_-]+)|\[(\d+)\]|\[\*\]|\[\?\(@\.([A-Za-z0-9_-]+)\s*==\s*["']([^"']*)["']\)\]/gy;
+  const pattern =
+    /\.([A-Za-z0-9_-]+)|\[(\d+)\]|\[\*\]|\[\?\(@\.([A-Za-z0-9_-]+)\s*==\s*["']([^"']*)["']\)\]/gy;
   let match: RegExpExecArray | null;
   const text = path.replace(/^\{|\}$/g, '');
   while ((match = pattern.exec(text)) !== null) {
@@ -38,7 +43,7 @@ export function findJsonPath(value: JsonValue, path: string): JsonValue[] {
         next.push(...item);
       } else if ('filter' in step && Array.isArray(item)) {
         const { key, value: wanted } = step.filter;
-        next.push(...item.filter((entry) => isJsonObject(entry) && String(entry[key]) === wanted));
+        next.push(...item.filter((entry) => isJsonObject(entry) && textOf(entry[key]) === wanted));
       }
     }
     current = next;
@@ -106,11 +111,20 @@ export function renderTable(
     apiVersion: 'meta.k8s.io/v1',
     metadata: { resourceVersion: request.resourceVersion },
     columnDefinitions: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name of the object', priority: 0 },
+      {
+        name: 'Name',
+        type: 'string',
+        format: 'name',
+        description: 'Name of the object',
+        priority: 0,
+      },
       ...columns.map(columnDefinition),
     ],
     rows: request.objects.map((object) => ({
-      cells: [object.metadata.name ?? '', ...columns.map((column) => cellFor(column, object, request.now))],
+      cells: [
+        object.metadata.name ?? '',
+        ...columns.map((column) => cellFor(column, object, request.now)),
+      ],
       object: {
         kind: 'PartialObjectMetadata',
         apiVersion: 'meta.k8s.io/v1',

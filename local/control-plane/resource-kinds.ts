@@ -2,7 +2,7 @@
 import { CATEGORY, renderAllCrds } from '../../crds/render-crds.js';
 import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
-import { isJsonObject, objectField } from './kube-object.js';
+import { isJsonObject, objectField, textOf } from './kube-object.js';
 
 export interface PrinterColumn {
   name: string;
@@ -108,20 +108,20 @@ function fromCrd(crd: JsonObject): ResourceKind {
   const schema = (version.schema as JsonObject).openAPIV3Schema as unknown as OpenApiSchema;
   const columns = (version.additionalPrinterColumns as JsonObject[]).map((column) => {
     const out: PrinterColumn = {
-      name: String(column.name),
-      type: String(column.type),
-      jsonPath: String(column.jsonPath),
+      name: textOf(column.name),
+      type: textOf(column.type),
+      jsonPath: textOf(column.jsonPath),
     };
     if (typeof column.priority === 'number') out.priority = column.priority;
     if (typeof column.description === 'string') out.description = column.description;
     return out;
   });
   return {
-    group: String(spec.group),
-    version: String(version.name),
-    kind: String(names.kind),
-    plural: String(names.plural),
-    singular: String(names.singular),
+    group: textOf(spec.group),
+    version: textOf(version.name),
+    kind: textOf(names.kind),
+    plural: textOf(names.plural),
+    singular: textOf(names.singular),
     shortNames: (names.shortNames as string[] | undefined) ?? [],
     categories: (names.categories as string[] | undefined) ?? [CATEGORY],
     namespaced: spec.scope === 'Namespaced',

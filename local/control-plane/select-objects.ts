@@ -35,7 +35,9 @@ function labelTerm(term: string): (labels: Record<string, string>) => boolean {
   const compare = /^([^\s!=]+)\s*(==|=|!=)\s*(\S*)$/.exec(term);
   if (compare !== null) {
     const [, key = '', operator, value = ''] = compare;
-    return operator === '!=' ? (labels) => labels[key] !== value : (labels) => labels[key] === value;
+    return operator === '!='
+      ? (labels) => labels[key] !== value
+      : (labels) => labels[key] === value;
   }
   const exists = /^(!?)([^\s!=(),]+)$/.exec(term);
   if (exists !== null) {

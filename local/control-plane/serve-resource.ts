@@ -71,11 +71,19 @@ function listOrWatch(call: ResourceCall): Reply | undefined {
   const items = store.list(kind, { namespace: path.namespace, match: matcher });
   const resourceVersion = String(store.resourceVersion);
   if (table) {
-    return { code: 200, body: renderTable(kind, { objects: items, resourceVersion, now: Date.now() }) };
+    return {
+      code: 200,
+      body: renderTable(kind, { objects: items, resourceVersion, now: Date.now() }),
+    };
   }
   return {
     code: 200,
-    body: { kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion }, items },
+    body: {
+      kind: `${kind.kind}List`,
+      apiVersion: apiVersionOf(kind),
+      metadata: { resourceVersion },
+      items,
+    },
   };
 }
 
@@ -94,14 +102,18 @@ export function serveResource(call: ResourceCall): Reply | undefined {
   if (path.subresource !== undefined && !(status && kind.hasStatus)) {
     throw notFound({ group: kind.group, kind: kind.kind, name: path.name ?? '' }, kind.plural);
   }
-  if (kind.namespaced === false && path.namespace !== undefined) {
+  if (!kind.namespaced && path.namespace !== undefined) {
     throw notFound({ group: kind.group, kind: kind.kind, name: path.name ?? '' }, kind.plural);
   }
   const options = writeOptions(query);
   if (path.name === undefined) {
     if (method === 'GET') return listOrWatch(call);
     if (method === 'POST') {
-      const created = store.create(kind, { namespace: path.namespace, body: requireObject(call.body), options });
+      const created = store.create(kind, {
+        namespace: path.namespace,
+        body: requireObject(call.body),
+        options,
+      });
       return { code: 201, body: created };
     }
     throw methodNotAllowed(`${method} is not supported on a collection here`);
@@ -112,12 +124,18 @@ export function serveResource(call: ResourceCall): Reply | undefined {
       const object = store.get(kind, ref);
       if (wantsTable(call.request)) {
         const resourceVersion = String(store.resourceVersion);
-        return { code: 200, body: renderTable(kind, { objects: [object], resourceVersion, now: Date.now() }) };
+        return {
+          code: 200,
+          body: renderTable(kind, { objects: [object], resourceVersion, now: Date.now() }),
+        };
       }
       return { code: 200, body: object };
     }
     case 'PUT':
-      return { code: 200, body: store.update(kind, { ref, body: requireObject(call.body), status, options }) };
+      return {
+        code: 200,
+        body: store.update(kind, { ref, body: requireObject(call.body), status, options }),
+      };
     case 'PATCH': {
       const type = patchTypeOf(call.request.headers['content-type'] ?? '', kind.group === '');
       const current = store.get(kind, ref);

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { gone } from './api-errors.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
-import { objectNamespace } from './kube-object.js';
+import { objectNamespace, textOf } from './kube-object.js';
 import { collectionOf } from './object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { renderTable } from './render-table.js';
@@ -39,7 +39,7 @@ export function serveWatch(
     if (watch.table && type !== 'ERROR' && type !== 'BOOKMARK') {
       payload = renderTable(kind, {
         objects: [object as KubeObject],
-        resourceVersion: String((object as KubeObject).metadata.resourceVersion ?? ''),
+        resourceVersion: textOf((object as KubeObject).metadata.resourceVersion),
         now: Date.now(),
       });
       if (tableHeaderSent) payload.columnDefinitions = [];
@@ -57,17 +57,22 @@ export function serveWatch(
   if (requested !== null && requested !== '' && requested !== '0') {
     backlog = store.hub.since(Number(requested));
     if (backlog === undefined || Number.isNaN(Number(requested))) {
-      send('ERROR', gone(`too old resource version: ${requested} (${store.resourceVersion})`).toStatus());
+      send(
+        'ERROR',
+        gone(`too old resource version: ${requested} (${store.resourceVersion})`).toStatus(),
+      );
       response.end();
       return () => undefined;
     }
   } else {
-    backlog = store.list(kind, { namespace: watch.namespace, match: watch.match }).map((object) => ({
-      type: 'ADDED',
-      collection: collectionOf(kind),
-      object,
-      resourceVersion: Number(object.metadata.resourceVersion),
-    }));
+    backlog = store
+      .list(kind, { namespace: watch.namespace, match: watch.match })
+      .map((object) => ({
+        type: 'ADDED',
+        collection: collectionOf(kind),
+        object,
+        resourceVersion: Number(object.metadata.resourceVersion),
+      }));
   }
   for (const event of backlog) if (relevant(event)) send(event.type, event.object);
   const unsubscribe = store.hub.subscribe((event) => {

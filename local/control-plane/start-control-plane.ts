@@ -76,7 +76,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   });
   const address = server.address() as AddressInfo;
   context.serverAddress = `${options.host}:${address.port}`;
-  const apiUrl = `https://${options.host.includes(':') ? `[${options.host}]` : options.host}:${address.port}`;
+  // A wildcard listen address is reached on loopback, which the certificate covers.
+  const clientHost = ['0.0.0.0', '::'].includes(options.host) ? '127.0.0.1' : options.host;
+  const apiUrl = `https://${clientHost.includes(':') ? `[${clientHost}]` : clientHost}:${address.port}`;
   const kubeconfigPath = writeKubeconfig(options.dataDirectory, {
     server: apiUrl,
     token,

@@ -74,7 +74,10 @@ function checkString(walk: Walk, schema: OpenApiSchema, where: { value: string; 
     invalidValue(walk, path, { value, text: `${path} in body should match '${schema.pattern}'` });
   }
   if (schema.format === 'date-time' && !isDateTime(value)) {
-    invalidValue(walk, path, { value, text: `${path} in body must be of type date-time: "${value}"` });
+    invalidValue(walk, path, {
+      value,
+      text: `${path} in body must be of type date-time: "${value}"`,
+    });
   }
 }
 
@@ -131,7 +134,9 @@ function checkList(walk: Walk, schema: OpenApiSchema, where: { value: JsonValue[
     value.forEach((item, index) => {
       const key = listKey(item, keys);
       if (seen.has(key)) {
-        const shown = isJsonObject(item) ? Object.fromEntries(keys.map((k) => [k, item[k] ?? null])) : item;
+        const shown = isJsonObject(item)
+          ? Object.fromEntries(keys.map((k) => [k, item[k] ?? null]))
+          : item;
         walk.causes.push({
           reason: 'FieldValueDuplicate',
           message: `Duplicate value: ${JSON.stringify(shown)}`,
@@ -168,7 +173,11 @@ function walkObject(walk: Walk, schema: OpenApiSchema, where: { value: JsonObjec
   }
   for (const key of schema.required ?? []) {
     if (out[key] === undefined) {
-      walk.causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: join(path, key) });
+      walk.causes.push({
+        reason: 'FieldValueRequired',
+        message: 'Required value',
+        field: join(path, key),
+      });
     }
   }
   if (schema.maxProperties !== undefined && Object.keys(out).length > schema.maxProperties) {
@@ -213,9 +222,12 @@ function walkValue(
   if (typeof value === 'number') checkNumber(walk, schema, { value, path });
   if (Array.isArray(value)) {
     const items = schema.items;
-    const out: JsonValue[] = items === undefined ? value : value.map((item, index) =>
-      walkValue(walk, items, { value: item, path: `${path}[${index}]` }),
-    );
+    const out: JsonValue[] =
+      items === undefined
+        ? value
+        : value.map((item, index) =>
+            walkValue(walk, items, { value: item, path: `${path}[${index}]` }),
+          );
     checkList(walk, schema, { value: out, path });
     return out;
   }

@@ -41,6 +41,6 @@ export function generateKeyValue(): string {
 
 /** `sk-tg-…AbCd`: up to 6 leading characters + the last 4, never more than half of a short value. */
 export function formatKeyHint(value: string): string {
-  const head = value.slice(0, Math.min(6, Math.max(0, value.length - 8)));
+  const head = value.slice(0, Math.min(6, Math.max(0, Math.floor(value.length / 2) - 4)));
   return `${head}…${value.slice(-4)}`;
 }

@@ -6,6 +6,7 @@
 import {
   computeFakeAnswer,
   contentText,
+  FAKE_TOOL_ARGUMENTS,
   firstToolName,
   wantsToolCall,
   type FakeAnswer,
@@ -55,7 +56,12 @@ export async function answerAnthropicMessages(call: FakeCall): Promise<void> {
   const omitUsage = call.behaviour.omitUsage === true;
   const output = answer.textTokens + answer.reasoning;
   const stopReason = toolName === null ? 'end_turn' : 'tool_use';
-  const toolBlock = { type: 'tool_use', id: 'toolu_fake_1', name: toolName, input: {} };
+  const toolBlock = {
+    type: 'tool_use',
+    id: 'toolu_fake_1',
+    name: toolName,
+    input: FAKE_TOOL_ARGUMENTS,
+  };
   if (bodyFields(call).stream !== true) {
     await sendJson(call.write, {
       status: 200,
@@ -94,11 +100,11 @@ export async function answerAnthropicMessages(call: FakeCall): Promise<void> {
   ];
   if (toolName !== null) {
     frames.push(
-      event({ type: 'content_block_start', index: 1, content_block: toolBlock }),
+      event({ type: 'content_block_start', index: 1, content_block: { ...toolBlock, input: {} } }),
       event({
         type: 'content_block_delta',
         index: 1,
-        delta: { type: 'input_json_delta', partial_json: '{}' },
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(FAKE_TOOL_ARGUMENTS) },
       }),
       event({ type: 'content_block_stop', index: 1 }),
     );

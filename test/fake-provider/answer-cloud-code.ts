@@ -7,6 +7,7 @@ import {
   fakeAnswerFor,
   GOOGLE_STREAM_ERROR,
   geminiResponses,
+  geminiToolName,
 } from './answer-gemini-generate-content.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
@@ -27,7 +28,12 @@ export async function answerCloudCode(call: FakeCall, method: string): Promise<v
   }
   const streamed = method === 'streamGenerateContent';
   const omitUsage = call.behaviour.omitUsage === true;
-  const wrapped = geminiResponses({ answer, streamed, omitUsage }).map((response) => ({
+  const inner = body.request;
+  const toolName =
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? geminiToolName(inner as Record<string, unknown>)
+      : null;
+  const wrapped = geminiResponses({ answer, streamed, omitUsage, toolName }).map((response) => ({
     response,
     traceId: 'fake-trace-1',
   }));

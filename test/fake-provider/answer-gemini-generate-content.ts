@@ -1,11 +1,19 @@
 /**
  * Gemini API on the fake: `:generateContent`, `:streamGenerateContent` (data-only SSE with `alt=sse`,
  * otherwise one JSON array written in pieces), `:countTokens`, `GET /v1beta/models` and
- * `GET /v1beta/models/{m}`. Stream chunks carry cumulative `usageMetadata`; the last has the
+ * `GET /v1beta/models/{m}`. With function declarations and a last user text saying "use tool", the
+ * last chunk also carries a `functionCall`. Stream chunks carry cumulative `usageMetadata`; the last has the
  * `finishReason` and the final counts (thoughts separate from candidates, cached inside the prompt).
  */
-import { computeFakeAnswer, type FakeAnswer } from './compute-fake-answer.js';
-import type { FakeCall } from './fake-call.js';
+import {
+  computeFakeAnswer,
+  contentText,
+  FAKE_TOOL_ARGUMENTS,
+  firstToolName,
+  wantsToolCall,
+  type FakeAnswer,
+} from './compute-fake-answer.js';
+import { bodyFields, type FakeCall } from './fake-call.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
 const MODELS = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-3-pro-preview'];
@@ -30,6 +38,8 @@ export function geminiResponses(options: {
   answer: FakeAnswer;
   streamed: boolean;
   omitUsage: boolean;
+  /** When set, the last chunk also carries a `functionCall` of this tool. */
+  toolName: string | null;
 }): Record<string, unknown>[] {
   const { answer } = options;
   const pieces = options.streamed ? answer.deltas : [answer.text];
@@ -38,10 +48,12 @@ export function geminiResponses(options: {
     soFar += text;
     const final = index === pieces.length - 1;
     const candidates = final ? answer.textTokens : Math.ceil(soFar.length / 4);
+    const call = { functionCall: { name: options.toolName, args: FAKE_TOOL_ARGUMENTS } };
+    const parts = final && options.toolName !== null ? [{ text }, call] : [{ text }];
     return {
       candidates: [
         {
-          content: { role: 'model', parts: [{ text }] },
+          content: { role: 'model', parts },
           ...(final ? { finishReason: 'STOP' } : {}),
           index: 0,
         },
@@ -57,13 +69,24 @@ export function fakeAnswerFor(call: FakeCall, model: string): FakeAnswer {
   return computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
 }
 
+/** The tool to call for a Gemini-shaped request (`contents`, `tools[].functionDeclarations`). */
+export function geminiToolName(request: Record<string, unknown>): string | null {
+  const contents = Array.isArray(request.contents) ? (request.contents as unknown[]) : [];
+  const last = contents.at(-1) as { role?: unknown; parts?: unknown } | undefined;
+  const lastUserText = last?.role === 'user' ? contentText(last.parts) : '';
+  return wantsToolCall({ tools: request.tools, lastUserText })
+    ? firstToolName(request.tools)
+    : null;
+}
+
 export async function answerGeminiGenerate(
   call: FakeCall,
   options: { model: string; streamed: boolean },
 ): Promise<void> {
   const answer = fakeAnswerFor(call, options.model);
   const omitUsage = call.behaviour.omitUsage === true;
-  const responses = geminiResponses({ answer, streamed: options.streamed, omitUsage });
+  const toolName = geminiToolName(bodyFields(call));
+  const responses = geminiResponses({ answer, streamed: options.streamed, omitUsage, toolName });
   if (!options.streamed) {
     await sendJson(call.write, { status: 200, body: responses[0] });
     return;

@@ -1,9 +1,17 @@
 /**
  * OpenAI Chat Completions and the OpenAI model list on the fake: `POST /v1/chat/completions` as JSON
  * or `chat.completion.chunk`s ending in `data: [DONE]`, with the usage chunk (`choices: []`) only
- * when `stream_options.include_usage` is set; `GET /v1/models`, `GET /v1/models/{id}`.
+ * when `stream_options.include_usage` is set, and a tool call when the request has tools and the
+ * last user message says "use tool"; `GET /v1/models`, `GET /v1/models/{id}`.
  */
-import { computeFakeAnswer, type FakeAnswer } from './compute-fake-answer.js';
+import {
+  computeFakeAnswer,
+  contentText,
+  FAKE_TOOL_ARGUMENTS,
+  firstToolName,
+  wantsToolCall,
+  type FakeAnswer,
+} from './compute-fake-answer.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
@@ -21,12 +29,27 @@ function chatUsage(answer: FakeAnswer): Record<string, unknown> {
   };
 }
 
+function chatToolName(body: Record<string, unknown>): string | null {
+  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  const last = messages.at(-1) as { role?: unknown; content?: unknown } | undefined;
+  const lastUserText = last?.role === 'user' ? contentText(last.content) : '';
+  return wantsToolCall({ tools: body.tools, lastUserText }) ? firstToolName(body.tools) : null;
+}
+
 export async function answerOpenAIChat(call: FakeCall): Promise<void> {
   const body = bodyFields(call);
   const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
   const answer = computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
   const omitUsage = call.behaviour.omitUsage === true;
   const base = { id: 'chatcmpl-fake', created: CREATED, model };
+  const toolName = chatToolName(body);
+  const finishReason = toolName === null ? 'stop' : 'tool_calls';
+  const argumentsText = JSON.stringify(FAKE_TOOL_ARGUMENTS);
+  const toolCall = {
+    id: 'call_fake_1',
+    type: 'function',
+    function: { name: toolName, arguments: argumentsText },
+  };
   if (body.stream !== true) {
     await sendJson(call.write, {
       status: 200,
@@ -36,9 +59,15 @@ export async function answerOpenAIChat(call: FakeCall): Promise<void> {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: answer.text, refusal: null, annotations: [] },
+            message: {
+              role: 'assistant',
+              content: answer.text,
+              refusal: null,
+              annotations: [],
+              ...(toolName === null ? {} : { tool_calls: [toolCall] }),
+            },
             logprobs: null,
-            finish_reason: 'stop',
+            finish_reason: finishReason,
           },
         ],
         ...(omitUsage ? {} : { usage: chatUsage(answer) }),
@@ -60,10 +89,16 @@ export async function answerOpenAIChat(call: FakeCall): Promise<void> {
     chunk([choice({ role: 'assistant', content: '', refusal: null }, null)]),
     ...answer.deltas.map((content) => chunk([choice({ content }, null)])),
   ];
+  if (toolName !== null) {
+    const opening = { ...toolCall, index: 0, function: { name: toolName, arguments: '' } };
+    const rest = { index: 0, function: { arguments: argumentsText } };
+    frames.push(chunk([choice({ tool_calls: [opening] }, null)]));
+    frames.push(chunk([choice({ tool_calls: [rest] }, null)]));
+  }
   if (call.behaviour.streamError === true) {
     frames.push(sseFrame({ error: { message: 'fake stream error', type: 'server_error' } }));
   } else {
-    frames.push(chunk([choice({}, 'stop')]));
+    frames.push(chunk([choice({}, finishReason)]));
     if (includeUsage) frames.push(chunk([], chatUsage(answer)));
     frames.push(sseFrame('[DONE]'));
   }

@@ -8,6 +8,7 @@
 import {
   computeFakeAnswer,
   contentText,
+  FAKE_TOOL_ARGUMENTS,
   firstToolName,
   wantsToolCall,
   type FakeAnswer,
@@ -42,7 +43,7 @@ function outputItem(answer: FakeAnswer, toolName: string | null): Record<string,
       id: 'fc_fake_1',
       call_id: 'call_fake_1',
       name: toolName,
-      arguments: '{"query":"FAKE_OK"}',
+      arguments: JSON.stringify(FAKE_TOOL_ARGUMENTS),
       status: 'completed',
     };
   }

@@ -60,11 +60,19 @@ export function firstToolName(tools: unknown): string {
   if (!Array.isArray(tools)) return 'tool';
   const first: unknown = tools[0];
   if (typeof first !== 'object' || first === null) return 'tool';
-  const fields = first as { name?: unknown; function?: { name?: unknown } };
+  const fields = first as {
+    name?: unknown;
+    function?: { name?: unknown };
+    functionDeclarations?: { name?: unknown }[];
+  };
   if (typeof fields.name === 'string') return fields.name;
   if (typeof fields.function?.name === 'string') return fields.function.name;
-  return 'tool';
+  const declared = fields.functionDeclarations?.[0]?.name;
+  return typeof declared === 'string' ? declared : 'tool';
 }
+
+/** Arguments of every fake tool call. */
+export const FAKE_TOOL_ARGUMENTS = { query: 'FAKE_OK' };
 
 /** All text of a message content (a string, or parts with `text`). */
 export function contentText(content: unknown): string {

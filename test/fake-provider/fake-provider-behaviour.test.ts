@@ -211,5 +211,16 @@ describe('Cloud Code v1internal and OAuth', () => {
     });
     expect(JSON.parse(count.text)).toHaveProperty('totalTokens');
     expect(fake.requests.at(-2)?.query).toEqual({ alt: 'sse' });
+    const tools = [{ functionDeclarations: [{ name: 'read_file' }] }];
+    const contents = [{ role: 'user', parts: [{ text: 'use tool' }] }];
+    const toolReply = await post('/v1internal:generateContent', {
+      headers,
+      body: { ...body, request: { contents, tools } },
+    });
+    expect(JSON.parse(toolReply.text)).toMatchObject({
+      response: {
+        candidates: [{ content: { parts: [{}, { functionCall: { name: 'read_file' } }] } }],
+      },
+    });
   });
 });

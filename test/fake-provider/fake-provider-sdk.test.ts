@@ -66,9 +66,12 @@ describe('with @anthropic-ai/sdk', () => {
       messages: [{ role: 'user', content: 'Hello' }],
     });
     expect(count.input_tokens).toBeGreaterThan(0);
+    const one = await client().models.retrieve('claude-opus-4-5-20251101');
+    expect(one).toMatchObject({ type: 'model', id: 'claude-opus-4-5-20251101' });
     expect(fake.requests.map((request) => request.path)).toEqual([
       '/v1/models',
       '/v1/messages/count_tokens',
+      '/v1/models/claude-opus-4-5-20251101',
     ]);
   });
 
@@ -135,6 +138,10 @@ describe('with openai', () => {
     expect(plain.usage?.prompt_tokens).toBeGreaterThan(0);
     const models = await client().models.list();
     expect(models.data.map((model) => model.id)).toContain('gpt-5');
+    expect(await client().models.retrieve('gpt-4.1')).toMatchObject({
+      id: 'gpt-4.1',
+      object: 'model',
+    });
   });
 });
 
@@ -171,5 +178,65 @@ describe('with @google/genai', () => {
     );
     expect(streamRequest?.query.alt).toBe('sse');
     expect(streamRequest?.headers['x-goog-api-key']).toBe(DEFAULT_FAKE_CREDENTIAL);
+  });
+});
+
+describe('tool calls, when tools are present and the last user text says "use tool"', () => {
+  it('Anthropic streams a tool_use block the SDK assembles', async () => {
+    const client = new Anthropic({
+      apiKey: DEFAULT_FAKE_CREDENTIAL,
+      baseURL: fake.url,
+      maxRetries: 0,
+    });
+    const final = await client.messages
+      .stream({
+        model: 'claude-haiku-4-5',
+        max_tokens: 64,
+        tools: [{ name: 'lookup', input_schema: { type: 'object' } }],
+        messages: [{ role: 'user', content: 'Please use tool lookup' }],
+      })
+      .finalMessage();
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.content[1]).toMatchObject({
+      type: 'tool_use',
+      name: 'lookup',
+      input: { query: 'FAKE_OK' },
+    });
+  });
+
+  it('Chat Completions returns tool_calls, streamed and not', async () => {
+    const client = new OpenAI({
+      apiKey: DEFAULT_FAKE_CREDENTIAL,
+      baseURL: `${fake.url}/v1`,
+      maxRetries: 0,
+    });
+    const request = {
+      model: 'gpt-4.1',
+      tools: [{ type: 'function' as const, function: { name: 'lookup', parameters: {} } }],
+      messages: [{ role: 'user' as const, content: 'use tool please' }],
+    };
+    const plain = await client.chat.completions.create(request);
+    expect(plain.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(plain.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'lookup' },
+    });
+    const stream = client.chat.completions.stream({ ...request, stream: true });
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'lookup', arguments: '{"query":"FAKE_OK"}' },
+    });
+  });
+
+  it('Gemini returns a functionCall part', async () => {
+    const client = new GoogleGenAI({
+      apiKey: DEFAULT_FAKE_CREDENTIAL,
+      httpOptions: { baseUrl: fake.url },
+    });
+    const reply = await client.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'use tool now',
+      config: { tools: [{ functionDeclarations: [{ name: 'lookup' }] }] },
+    });
+    expect(reply.functionCalls?.[0]).toMatchObject({ name: 'lookup', args: { query: 'FAKE_OK' } });
   });
 });

@@ -1,9 +1,9 @@
 /**
- * `tollgate simulate --port P [--host H] [--credential K]`: runs the fake provider standalone for
+ * `tollgate simulate --port P [--host H] [--credential K | --any-credential]`: runs the fake provider standalone for
  * trying clients without spending money. Prints its URL; stops on SIGINT or SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { startFakeProvider } from './start-fake-provider.js';
+import { DEFAULT_FAKE_CREDENTIAL, startFakeProvider } from './start-fake-provider.js';
 
 export async function run(args: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -27,6 +27,10 @@ export async function run(args: readonly string[]): Promise<void> {
     ...(values.credential === undefined ? {} : { credential: values.credential }),
   });
   process.stdout.write(`tollgate simulate: fake provider listening on ${provider.url}\n`);
+  const accepted = values['any-credential']
+    ? 'any'
+    : (values.credential ?? DEFAULT_FAKE_CREDENTIAL);
+  process.stdout.write(`tollgate simulate: upstream credential ${accepted}; Ctrl-C stops\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

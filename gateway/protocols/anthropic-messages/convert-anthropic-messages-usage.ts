@@ -87,7 +87,7 @@ function mergeUsage(target: Record<string, unknown>, update: Record<string, unkn
 export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
   const usage: Record<string, unknown> = {};
-  let sawStart = false;
+  let sawUsage = false;
   let sawDelta = false;
   let complete = false;
   let model: string | null = null;
@@ -99,14 +99,22 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
         case 'message_start': {
           const message = asRecord(event.message);
           model = stringField(message?.model) ?? model;
-          mergeUsage(usage, asRecord(message?.usage) ?? {});
-          sawStart = true;
+          const started = asRecord(message?.usage);
+          if (started !== undefined) {
+            mergeUsage(usage, started);
+            sawUsage = true;
+          }
           break;
         }
-        case 'message_delta':
-          mergeUsage(usage, asRecord(event.usage) ?? {});
-          sawDelta = true;
+        case 'message_delta': {
+          const update = asRecord(event.usage);
+          if (update !== undefined) {
+            mergeUsage(usage, update);
+            sawUsage = true;
+            sawDelta = true;
+          }
           break;
+        }
         case 'content_block_delta': {
           const delta = asRecord(event.delta);
           text.add(delta?.text);
@@ -125,7 +133,7 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
       }
     },
     result() {
-      const converted = sawStart || sawDelta ? convertAnthropicMessagesUsage(usage) : null;
+      const converted = sawUsage ? convertAnthropicMessagesUsage(usage) : null;
       return {
         usage: converted?.usage ?? null,
         flags: converted?.flags ?? [],

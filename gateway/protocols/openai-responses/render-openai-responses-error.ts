@@ -25,6 +25,10 @@ export function renderOpenAIResponsesError(error: ErrorView): OpenAIErrorBody {
 /** True when an upstream error body already has the OpenAI shape (safe to pass through). */
 export function isOpenAIErrorBody(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const body = value as { error?: { message?: unknown; type?: unknown } };
-  return typeof body.error?.message === 'string' && typeof body.error.type === 'string';
+  const body = value as { type?: unknown; error?: { message?: unknown; type?: unknown } };
+  return (
+    body.type === undefined &&
+    typeof body.error?.message === 'string' &&
+    typeof body.error.type === 'string'
+  );
 }

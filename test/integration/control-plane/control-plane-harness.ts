@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { Local, LocalOptions } from '../../../local/start-local.js';
 import { startLocal } from '../../../local/start-local.js';
@@ -27,13 +28,18 @@ export interface Plane {
 
 export function runKubectl(
   kubeconfig: string,
-  call: { args: readonly string[]; input?: string; cacheDirectory: string },
+  call: {
+    args: readonly string[];
+    input?: string;
+    cacheDirectory: string;
+    environment?: Record<string, string>;
+  },
 ): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       'kubectl',
       ['--kubeconfig', kubeconfig, '--cache-dir', call.cacheDirectory, ...call.args],
-      { timeout: 20_000, env: { ...process.env, KUBECONFIG: kubeconfig } },
+      { timeout: 20_000, env: { ...process.env, KUBECONFIG: kubeconfig, ...call.environment } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });
@@ -78,4 +84,45 @@ export async function startPlane(
     },
   };
   return plane;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** One HTTPS request to the local API (trusting its certificate), bounded to 10 s. */
+export function apiRequest(
+  local: Local,
+  call: {
+    method: string;
+    path: string;
+    body?: unknown;
+    token?: string | null;
+    contentType?: string;
+  },
+): Promise<ApiResponse> {
+  const token = call.token === undefined ? local.token : call.token;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      new URL(call.path, local.apiUrl),
+      { method: call.method, headers, ca: local.certificateAuthority, timeout: 10_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+          });
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('request timed out')));
+    request.on('error', reject);
+    request.end(call.body === undefined ? undefined : JSON.stringify(call.body));
+  });
 }

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Plane } from './control-plane-harness.js';
-import { startPlane } from './control-plane-harness.js';
+import { runKubectl, startPlane } from './control-plane-harness.js';
 
 interface KindCase {
   kind: string;
@@ -32,7 +32,7 @@ const cases: KindCase[] = [
     resource: 'secret',
     namespace: 'default',
     manifest:
-      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: verbs-secret\n  labels: {team: start}\nstringData:\n  k: v\n',
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: verbs-secret\n  labels: {team: start}\ndata:\n  k: dg==\n',
     columns: ['NAME', 'TYPE', 'DATA', 'AGE'],
     mergePatch: '{"metadata":{"labels":{"team":"merge"}}}',
     jsonPatch: { path: '/metadata/labels/team', value: 'json' },
@@ -138,17 +138,38 @@ describe.each(cases)('kubectl on $kind', (kindCase) => {
   });
 
   it('patches with merge and json patches, replaces, then deletes', async () => {
-    await plane.ok(['patch', kindCase.resource, name, ...scope, '--type', 'merge', '-p', kindCase.mergePatch]);
-    expect(kindCase.read(await object())).toBe('merge');
+    await plane.ok([
+      'patch',
+      kindCase.resource,
+      name,
+      ...scope,
+      '--type',
+      'merge',
+      '-p',
+      kindCase.mergePatch,
+    ]);
+    expect(String(kindCase.read(await object()))).toMatch(/merge$/);
     const operations = JSON.stringify([{ op: 'replace', ...kindCase.jsonPatch }]);
-    await plane.ok(['patch', kindCase.resource, name, ...scope, '--type', 'json', '-p', operations]);
+    await plane.ok([
+      'patch',
+      kindCase.resource,
+      name,
+      ...scope,
+      '--type',
+      'json',
+      '-p',
+      operations,
+    ]);
     expect(kindCase.read(await object())).toBe(kindCase.jsonPatch.value);
 
     const current = await object();
-    const replaced = await plane.ok(['replace', ...scope, '-f', '-'], JSON.stringify(current).replace(
-      JSON.stringify(kindCase.jsonPatch.value),
-      JSON.stringify(kindCase.kind === 'Upstream' ? 'http://127.0.0.1:1/replaced' : 'replaced'),
-    ));
+    const replaced = await plane.ok(
+      ['replace', ...scope, '-f', '-'],
+      JSON.stringify(current).replace(
+        JSON.stringify(kindCase.jsonPatch.value),
+        JSON.stringify(kindCase.kind === 'Upstream' ? 'http://127.0.0.1:1/replaced' : 'replaced'),
+      ),
+    );
     expect(replaced).toMatch(/ replaced\n$/);
     expect(String(kindCase.read(await object()))).toMatch(/replaced$/);
 
@@ -160,6 +181,26 @@ describe.each(cases)('kubectl on $kind', (kindCase) => {
   });
 });
 
+describe('kubectl edit', () => {
+  it('saves an edited object (the editor is sed) and bumps its generation', async () => {
+    const manifest = cases.find((item) => item.kind === 'ApiKey')?.manifest ?? '';
+    await plane.ok(['apply', '-f', '-'], manifest.replace('verbs-key', 'edited-key'));
+    const edited = await runKubectl(plane.local.kubeconfigPath, {
+      args: ['edit', 'ak', 'edited-key'],
+      cacheDirectory: `${plane.dataDirectory}/kubectl-cache`,
+      environment: { EDITOR: 'sed -i s/displayName:\\ start/displayName:\\ by-editor/' },
+    });
+    expect(edited.stdout).toBe('apikey.tollgate.dev/edited-key edited\n');
+    const object = parse(await plane.ok(['get', 'ak', 'edited-key', '-o', 'yaml'])) as {
+      metadata: { generation: number };
+      spec: { displayName: string };
+    };
+    expect(object.spec.displayName).toBe('by-editor');
+    expect(object.metadata.generation).toBe(2);
+    await plane.ok(['delete', 'ak', 'edited-key']);
+  });
+});
+
 describe('the examples folder', () => {
   it('applies cleanly, twice, and lists the keys with their columns', async () => {
     const first = await plane.ok(['apply', '-f', 'examples/']);
@@ -168,7 +209,9 @@ describe('the examples folder', () => {
     for (const line of second.trim().split('\n')) expect(line).toMatch(/ unchanged$/);
     const keys = await plane.ok(['get', 'apikeys', '-A']);
     const lines = keys.trim().split('\n');
-    expect(lines[0]).toMatch(/^NAMESPACE\s+NAME\s+DISPLAY NAME\s+GROUP\s+READY\s+REASON\s+USED\s+AGE$/);
+    expect(lines[0]).toMatch(
+      /^NAMESPACE\s+NAME\s+DISPLAY NAME\s+GROUP\s+READY\s+REASON\s+USED\s+AGE$/,
+    );
     expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 2).join(' '))).toEqual([
       'team-a alice',
       'team-a bob',

@@ -114,6 +114,15 @@ function describeRefusalOrder(holder: StoreHolder): void {
       expect(result).toEqual({ admitted: true, accountUid: who.accountUid });
     });
 
+    it('admits a repeated request id once (a retried call keeps one reservation)', async () => {
+      const { store } = holder;
+      const who = await tenant(store, { maxConcurrent: 1 });
+      const request = admission({ ...who, now }, { estimateNano: 70 });
+      expect((await store.admit(request)).admitted).toBe(true);
+      expect(await store.admit(request)).toEqual({ admitted: true, accountUid: who.accountUid });
+      expect((await store.keyCounters(who.namespace, who.keyUid, now)).reservedNano).toBe(70);
+    });
+
     it('refuses an over-quota key with QuotaExhausted before every other reason', async () => {
       const { store } = holder;
       const who = await tenant(store, { creditNano: 0, maxConcurrent: 1 });

@@ -92,7 +92,7 @@ describe('memory store persistence', () => {
     expect(readdirSync(dataDir)).toEqual([]);
     await store.close();
     expect(readdirSync(dataDir)).toEqual([MEMORY_STORE_FILE]);
-    await expect(store.ping()).rejects.toSatisfy(StoreUnavailableError.is);
+    await expect(store.ping()).rejects.toSatisfy((error) => StoreUnavailableError.is(error));
     const reopened = await createMemoryStore({ dataDir });
     expect((await reopened.accountCounters(who.namespace)).spentNano).toBe(9);
     await reopened.close();

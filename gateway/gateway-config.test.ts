@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseGatewaySettings } from './gateway-config.js';
+
+describe('parseGatewaySettings', () => {
+  it('uses defaults', () => {
+    const settings = parseGatewaySettings([], {});
+    expect(settings.port).toBe(8080);
+    expect(settings.trustedProxies).toEqual([]);
+    expect(settings.timeZone).toBe('UTC');
+  });
+
+  it('reads TOLLGATE_* and lets flags win', () => {
+    const settings = parseGatewaySettings(['--port', '9000', '--headers-timeout-ms=1500'], {
+      TOLLGATE_PORT: '7000',
+      TOLLGATE_TRUSTED_PROXIES: '10.0.0.0/8, ::1',
+      TOLLGATE_LEASE_MS: '5000',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    expect(settings.port).toBe(9000);
+    expect(settings.headersTimeoutMs).toBe(1500);
+    expect(settings.leaseMs).toBe(5000);
+    expect(settings.trustedProxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(settings.redisUrl).toBe('redis://127.0.0.1:1');
+  });
+
+  it('fails fast on bad values and unknown flags', () => {
+    expect(() => parseGatewaySettings(['--port', 'x'], {})).toThrow(
+      /invalid gateway configuration/,
+    );
+    expect(() => parseGatewaySettings([], { TOLLGATE_TRUSTED_PROXIES: '10.0.0.0/99' })).toThrow();
+    expect(() => parseGatewaySettings(['--nope', '1'], {})).toThrow(/unknown flag/);
+    expect(() => parseGatewaySettings([], { TOLLGATE_TIME_ZONE: 'Mars/Base' })).toThrow();
+  });
+});

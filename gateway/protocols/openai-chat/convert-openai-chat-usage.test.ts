@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { replayUsageFixture } from '../../../test/fake-provider/replay-usage-fixture.js';
+import type { UsageReport } from '../../metering/usage-report.js';
+import {
+  createOpenAIChatUsageAccumulator,
+  extractOpenAIChatUsage,
+} from './convert-openai-chat-usage.js';
+
+const base = { flags: [], model: 'gpt-4.1-2025-04-14', provisional: false, error: null };
+
+const cases: { fixture: string; expected: UsageReport }[] = [
+  {
+    fixture: 'chat-usage',
+    expected: {
+      ...base,
+      usage: {
+        inputUncached: 40,
+        cacheRead: 20,
+        cacheWrite5m: 0,
+        cacheWrite1h: 0,
+        output: 15,
+        reasoning: 5,
+      },
+      textChars: 5,
+      complete: true,
+    },
+  },
+  { fixture: 'chat-no-usage', expected: { ...base, usage: null, textChars: 5, complete: true } },
+  {
+    fixture: 'chat-stream-error',
+    expected: { ...base, usage: null, textChars: 5, complete: false, error: 'server_error' },
+  },
+  {
+    fixture: 'chat-tool-call',
+    expected: {
+      ...base,
+      usage: {
+        inputUncached: 60,
+        cacheRead: 0,
+        cacheWrite5m: 0,
+        cacheWrite1h: 0,
+        output: 15,
+        reasoning: 0,
+      },
+      textChars: 20,
+      complete: true,
+    },
+  },
+];
+
+describe('createOpenAIChatUsageAccumulator', () => {
+  it.each(cases)('reads $fixture', ({ fixture, expected }) => {
+    for (const chunkBytes of [1, 29, 1 << 20]) {
+      const report = replayUsageFixture({
+        fixture: new URL(`__fixtures__/${fixture}.chunks.txt`, import.meta.url),
+        accumulator: createOpenAIChatUsageAccumulator(),
+        framing: 'sse',
+        chunkBytes,
+      });
+      expect(report).toEqual(expected);
+    }
+  });
+});
+
+describe('extractOpenAIChatUsage', () => {
+  it('reads a non-streamed chat.completion', () => {
+    const report = extractOpenAIChatUsage({
+      object: 'chat.completion',
+      model: 'gpt-4o-mini-2024-07-18',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there' } }],
+      usage: {
+        prompt_tokens: 30,
+        completion_tokens: 12,
+        prompt_tokens_details: { cached_tokens: 10, cache_write_tokens: 5 },
+        completion_tokens_details: { reasoning_tokens: 2 },
+      },
+    });
+    expect(report).toEqual({
+      ...base,
+      model: 'gpt-4o-mini-2024-07-18',
+      usage: {
+        inputUncached: 15,
+        cacheRead: 10,
+        cacheWrite5m: 5,
+        cacheWrite1h: 0,
+        output: 12,
+        reasoning: 2,
+      },
+      textChars: 11,
+      complete: true,
+    });
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isAnthropicErrorBody,
+  renderAnthropicMessagesError,
+} from './protocols/anthropic-messages/render-anthropic-messages-error.js';
+import {
+  isGoogleErrorBody,
+  renderGeminiGenerateContentError,
+} from './protocols/gemini-generate-content/render-gemini-generate-content-error.js';
+import {
+  isOpenAIErrorBody,
+  renderOpenAIResponsesError,
+} from './protocols/openai-responses/render-openai-responses-error.js';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.js';
+import { GatewayError, isGatewayError } from './errors/gateway-error.js';
+import { renderErrorBody } from './render-error.js';
+
+const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+describe('GatewayError', () => {
+  it('takes status and retryability from the catalogue and is branded', () => {
+    const error = new GatewayError('TG_WINDOW_EXHAUSTED', { retryAfterSeconds: 30, cause: 'x' });
+    expect(error.statusCode).toBe(429);
+    expect(error.retryable).toBe(true);
+    expect(error.retryAfterSeconds).toBe(30);
+    expect(error.cause).toBe('x');
+    expect(isGatewayError(error)).toBe(true);
+    expect(isGatewayError({ [Symbol.for('tollgate.GatewayError')]: true })).toBe(true);
+    expect(isGatewayError(new Error('plain'))).toBe(false);
+  });
+});
+
+describe.each(codes)('%s', (code) => {
+  const error = new GatewayError(code);
+
+  it('renders Anthropic with the code in the message', () => {
+    const body = renderAnthropicMessagesError(error);
+    expect(body.type).toBe('error');
+    expect(body.error.message.startsWith(`[${code}] `)).toBe(true);
+    expect(body.error.type).toMatch(/_error$|^request_too_large$/);
+  });
+
+  it('renders OpenAI with the code in `code`', () => {
+    const body = renderOpenAIResponsesError(error);
+    expect(body.error).toMatchObject({ code, param: null });
+    expect(body.error.message).toBe(error.message);
+  });
+
+  it('renders Google with the HTTP status and a canonical status', () => {
+    const body = renderGeminiGenerateContentError(error);
+    expect(body.error.code).toBe(error.statusCode);
+    expect(body.error.message).toContain(code);
+    expect(body.error.status).toMatch(/^[A-Z_]+$/);
+  });
+});
+
+describe('protocol error types', () => {
+  it.each([
+    ['TG_KEY_MISSING', 'authentication_error', 'invalid_request_error', 'UNAUTHENTICATED'],
+    ['TG_KEY_EXPIRED', 'permission_error', 'permission_error', 'PERMISSION_DENIED'],
+    ['TG_WINDOW_EXHAUSTED', 'rate_limit_error', 'rate_limit_error', 'RESOURCE_EXHAUSTED'],
+    ['TG_QUOTA_EXHAUSTED', 'rate_limit_error', 'insufficient_quota', 'RESOURCE_EXHAUSTED'],
+    ['TG_STORE_UNAVAILABLE', 'api_error', 'service_unavailable_error', 'UNAVAILABLE'],
+    ['TG_UPSTREAM_TIMEOUT', 'timeout_error', 'server_error', 'DEADLINE_EXCEEDED'],
+    ['TG_NOT_IMPLEMENTED', 'api_error', 'server_error', 'UNIMPLEMENTED'],
+    ['TG_ROUTE_NOT_FOUND', 'not_found_error', 'invalid_request_error', 'NOT_FOUND'],
+  ] as const)('%s', (code, anthropic, openai, google) => {
+    const error = new GatewayError(code);
+    expect(renderAnthropicMessagesError(error).error.type).toBe(anthropic);
+    expect(renderOpenAIResponsesError(error).error.type).toBe(openai);
+    expect(renderGeminiGenerateContentError(error).error.status).toBe(google);
+  });
+});
+
+describe('renderErrorBody', () => {
+  it('picks the renderer by shape', () => {
+    const error = new GatewayError('TG_KEY_MISSING');
+    expect(renderErrorBody('anthropic', error)).toEqual(renderAnthropicMessagesError(error));
+    expect(renderErrorBody('openai', error)).toEqual(renderOpenAIResponsesError(error));
+    expect(renderErrorBody('google', error)).toEqual(renderGeminiGenerateContentError(error));
+  });
+});
+
+describe('upstream error body checks', () => {
+  const error = new GatewayError('TG_UPSTREAM_ERROR');
+  const bodies = {
+    anthropic: renderAnthropicMessagesError(error),
+    openai: renderOpenAIResponsesError(error),
+    google: renderGeminiGenerateContentError(error),
+  };
+  it.each([
+    ['anthropic', isAnthropicErrorBody],
+    ['openai', isOpenAIErrorBody],
+    ['google', isGoogleErrorBody],
+  ] as const)('%s accepts only its own shape', (shape, check) => {
+    for (const [other, body] of Object.entries(bodies)) expect(check(body)).toBe(other === shape);
+    expect(check('<html>502</html>')).toBe(false);
+    expect(check(null)).toBe(false);
+  });
+});

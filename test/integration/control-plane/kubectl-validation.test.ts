@@ -1,0 +1,140 @@
+/** Invalid manifests are refused by the schema and CEL rules with kubectl-readable field paths. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { Plane } from './control-plane-harness.js';
+import { startPlane } from './control-plane-harness.js';
+
+const upstream = (name: string, spec: string): string =>
+  `apiVersion: tollgate.dev/v1alpha1\nkind: Upstream\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
+const apiKey = (name: string, spec: string): string =>
+  `apiVersion: tollgate.dev/v1alpha1\nkind: ApiKey\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n${spec}`;
+const apiKeyCredentials = '  credentials: {type: APIKey, apiKey: {secretRef: {name: s, key: k}}}\n';
+
+let plane: Plane;
+beforeAll(async () => {
+  plane = await startPlane();
+});
+afterAll(async () => {
+  await plane.stop();
+});
+
+async function refused(manifest: string): Promise<string> {
+  const result = await plane.kubectl(['apply', '-f', '-'], manifest);
+  expect(result.code).not.toBe(0);
+  return result.stderr;
+}
+
+describe('schema validation', () => {
+  it('refuses a negative quota with the pattern the field must match', async () => {
+    const stderr = await refused(apiKey('neg', '  limits:\n    quotaUSD: "-1"\n'));
+    expect(stderr).toContain('The ApiKey "neg" is invalid');
+    expect(stderr).toContain(
+      `spec.limits.quotaUSD: Invalid value: "-1": spec.limits.quotaUSD in body should match '^(0|[1-9][0-9]{0,5})(\\.[0-9]{1,6})?$'`,
+    );
+    const lookup = await plane.kubectl(['get', 'ak', 'neg']);
+    expect(lookup.stderr).toContain('apikeys.tollgate.dev "neg" not found');
+  });
+
+  it('refuses an unknown platform, listing the supported values', async () => {
+    const stderr = await refused(
+      upstream('foo', `  platform: Foo\n  baseURL: http://127.0.0.1:1\n${apiKeyCredentials}`),
+    );
+    expect(stderr).toContain(
+      'spec.platform: Unsupported value: "Foo": supported values: "Anthropic", "OpenAI", "Gemini", "Antigravity"',
+    );
+  });
+
+  it('refuses a source range that is not an address', async () => {
+    const stderr = await refused(apiKey('ranges', '  sourceRanges:\n    allow: ["not-an-ip"]\n'));
+    expect(stderr).toMatch(
+      /spec\.sourceRanges\.allow\[0\]: Invalid value: "not-an-ip": .* should match/,
+    );
+  });
+
+  it('refuses duplicate list-map keys, bad dates, and too long strings', async () => {
+    const group = [
+      'apiVersion: tollgate.dev/v1alpha1',
+      'kind: Group',
+      'metadata: {name: dup}',
+      'spec:',
+      '  platform: Gemini',
+      '  upstreamRefs: [{name: a}, {name: a}]',
+      '',
+    ].join('\n');
+    expect(await refused(group)).toContain('spec.upstreamRefs[1]: Duplicate value: {"name":"a"}');
+    const dated = await refused(apiKey('dated', '  expirationTime: tomorrow\n'));
+    expect(dated).toContain('spec.expirationTime: Invalid value: "tomorrow"');
+    const long = await refused(apiKey('long', `  displayName: "${'x'.repeat(101)}"\n`));
+    expect(long).toContain('spec.displayName: Too long: may not be more than 100 bytes');
+  });
+
+  it('applies defaults and prunes unknown fields when validation is off', async () => {
+    await plane.ok(
+      ['apply', '--validate=false', '-f', '-'],
+      apiKey('defaults', '  displayName: d\n  surprise: true\n'),
+    );
+    const stored = parse(await plane.ok(['get', 'ak', 'defaults', '-o', 'yaml'])) as {
+      spec: Record<string, unknown>;
+    };
+    expect(stored.spec).toEqual({ displayName: 'd', secretKey: 'apiKey', suspend: false });
+    const strict = await refused(apiKey('strict', '  surprise: true\n'));
+    expect(strict).toContain('unknown field "spec.surprise"');
+  });
+});
+
+describe('CEL rules', () => {
+  it('refuses changing an immutable Group platform, and only on update', async () => {
+    const group = (platform: string): string =>
+      `apiVersion: tollgate.dev/v1alpha1\nkind: Group\nmetadata: {name: fixed}\nspec: {platform: ${platform}}\n`;
+    await plane.ok(['apply', '-f', '-'], group('OpenAI'));
+    const stderr = await refused(group('Gemini'));
+    expect(stderr).toContain('spec.platform: Invalid value: "string": platform is immutable');
+    const patched = await plane.kubectl([
+      'patch',
+      'tgg',
+      'fixed',
+      '--type',
+      'merge',
+      '-p',
+      '{"spec":{"platform":"Anthropic"}}',
+    ]);
+    expect(patched.stderr).toContain('platform is immutable');
+  });
+
+  it('refuses an Account not named default (a root rule on metadata.name)', async () => {
+    const stderr = await refused(
+      'apiVersion: tollgate.dev/v1alpha1\nkind: Account\nmetadata: {name: other, namespace: default}\nspec: {creditUSD: 1}\n',
+    );
+    expect(stderr).toContain(
+      `metadata.name: Invalid value: "object": an Account must be named 'default' (one per namespace)`,
+    );
+  });
+
+  it('refuses a credentials union with both members set', async () => {
+    const both = [
+      '  platform: Gemini',
+      '  baseURL: http://127.0.0.1:1',
+      '  credentials:',
+      '    type: APIKey',
+      '    apiKey: {secretRef: {name: s, key: k}}',
+      '    googleOAuth: {secretRef: {name: s}, clientID: c, tokenURL: "http://127.0.0.1:1", projectID: p}',
+      '',
+    ].join('\n');
+    const stderr = await refused(upstream('both', both));
+    expect(stderr).toContain(
+      'spec.credentials: Invalid value: "object": set exactly the member named by type (apiKey for APIKey, googleOAuth for GoogleOAuth)',
+    );
+  });
+
+  it('reports a rule with a fieldPath at that field', async () => {
+    const stderr = await refused(
+      upstream(
+        'chat',
+        `  platform: Gemini\n  baseURL: http://127.0.0.1:1\n  chatCompletions: Native\n${apiKeyCredentials}`,
+      ),
+    );
+    expect(stderr).toContain(
+      'spec.chatCompletions: Invalid value: "object": chatCompletions applies to OpenAI upstreams only',
+    );
+  });
+});

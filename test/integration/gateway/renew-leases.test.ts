@@ -1,0 +1,86 @@
+/**
+ * Lease renewal on real stores: a registered in-flight request keeps its concurrency slot past
+ * its lease; once removed, the lease runs out and the slot frees itself (a dead gateway leaks
+ * nothing). Also the trusted-proxy caller address end to end.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LeaseRenewer } from '../../../gateway/pipeline/renew-leases.js';
+import type { AdmissionResult, Store } from '../../../gateway/store/store.js';
+import {
+  buildGateway,
+  createKey,
+  newSecrets,
+  openStore,
+  writeAccount,
+  type StoreKind,
+} from './gateway-fixture.js';
+
+const leaseMs = 150;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each<StoreKind>(['memory', 'redis'])('on the %s store', (kind) => {
+  let store: Store;
+  const secrets = newSecrets();
+
+  beforeAll(async () => {
+    store = await openStore(kind, inject('redisUrl'));
+    await writeAccount(store, 'team-lease');
+  });
+
+  afterAll(async () => {
+    await store.close();
+  });
+
+  const admit = (keyUid: string, requestId: string): Promise<AdmissionResult> =>
+    store.admit({
+      requestId,
+      namespace: 'team-lease',
+      keyUid,
+      limits: { quotaNano: 0, fiveHourNano: 0, dailyNano: 0, sevenDayNano: 0 },
+      keyMaxConcurrent: 1,
+      sourceDenied: false,
+      modelDenied: false,
+      estimateNano: 0,
+      now: Date.now(),
+      leaseMs,
+    });
+
+  it('keeps a renewed slot and frees it once renewal stops', async () => {
+    const keyUid = randomUUID();
+    const renewer = new LeaseRenewer({ store, leaseMs, clock: Date.now, onError: () => undefined });
+    expect((await admit(keyUid, 'streaming')).admitted).toBe(true);
+    renewer.add({ namespace: 'team-lease', keyUid, requestId: 'streaming' });
+    await sleep(leaseMs * 3);
+    const during = await admit(keyUid, 'second');
+    expect(during.admitted ? 'admitted' : during.refusal.reason).toBe('KeyConcurrency');
+    renewer.remove('streaming');
+    await sleep(leaseMs * 2);
+    expect((await admit(keyUid, 'third')).admitted).toBe(true);
+    renewer.stop();
+  });
+
+  it('uses the right-most untrusted X-Forwarded-For entry behind a trusted proxy', async () => {
+    const created = await createKey(store, secrets, {
+      platform: 'Anthropic',
+      namespace: 'team-lease',
+      overrides: { sourceRanges: { allow: ['198.51.100.0/24'], deny: [] } },
+    });
+    const request = {
+      method: 'GET' as const,
+      url: '/v1/models',
+      headers: { 'x-api-key': created.value, 'x-forwarded-for': '203.0.113.1, 198.51.100.7' },
+    };
+    const trusting = buildGateway(store, secrets, { config: { trustedProxies: ['127.0.0.0/8'] } });
+    const untrusting = buildGateway(store, secrets);
+    try {
+      expect((await trusting.inject(request)).statusCode).toBe(200);
+      const refused = await untrusting.inject(request);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.body).toContain('TG_SOURCE_DENIED');
+    } finally {
+      await trusting.close();
+      await untrusting.close();
+    }
+  });
+});

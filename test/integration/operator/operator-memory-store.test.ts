@@ -1,0 +1,3 @@
+import { describeOperatorScenarios } from './operator-scenarios.js';
+
+describeOperatorScenarios('memory', () => '');

@@ -1,0 +1,190 @@
+/**
+ * Redis-specific behaviour on a private server: scripts run by EVALSHA with one command per
+ * admission and per settlement, and a Redis that stops and comes back on the same port.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore } from '../../../gateway/store/create-store.js';
+import type { Store } from '../../../gateway/store/store.js';
+import { StoreUnavailableError } from '../../../gateway/store/store.js';
+import type { RedisServer } from '../../support/redis-server.js';
+import { freePort, startRedisServer } from '../../support/redis-server.js';
+import { admission, settlement, tenant } from './store-fixtures.js';
+
+/** `cmdstat_<name>` -> calls, from INFO commandstats (commands run inside scripts included). */
+async function commandCalls(observer: Redis): Promise<Map<string, number>> {
+  const info = await observer.info('commandstats');
+  const calls = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    calls.set(match[1]!, Number(match[2]));
+  }
+  return calls;
+}
+
+/**
+ * The commands clients sent while `action` ran, as MONITOR reports them (commands a script runs
+ * are reported with source `lua` and left out). An ECHO from the observer marks the end.
+ */
+async function clientCommands(
+  url: string,
+  observer: Redis,
+  action: () => Promise<unknown>,
+): Promise<string[]> {
+  const watcher = new Redis(url, { maxRetriesPerRequest: 1 });
+  const monitor = await watcher.monitor();
+  const seen: string[] = [];
+  const marker = randomUUID();
+  const done = new Promise<void>((resolve) => {
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      const [name = '', first] = args;
+      if (name.toLowerCase() === 'echo' && first === marker) resolve();
+      else if (source !== 'lua') seen.push(name.toLowerCase());
+    });
+  });
+  try {
+    await action();
+    await observer.echo(marker);
+    await done;
+    return seen;
+  } finally {
+    monitor.disconnect();
+    watcher.disconnect();
+  }
+}
+
+describe('redis store commands', () => {
+  let server: RedisServer;
+  let store: Store;
+  let observer: Redis;
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    store = await createStore({ redisUrl: server.url, prefix: `test:commands:${randomUUID()}:` });
+    observer = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    await store.close();
+    observer.disconnect();
+    await server.stop();
+  });
+
+  it('uses one EVALSHA per admission and one per settlement, after loading each script once', async () => {
+    expect(store.kind).toBe('redis');
+    const now = Date.now();
+    const who = await tenant(store);
+    const warm = admission({ ...who, now });
+    await store.admit(warm);
+    await store.settle(settlement({ ...who, now }, { requestId: warm.requestId }));
+
+    await observer.config('RESETSTAT');
+    const request = admission({ ...who, now });
+    const admitCommands = await clientCommands(server.url, observer, async () => {
+      expect((await store.admit(request)).admitted).toBe(true);
+    });
+    expect(admitCommands).toEqual(['evalsha']);
+
+    const settleCommands = await clientCommands(server.url, observer, async () => {
+      const done = await store.settle(
+        settlement({ ...who, now }, { requestId: request.requestId }),
+      );
+      expect(done.applied).toBe(true);
+    });
+    expect(settleCommands).toEqual(['evalsha']);
+    const stats = await commandCalls(observer);
+    expect(stats.get('evalsha')).toBe(2);
+    expect(stats.has('eval')).toBe(false);
+    expect(stats.has('script|load')).toBe(false);
+  });
+
+  it('keeps the hot path within budget: policy read, admission, settlement, upstream slot', async () => {
+    const now = Date.now();
+    const who = await tenant(store);
+    await store.putKeyPolicy('hot-path-hash', {
+      digest: 'd',
+      keyUid: who.keyUid,
+      namespace: who.namespace,
+      name: 'k',
+      state: 'Active',
+      suspended: false,
+      expiresAt: null,
+      limits: { quotaNano: 0, fiveHourNano: 0, dailyNano: 0, sevenDayNano: 0 },
+      sourceRanges: { allow: [], deny: [] },
+      maxConcurrent: 0,
+      modelsAllow: null,
+      group: null,
+    });
+    const upstreamSlot = {
+      upstream: 'hot',
+      requestId: randomUUID(),
+      limit: 5,
+      now,
+      leaseMs: 1_000,
+    };
+    await store.acquireUpstreamSlot(upstreamSlot);
+    const request = admission({ ...who, now });
+    const commands = await clientCommands(server.url, observer, async () => {
+      await store.getKeyPolicy('hot-path-hash');
+      await store.admit(request);
+      await store.acquireUpstreamSlot({ ...upstreamSlot, requestId: request.requestId });
+      await store.releaseUpstreamSlot('hot', request.requestId);
+      await store.settle(settlement({ ...who, now }, { requestId: request.requestId }));
+    });
+    expect(commands).toEqual(['get', 'evalsha', 'evalsha', 'zrem', 'evalsha']);
+  });
+});
+
+describe('redis stopped and restarted', () => {
+  it('rejects quickly with StoreUnavailableError while down and recovers by itself', async () => {
+    const port = await freePort();
+    let server = await startRedisServer({ port });
+    const store = await createStore({
+      redisUrl: server.url,
+      prefix: `test:restart:${randomUUID()}:`,
+    });
+    try {
+      const now = Date.now();
+      const who = await tenant(store);
+      expect((await store.admit(admission({ ...who, now }))).admitted).toBe(true);
+
+      await server.stop();
+      const started = Date.now();
+      const calls = [
+        store.admit(admission({ ...who, now })),
+        store.getKeyPolicy('anything'),
+        store.ping(),
+      ];
+      for (const call of calls)
+        await expect(call).rejects.toSatisfy((error) => StoreUnavailableError.is(error));
+      expect(Date.now() - started).toBeLessThan(3_000);
+
+      server = await startRedisServer({ port });
+      let recovered = false;
+      for (let attempt = 0; attempt < 100 && !recovered; attempt++) {
+        recovered = await store.ping().then(
+          () => true,
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return false;
+          },
+        );
+      }
+      expect(recovered).toBe(true);
+      // The new server has no scripts loaded and no data: EVALSHA falls back to EVAL.
+      await store.putAccount(who.namespace, {
+        digest: 'a',
+        uid: who.accountUid,
+        namespace: who.namespace,
+        creditNano: null,
+        maxConcurrent: 0,
+      });
+      expect(await store.admit(admission({ ...who, now }))).toEqual({
+        admitted: true,
+        accountUid: who.accountUid,
+      });
+    } finally {
+      await store.close();
+      await server.stop();
+    }
+  });
+});
