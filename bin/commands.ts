@@ -5,6 +5,7 @@ interface CommandModule {
 
 const commands: Record<string, () => Promise<CommandModule>> = {
   local: () => import('../local/run-local.js'),
+  operator: () => import('../operator/run-operator.js'),
   simulate: () => import('../test/fake-provider/run-simulate.js'),
 };
 

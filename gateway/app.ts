@@ -12,6 +12,7 @@ import { createAdmissionHook } from './pipeline/admission-hook.js';
 import { finishRequest, type FinishDependencies } from './pipeline/finish-request.js';
 import { guessErrorShape } from './pipeline/guess-error-shape.js';
 import { parseRanges } from './pipeline/match-source-ranges.js';
+import { redactUrl } from './pipeline/redact-url.js';
 import { LeaseRenewer } from './pipeline/renew-leases.js';
 import { newRequestState } from './pipeline/request-state.js';
 import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
@@ -46,10 +47,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     gateway: GatewayHandle;
   }
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/([?&]key=)[^&]*/g, '$1[redacted]');
 }
 
 export function build(options: BuildOptions): FastifyInstance {
@@ -169,6 +166,7 @@ export function build(options: BuildOptions): FastifyInstance {
   registerModelRoutes(app);
   registerForwardRoutes(app, {
     store,
+    renewer,
     upstreams,
     pools,
     clock,

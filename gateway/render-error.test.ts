@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   isAnthropicErrorBody,
   renderAnthropicMessagesError,
+  renderAnthropicMessagesStreamError,
 } from './protocols/anthropic-messages/render-anthropic-messages-error.js';
 import {
   isGoogleErrorBody,
   renderGeminiGenerateContentError,
+  renderGeminiGenerateContentStreamError,
 } from './protocols/gemini-generate-content/render-gemini-generate-content-error.js';
 import {
   isOpenAIErrorBody,
   renderOpenAIResponsesError,
+  renderOpenAIResponsesStreamError,
 } from './protocols/openai-responses/render-openai-responses-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.js';
 import { GatewayError, isGatewayError } from './errors/gateway-error.js';
@@ -96,5 +99,35 @@ describe('upstream error body checks', () => {
     for (const [other, body] of Object.entries(bodies)) expect(check(body)).toBe(other === shape);
     expect(check('<html>502</html>')).toBe(false);
     expect(check(null)).toBe(false);
+  });
+});
+
+describe('stream error frames', () => {
+  const error = new GatewayError('TG_UPSTREAM_TIMEOUT');
+  const dataOf = (frame: string) =>
+    JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? 'null') as unknown;
+
+  it('Anthropic: an `event: error` frame with the error body', () => {
+    const frame = renderAnthropicMessagesStreamError(error);
+    expect(frame.startsWith('event: error\n')).toBe(true);
+    expect(frame.endsWith('\n\n')).toBe(true);
+    expect(dataOf(frame)).toEqual(renderAnthropicMessagesError(error));
+  });
+
+  it('OpenAI Responses: a flat `error` event', () => {
+    const frame = renderOpenAIResponsesStreamError(error);
+    expect(frame.startsWith('event: error\n')).toBe(true);
+    expect(dataOf(frame)).toEqual({
+      type: 'error',
+      code: 'TG_UPSTREAM_TIMEOUT',
+      message: error.message,
+      param: null,
+    });
+  });
+
+  it('Gemini: a data-only chunk with the error body', () => {
+    const frame = renderGeminiGenerateContentStreamError(error);
+    expect(frame.startsWith('data: ')).toBe(true);
+    expect(dataOf(frame)).toEqual(renderGeminiGenerateContentError(error));
   });
 });

@@ -41,7 +41,7 @@ export async function finalizeApiKey(
   const object = context.cache.get('ApiKey', apiKey.metadata.name, apiKey.metadata.namespace);
   const hashes = new Set<string>();
   if (known !== undefined) hashes.add(known);
-  const current = object === undefined ? null : usableKeyHash(context, object);
+  const current = object === undefined ? null : usableKeyHash(context, object, true);
   if (current !== null) hashes.add(current);
   for (const hash of hashes) await deleteKeyPolicyIfOwned(context, { hash, keyUid });
   await context.store.deleteKeyCounters(apiKey.metadata.namespace ?? '', keyUid);

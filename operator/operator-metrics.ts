@@ -39,6 +39,12 @@ export class OperatorMetrics {
     labelNames: ['kind', 'type'],
     registers: [this.registry],
   });
+  readonly lists = new Counter({
+    name: `${PREFIX}lists_total`,
+    help: 'Lists by kind: the first one and every relist after 410 Gone.',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
   readonly leader = new Gauge({
     name: `${PREFIX}leader`,
     help: '1 while this process holds the leader Lease.',

@@ -173,8 +173,15 @@ export async function resolveKeyMaterial(
   return { status: 'Found', hash, hint: formatKeyHint(read.value) };
 }
 
-/** The hash a key would be served under, read from the cache only (no Secret is created). */
-export function usableKeyHash(context: OperatorContext, object: CachedObject): string | null {
+/**
+ * The hash a key is served under, read from the cache only (no Secret is created). With
+ * `includeInvalid`, also the hash of an invalid value (its document refuses with InvalidKey).
+ */
+export function usableKeyHash(
+  context: OperatorContext,
+  object: CachedObject,
+  includeInvalid = false,
+): string | null {
   const raw = object as CachedObject & { spec?: { secretName?: string; secretKey?: string } };
   const apiKey = {
     metadata: {
@@ -185,5 +192,9 @@ export function usableKeyHash(context: OperatorContext, object: CachedObject): s
     spec: { secretName: raw.spec?.secretName, secretKey: raw.spec?.secretKey ?? 'apiKey' },
   } as unknown as ApiKey;
   const read = readKeySecret(context, apiKey);
-  return read.status === 'Value' ? hashKeyValue(context.pepper, read.value) : null;
+  if (read.status === 'Value') return hashKeyValue(context.pepper, read.value);
+  if (includeInvalid && read.status === 'InvalidKey' && read.value !== null) {
+    return hashKeyValue(context.pepper, read.value);
+  }
+  return null;
 }

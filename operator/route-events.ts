@@ -92,6 +92,18 @@ export class EventRouter {
         return (spec?.secretName ?? `${key.metadata.name}-key`) === secretName;
       })
       .map((key) => queueKey('ApiKey', namespace, key.metadata.name));
+    // A changed value may free (or take) a value another key was refused for as a duplicate.
+    const duplicates = this.context.cache
+      .list('ApiKey')
+      .filter((key) => {
+        const status = (key as { status?: { conditions?: { type: string; reason: string }[] } })
+          .status;
+        return status?.conditions?.some(
+          (condition) => condition.type === 'Ready' && condition.reason === 'DuplicateKey',
+        );
+      })
+      .map((key) => queueKey('ApiKey', key.metadata.namespace, key.metadata.name));
+    keys.push(...duplicates);
     if (namespace !== this.context.namespace) return keys;
     const upstreams = this.context.cache
       .list('Upstream')

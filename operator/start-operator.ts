@@ -65,6 +65,9 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
       wiring.router?.route(source, type, object);
       metrics.queueDepth.set(queue.depth);
     },
+    onList: (source) => {
+      metrics.lists.inc({ kind: source });
+    },
     onError: (source, error) => {
       logger.warn({ kind: source, err: error }, 'watch failed; restarting');
     },
@@ -87,7 +90,17 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   };
   wiring.context = context;
   wiring.router = new EventRouter(context);
-  await cache.start();
+  let server: Awaited<ReturnType<typeof serveMetrics>> | null = null;
+  try {
+    await cache.start();
+    if (options.metricsPort !== undefined) {
+      const host = options.metricsHost ?? '127.0.0.1';
+      server = await serveMetrics(metrics, { port: options.metricsPort, host });
+    }
+  } catch (error) {
+    await cache.stop();
+    throw error;
+  }
 
   const usageTimer = setInterval(() => {
     if (!elector.isLeader()) return;
@@ -121,13 +134,6 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   });
   elector.start();
 
-  const server =
-    options.metricsPort === undefined
-      ? null
-      : await serveMetrics(metrics, {
-          port: options.metricsPort,
-          host: options.metricsHost ?? '127.0.0.1',
-        });
   return {
     isLeader: () => elector.isLeader(),
     metrics,

@@ -29,6 +29,8 @@ export interface WatchResourcesOptions {
   resyncMs: number;
   onEvent: (source: SourceName, type: WatchEventType, object: CachedObject) => void;
   onError: (source: SourceName, error: unknown) => void;
+  /** Called after every (re)list: the first one and each after 410 Gone. */
+  onList?: (source: SourceName) => void;
 }
 
 type ListFunction = () => Promise<KubernetesListObject<KubernetesObject>>;
@@ -98,6 +100,7 @@ export class ResourceWatch {
           item.kind ??= source;
         }
         this.synced.add(source);
+        options.onList?.(source);
         return result;
       };
       const informer = makeInformer<CachedObject>(options.kubeConfig, path, listAndMark);

@@ -35,10 +35,11 @@ export async function writeKeyPolicy(
     context.writtenKeyHashes.delete(write.objectKey);
   }
   if (write.hash === null || write.policy === null) return false;
+  // Recorded before the write, so a concurrent sweep never removes a document being written.
+  context.writtenKeyHashes.set(write.objectKey, write.hash);
   const existing = await context.store.getKeyPolicy(write.hash);
   if (existing?.digest !== write.policy.digest) {
     await context.store.putKeyPolicy(write.hash, write.policy);
   }
-  context.writtenKeyHashes.set(write.objectKey, write.hash);
   return true;
 }

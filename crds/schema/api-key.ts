@@ -82,7 +82,7 @@ export const apiKeyDefinition = {
     { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
     { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
     { name: 'Used', type: 'string', jsonPath: '.status.usage.usedUSD' },
-    { name: 'Expires', type: 'date', jsonPath: '.spec.expirationTime', priority: 1 },
+    { name: 'Expires', type: 'string', jsonPath: '.spec.expirationTime', priority: 1 },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
   ],
   group: API_GROUP,

@@ -108,6 +108,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: 'WebSocket mode is not supported. Use HTTP with server-sent events instead.',
   },
+  TG_CLIENT_CLOSED: {
+    status: 499,
+    retryable: false,
+    message: 'The client closed the request before the upstream answered.',
+  },
   TG_NO_UPSTREAM: {
     status: 503,
     retryable: true,

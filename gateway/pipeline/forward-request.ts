@@ -4,6 +4,7 @@
  * and stream the reply to the client chunk by chunk. Error statuses are mapped to the caller's
  * protocol; the upstream request is aborted when the client goes away.
  */
+import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -11,6 +12,7 @@ import type { SpendStore } from '../store/store.js';
 import { headersForClient, headersForUpstream } from './filter-headers.js';
 import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
 import type { ForwardContext, RequestAdapter } from './request-adapter.js';
+import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
 import type { ResolvedUpstream, UpstreamCache } from './resolve-upstreams.js';
 import { orderUpstreams } from './select-upstream.js';
@@ -18,6 +20,7 @@ import type { UpstreamPools } from './upstream-pools.js';
 
 export interface ForwardDependencies {
   store: Pick<SpendStore, 'acquireUpstreamSlot'>;
+  renewer: LeaseRenewer;
   upstreams: UpstreamCache;
   pools: UpstreamPools;
   clock: () => number;
@@ -52,6 +55,10 @@ async function pickUpstream(
     });
     if (acquired) {
       state.upstreamSlot = upstream.name;
+      dependencies.renewer.holdUpstreamSlot(state.requestId, {
+        upstream: upstream.name,
+        limit: upstream.maxConcurrent,
+      });
       return upstream;
     }
   }
@@ -106,6 +113,30 @@ async function answerUpstreamError(
   return call.reply.code(decision.status).headers(headers).send(bytes);
 }
 
+/**
+ * The upstream body as the client's body: chunks pass as they arrive; if the upstream fails after
+ * the headers were sent, the caller's protocol error event ends the stream (or it is closed).
+ */
+function relayBody(
+  call: ForwardCall,
+  source: { body: Dispatcher.ResponseData['body']; upstream: string },
+): PassThrough {
+  const relay = new PassThrough();
+  source.body.once('error', (error) => {
+    source.body.unpipe(relay);
+    if (relay.destroyed || relay.writableEnded) return;
+    call.request.log.warn({ err: error, upstream: source.upstream }, 'upstream failed mid-stream');
+    const frame = call.adapter.streamError(call.context, mapTransportError(error));
+    if (frame === null) relay.destroy(error);
+    else relay.end(frame);
+  });
+  relay.once('close', () => {
+    if (!source.body.destroyed) source.body.destroy();
+  });
+  source.body.pipe(relay);
+  return relay;
+}
+
 export async function forwardRequest(
   dependencies: ForwardDependencies,
   call: ForwardCall,
@@ -113,7 +144,10 @@ export async function forwardRequest(
   const { state, adapter, context, request, reply } = call;
   const admitted = state.admitted;
   if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
-  const candidates = await dependencies.upstreams.resolve(admitted.policy.group.upstreams);
+  const candidates = await dependencies.upstreams.resolve(
+    admitted.policy.group.name,
+    admitted.policy.group.upstreams,
+  );
   const upstream = await pickUpstream(dependencies, state, candidates);
   const model = admitted.model;
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
@@ -141,6 +175,7 @@ export async function forwardRequest(
       bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
     });
   } catch (error) {
+    if (abort.signal.aborted) throw new GatewayError('TG_CLIENT_CLOSED', { cause: error });
     throw mapTransportError(error);
   }
   state.outcome.status = response.statusCode;
@@ -151,11 +186,8 @@ export async function forwardRequest(
   if (response.statusCode >= 400) {
     return answerUpstreamError(call, response, dependencies.maxErrorBodyBytes);
   }
-  response.body.on('error', (error) => {
-    request.log.warn({ err: error, upstream: upstream.name }, 'upstream body failed mid-stream');
-  });
   return reply
     .code(response.statusCode)
     .headers(headersForClient(response.headers))
-    .send(response.body);
+    .send(relayBody(call, { body: response.body, upstream: upstream.name }));
 }

@@ -11,8 +11,14 @@ export interface LeaseRef {
   requestId: string;
 }
 
+/** An upstream concurrency slot held by a request (re-acquiring a held slot extends its lease). */
+export interface UpstreamSlotRef {
+  upstream: string;
+  limit: number;
+}
+
 export interface LeaseRenewerOptions {
-  store: Pick<SpendStore, 'renewLease'>;
+  store: Pick<SpendStore, 'renewLease' | 'acquireUpstreamSlot'>;
   leaseMs: number;
   clock: () => number;
   onError: (error: unknown) => void;
@@ -20,6 +26,7 @@ export interface LeaseRenewerOptions {
 
 export class LeaseRenewer {
   readonly #inFlight = new Map<string, LeaseRef>();
+  readonly #upstreamSlots = new Map<string, UpstreamSlotRef>();
   readonly #options: LeaseRenewerOptions;
   #timer: NodeJS.Timeout | null = null;
 
@@ -42,16 +49,27 @@ export class LeaseRenewer {
     }
   }
 
+  /** Also keeps the request's upstream slot alive until `remove`. */
+  holdUpstreamSlot(requestId: string, slot: UpstreamSlotRef): void {
+    if (this.#inFlight.has(requestId)) this.#upstreamSlots.set(requestId, slot);
+  }
+
   remove(requestId: string): void {
     this.#inFlight.delete(requestId);
+    this.#upstreamSlots.delete(requestId);
     if (this.#inFlight.size === 0) this.stop();
   }
 
   async renewNow(): Promise<void> {
     if (this.#inFlight.size === 0) return;
     const refs = [...this.#inFlight.values()];
+    const now = this.#options.clock();
+    const { store, leaseMs } = this.#options;
     try {
-      await this.#options.store.renewLease(refs, this.#options.clock() + this.#options.leaseMs);
+      await store.renewLease(refs, now + leaseMs);
+      for (const [requestId, slot] of this.#upstreamSlots) {
+        await store.acquireUpstreamSlot({ ...slot, requestId, now, leaseMs });
+      }
     } catch (error) {
       this.#options.onError(error);
     }

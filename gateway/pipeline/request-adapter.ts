@@ -3,6 +3,8 @@
  * upstream request is built (model override applied), which header carries the credential, and
  * what its error bodies look like. Implementations live in `protocols/<name>/`.
  */
+import type { ErrorView } from '../errors/error-view.js';
+
 export interface ForwardContext {
   /** The request path without the query string, e.g. `/v1/messages`. */
   path: string;
@@ -31,6 +33,11 @@ export interface RequestAdapter {
   applyCredential(headers: Record<string, string | string[]>, credential: string): void;
   /** True when an upstream error body is already in this protocol's error shape. */
   isErrorBody(body: unknown): boolean;
+  /**
+   * The bytes that tell a streaming caller the stream failed after its headers were sent, or null
+   * when the reply format has no such event (then the connection is just closed).
+   */
+  streamError(context: ForwardContext, error: ErrorView): string | null;
 }
 
 /** Appends a query string to a path. */

@@ -1,7 +1,7 @@
 /**
- * Upstream policies cached in gateway memory: read once per name, re-read when the entry is older
- * than `refreshMs` (so credential rotation shows up) and decrypted only when the `digest` changes.
- * A group whose upstream list changes names new upstreams, which are read on first use.
+ * Upstream policies cached in gateway memory: read once per name; re-read when the group's
+ * upstream list changes or the entry is older than `refreshMs` (so a rotated credential shows up
+ * without a group change); decrypted only when the `digest` changes.
  */
 import type { Platform } from '../../crds/schema/resources.js';
 import { openCredential } from '../store/seal-credential.js';
@@ -54,14 +54,19 @@ export function credentialSecret(plaintext: string): string {
 
 export class UpstreamCache {
   readonly #entries = new Map<string, CacheEntry>();
+  /** The upstream names last seen per group, to notice list changes. */
+  readonly #groupLists = new Map<string, string>();
   readonly #options: UpstreamCacheOptions;
 
   constructor(options: UpstreamCacheOptions) {
     this.#options = options;
   }
 
-  async resolve(refs: readonly UpstreamRef[]): Promise<ResolvedUpstream[]> {
-    const resolved = await Promise.all(refs.map((ref) => this.#resolveOne(ref)));
+  async resolve(group: string, refs: readonly UpstreamRef[]): Promise<ResolvedUpstream[]> {
+    const names = refs.map((ref) => ref.name).join('\n');
+    const changed = this.#groupLists.get(group) !== names;
+    this.#groupLists.set(group, names);
+    const resolved = await Promise.all(refs.map((ref) => this.#resolveOne(ref, changed)));
     return resolved.filter((upstream): upstream is ResolvedUpstream => upstream !== null);
   }
 
@@ -70,10 +75,10 @@ export class UpstreamCache {
     this.#entries.delete(name);
   }
 
-  async #resolveOne(ref: UpstreamRef): Promise<ResolvedUpstream | null> {
+  async #resolveOne(ref: UpstreamRef, force: boolean): Promise<ResolvedUpstream | null> {
     const now = this.#options.clock();
     let entry = this.#entries.get(ref.name);
-    if (entry === undefined || now - entry.readAt >= this.#options.refreshMs) {
+    if (force || entry === undefined || now - entry.readAt >= this.#options.refreshMs) {
       const policy = await this.#options.store.getUpstream(ref.name);
       entry = this.#toEntry(policy, entry, now);
       this.#entries.set(ref.name, entry);

@@ -131,13 +131,14 @@ function withoutDirectives(patch: JsonValue): JsonValue {
   return out;
 }
 
-export type PatchType = 'merge' | 'json' | 'strategic';
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 export function patchTypeOf(contentType: string, strategicAllowed: boolean): PatchType {
   const media = contentType.split(';')[0]?.trim() ?? '';
   if (media === 'application/merge-patch+json') return 'merge';
   if (media === 'application/json-patch+json') return 'json';
   if (media === 'application/strategic-merge-patch+json' && strategicAllowed) return 'strategic';
+  if (media === 'application/apply-patch+yaml') return 'apply';
   throw unsupportedMediaType(media);
 }
 
@@ -150,6 +151,8 @@ export function applyPatch(
       return mergePatch(target, patch.body);
     case 'strategic':
       return mergePatch(target, withoutDirectives(patch.body));
+    case 'apply':
+      return mergePatch(target, patch.body);
     case 'json':
       return jsonPatch(target, patch.body);
   }

@@ -38,6 +38,7 @@ function operation(kind: ResourceKind, verb: string): JsonObject {
       content: {
         'application/json-patch+json': { schema: { type: 'object' } },
         'application/merge-patch+json': { schema: { type: 'object' } },
+        'application/apply-patch+yaml': { schema: { type: 'object' } },
       },
     };
   }

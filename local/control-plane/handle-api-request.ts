@@ -10,6 +10,7 @@ import {
   versionInfo,
 } from './build-discovery.js';
 import { openApiDocument, openApiIndex } from './build-openapi.js';
+import { parse as parseYaml } from 'yaml';
 import { decodeKubernetesProtobuf } from './decode-protobuf.js';
 import type { JsonValue } from './kube-object.js';
 import type { ObjectStore } from './object-store.js';
@@ -54,6 +55,13 @@ async function readBody(request: IncomingMessage): Promise<JsonValue | undefined
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw badRequest(`the protobuf body could not be decoded: ${String(error)}`);
+    }
+  }
+  if (contentType.startsWith('application/apply-patch+yaml')) {
+    try {
+      return parseYaml(Buffer.concat(chunks).toString('utf8')) as JsonValue;
+    } catch {
+      throw badRequest('the apply patch is not valid YAML');
     }
   }
   if (contentType.includes('yaml') || contentType.includes('protobuf')) {

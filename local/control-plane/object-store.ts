@@ -18,6 +18,7 @@ import {
 } from './kube-object.js';
 import type { ObjectFiles } from './persist-objects.js';
 import type { ResourceKind } from './resource-kinds.js';
+import { apiVersionOf } from './resource-kinds.js';
 import type { Matcher } from './select-objects.js';
 import type { EventType } from './watch-hub.js';
 import { WatchHub } from './watch-hub.js';
@@ -76,7 +77,9 @@ export class ObjectStore {
   }
 
   private kindOf(object: KubeObject): ResourceKind | undefined {
-    return this.kinds.find((kind) => kind.kind === object.kind);
+    return this.kinds.find(
+      (kind) => kind.kind === object.kind && apiVersionOf(kind) === object.apiVersion,
+    );
   }
 
   get(kind: ResourceKind, ref: ObjectRef): KubeObject {
@@ -84,6 +87,10 @@ export class ObjectStore {
     if (object === undefined)
       throw notFound({ group: kind.group, kind: kind.kind, name: ref.name }, kind.plural);
     return structuredClone(object);
+  }
+
+  exists(kind: ResourceKind, ref: ObjectRef): boolean {
+    return this.objects.has(keyOf(kind, ref));
   }
 
   list(kind: ResourceKind, where: { namespace: string | undefined; match: Matcher }): KubeObject[] {

@@ -138,6 +138,14 @@ export function serveResource(call: ResourceCall): Reply | undefined {
       };
     case 'PATCH': {
       const type = patchTypeOf(call.request.headers['content-type'] ?? '', kind.group === '');
+      if (type === 'apply' && !store.exists(kind, ref)) {
+        const created = store.create(kind, {
+          namespace: path.namespace,
+          body: requireObject(call.body),
+          options,
+        });
+        return { code: 201, body: created };
+      }
       const current = store.get(kind, ref);
       const patched = requireObject(applyPatch(current, { type, body: call.body ?? null }));
       return { code: 200, body: store.update(kind, { ref, body: patched, status, options }) };

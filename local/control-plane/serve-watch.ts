@@ -33,6 +33,8 @@ export function serveWatch(
 ): () => void {
   const { kind } = watch;
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+  // Clients wait for the headers before they treat the watch as open, even with no event yet.
+  response.flushHeaders();
   let tableHeaderSent = false;
   const send = (type: string, object: KubeObject | JsonObject): void => {
     let payload: JsonObject = object;

@@ -218,6 +218,54 @@ describe('upstream projection', () => {
   });
 });
 
+describe('GoogleOAuth upstream projection', () => {
+  const upstream: Upstream = {
+    apiVersion: 'tollgate.dev/v1alpha1',
+    kind: 'Upstream',
+    metadata: meta('cloud-code'),
+    spec: {
+      platform: 'Antigravity',
+      baseURL: 'https://cloudcode-pa.googleapis.com',
+      credentials: {
+        type: 'GoogleOAuth',
+        googleOAuth: {
+          secretRef: { name: 'google' },
+          clientID: 'client-1',
+          tokenURL: 'https://oauth2.googleapis.com/token',
+          projectID: 'project-1',
+        },
+      },
+    },
+  };
+
+  it('needs refreshToken and clientSecret, and keeps the non-secret half in clear', () => {
+    expect(
+      resolveUpstreamCredential(upstream, { namespace: 'x', data: { refreshToken: 'r' } }),
+    ).toMatchObject({
+      ok: false,
+      condition: { reason: 'SecretKeyMissing', message: /clientSecret/ },
+    });
+    const credential = resolveUpstreamCredential(upstream, {
+      namespace: 'x',
+      data: { refreshToken: 'r', clientSecret: 's' },
+    });
+    expect(credential).toEqual({
+      ok: true,
+      plaintext: JSON.stringify({ refreshToken: 'r', clientSecret: 's' }),
+    });
+    const policy = projectUpstreamPolicy(upstream, { plaintext: 'x', sealed: 'v1.s' });
+    expect(policy).toMatchObject({
+      credentialType: 'GoogleOAuth',
+      oauth: {
+        clientID: 'client-1',
+        tokenURL: 'https://oauth2.googleapis.com/token',
+        projectID: 'project-1',
+      },
+      sealedCredential: 'v1.s',
+    });
+  });
+});
+
 describe('key usage', () => {
   const counters = {
     usedNano: 1_500_000_000,

@@ -5,7 +5,10 @@ import {
   withQuery,
   type RequestAdapter,
 } from '../../pipeline/request-adapter.js';
-import { isAnthropicErrorBody } from './render-anthropic-messages-error.js';
+import {
+  isAnthropicErrorBody,
+  renderAnthropicMessagesStreamError,
+} from './render-anthropic-messages-error.js';
 
 export const anthropicMessagesAdapter: RequestAdapter = {
   readModel: (context) => jsonStringField(context.json, 'model'),
@@ -21,4 +24,6 @@ export const anthropicMessagesAdapter: RequestAdapter = {
     headers['x-api-key'] = credential;
   },
   isErrorBody: isAnthropicErrorBody,
+  streamError: (context, error) =>
+    anthropicMessagesAdapter.isStream(context) ? renderAnthropicMessagesStreamError(error) : null,
 };

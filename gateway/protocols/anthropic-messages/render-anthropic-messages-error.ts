@@ -31,6 +31,11 @@ export function renderAnthropicMessagesError(error: ErrorView): AnthropicErrorBo
   };
 }
 
+/** The in-stream error event (PROTOCOLS.md 1.8), for failures after the headers were sent. */
+export function renderAnthropicMessagesStreamError(error: ErrorView): string {
+  return `event: error\ndata: ${JSON.stringify(renderAnthropicMessagesError(error))}\n\n`;
+}
+
 /** True when an upstream error body already has the Anthropic shape (safe to pass through). */
 export function isAnthropicErrorBody(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;

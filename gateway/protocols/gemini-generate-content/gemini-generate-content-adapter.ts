@@ -3,7 +3,10 @@
  * override rewrites the path and the body bytes always pass untouched. Credential: x-goog-api-key.
  */
 import { withQuery, type RequestAdapter } from '../../pipeline/request-adapter.js';
-import { isGoogleErrorBody } from './render-gemini-generate-content-error.js';
+import {
+  isGoogleErrorBody,
+  renderGeminiGenerateContentStreamError,
+} from './render-gemini-generate-content-error.js';
 
 const modelPath = /^(.*\/models\/)([^/:]+)(:[A-Za-z]+)?$/;
 
@@ -34,4 +37,10 @@ export const geminiGenerateContentAdapter: RequestAdapter = {
     headers['x-goog-api-key'] = credential;
   },
   isErrorBody: isGoogleErrorBody,
+  // Only SSE streams can carry an error chunk; a JSON-array stream is just closed.
+  streamError: (context, error) =>
+    geminiGenerateContentAdapter.isStream(context) &&
+    new URLSearchParams(context.query).get('alt') === 'sse'
+      ? renderGeminiGenerateContentStreamError(error)
+      : null,
 };

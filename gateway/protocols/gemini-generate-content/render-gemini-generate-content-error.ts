@@ -36,6 +36,11 @@ export function renderGeminiGenerateContentError(error: ErrorView): GoogleErrorB
   };
 }
 
+/** A Gemini SSE chunk carrying an error (PROTOCOLS.md 4.4), for `alt=sse` streams. */
+export function renderGeminiGenerateContentStreamError(error: ErrorView): string {
+  return `data: ${JSON.stringify(renderGeminiGenerateContentError(error))}\n\n`;
+}
+
 /** True when an upstream error body already has the Google shape (safe to pass through). */
 export function isGoogleErrorBody(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;

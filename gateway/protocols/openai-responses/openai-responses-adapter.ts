@@ -5,7 +5,10 @@ import {
   withQuery,
   type RequestAdapter,
 } from '../../pipeline/request-adapter.js';
-import { isOpenAIErrorBody } from './render-openai-responses-error.js';
+import {
+  isOpenAIErrorBody,
+  renderOpenAIResponsesStreamError,
+} from './render-openai-responses-error.js';
 
 export const openAIResponsesAdapter: RequestAdapter = {
   readModel: (context) => jsonStringField(context.json, 'model'),
@@ -21,4 +24,6 @@ export const openAIResponsesAdapter: RequestAdapter = {
     headers.authorization = `Bearer ${credential}`;
   },
   isErrorBody: isOpenAIErrorBody,
+  streamError: (context, error) =>
+    openAIResponsesAdapter.isStream(context) ? renderOpenAIResponsesStreamError(error) : null,
 };

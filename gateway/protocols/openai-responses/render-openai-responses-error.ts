@@ -22,6 +22,13 @@ export function renderOpenAIResponsesError(error: ErrorView): OpenAIErrorBody {
   };
 }
 
+/** The Responses stream `error` event (flat fields, PROTOCOLS.md 2.5). */
+export function renderOpenAIResponsesStreamError(error: ErrorView): string {
+  const { error: body } = renderOpenAIResponsesError(error);
+  const event = { type: 'error', code: body.code, message: body.message, param: null };
+  return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
 /** True when an upstream error body already has the OpenAI shape (safe to pass through). */
 export function isOpenAIErrorBody(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;

@@ -1,8 +1,11 @@
 /** Invalid manifests are refused by the schema and CEL rules with kubectl-readable field paths. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import type { Plane } from './control-plane-harness.js';
 import { startPlane } from './control-plane-harness.js';
+
+// Each test runs several kubectl processes; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 60_000 });
 
 const upstream = (name: string, spec: string): string =>
   `apiVersion: tollgate.dev/v1alpha1\nkind: Upstream\nmetadata:\n  name: ${name}\nspec:\n${spec}`;

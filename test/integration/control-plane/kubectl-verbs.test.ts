@@ -1,8 +1,11 @@
 /** Real kubectl against the local control plane: every verb on every kind. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import type { Plane } from './control-plane-harness.js';
 import { runKubectl, startPlane } from './control-plane-harness.js';
+
+// Each test runs several kubectl processes; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 60_000 });
 
 interface KindCase {
   kind: string;
@@ -198,6 +201,29 @@ describe('kubectl edit', () => {
     expect(object.spec.displayName).toBe('by-editor');
     expect(object.metadata.generation).toBe(2);
     await plane.ok(['delete', 'ak', 'edited-key']);
+  });
+});
+
+describe('kubectl apply --server-side', () => {
+  it('creates, then merges the applied fields into the object', async () => {
+    const manifest = (displayName: string): string =>
+      `apiVersion: tollgate.dev/v1alpha1\nkind: ApiKey\nmetadata: {name: ssa}\nspec: {displayName: ${displayName}}\n`;
+    expect(await plane.ok(['apply', '--server-side', '-f', '-'], manifest('one'))).toBe(
+      'apikey.tollgate.dev/ssa serverside-applied\n',
+    );
+    await plane.ok(['apply', '--server-side', '-f', '-'], manifest('two'));
+    const object = parse(await plane.ok(['get', 'ak', 'ssa', '-o', 'yaml'])) as {
+      metadata: { generation: number };
+      spec: { displayName: string };
+    };
+    expect(object.spec.displayName).toBe('two');
+    expect(object.metadata.generation).toBe(2);
+    const invalid = await plane.kubectl(
+      ['apply', '--server-side', '-f', '-'],
+      manifest('"' + 'x'.repeat(101) + '"'),
+    );
+    expect(invalid.stderr).toContain('spec.displayName: Too long');
+    await plane.ok(['delete', 'ak', 'ssa']);
   });
 });
 

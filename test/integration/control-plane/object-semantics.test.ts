@@ -1,7 +1,10 @@
 /** API server semantics: generation, optimistic concurrency, status, finalizers, GC, auth. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Plane } from './control-plane-harness.js';
 import { apiRequest, startPlane } from './control-plane-harness.js';
+
+// Each test runs several kubectl processes; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 60_000 });
 
 const keys = '/apis/tollgate.dev/v1alpha1/namespaces/default/apikeys';
 const manifest = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -69,6 +72,46 @@ describe('object semantics', () => {
     expect(Number(meta(afterSpec.body).resourceVersion)).toBeGreaterThan(
       Number(meta(afterStatus.body).resourceVersion),
     );
+  });
+
+  it('lets kubectl wait for a condition written through the status subresource', async () => {
+    await apiRequest(plane.local, { method: 'POST', path: keys, body: manifest('waited') });
+    const early = await plane.kubectl([
+      'wait',
+      '--for=condition=Ready',
+      'ak/waited',
+      '--timeout=1s',
+    ]);
+    expect(early.stderr).toContain('timed out waiting for the condition');
+    const ready = {
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Active',
+            message: 'ok',
+            lastTransitionTime: '2026-01-01T00:00:00Z',
+          },
+        ],
+      },
+    };
+    await plane.ok([
+      'patch',
+      'ak',
+      'waited',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify(ready),
+    ]);
+    const started = Date.now();
+    expect(await plane.ok(['wait', '--for=condition=Ready', 'ak/waited', '--timeout=10s'])).toBe(
+      'apikey.tollgate.dev/waited condition met\n',
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const table = await plane.ok(['get', 'ak', 'waited']);
+    expect(table).toMatch(/\nwaited\s+waited\s+True\s+Active\s+\d+s\n$/);
   });
 
   it('answers 409 Conflict to an update with a stale resourceVersion', async () => {

@@ -1,10 +1,13 @@
 /** The data folder: objects, resourceVersions, the token and the kubeconfig survive a restart. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import type { Plane } from './control-plane-harness.js';
 import { apiRequest, startPlane } from './control-plane-harness.js';
+
+// Each test runs several kubectl processes; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 60_000 });
 
 let plane: Plane;
 beforeAll(async () => {

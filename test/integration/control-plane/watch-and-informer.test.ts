@@ -4,9 +4,12 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import { CustomObjectsApi, KubeConfig, makeInformer } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Plane } from './control-plane-harness.js';
 import { apiRequest, startPlane } from './control-plane-harness.js';
+
+// Each test runs several kubectl processes; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 60_000 });
 
 const group = 'tollgate.dev';
 const version = 'v1alpha1';

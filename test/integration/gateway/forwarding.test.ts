@@ -9,15 +9,9 @@ import {
   env,
   key,
   message,
-  namespace,
   putUpstream,
-  registry,
-  secrets,
-  tinyServers,
-  tinyUpstream,
   useForwardingGateway,
 } from './forwarding-setup.js';
-import { buildGateway, createKey } from './gateway-fixture.js';
 
 useForwardingGateway();
 
@@ -147,17 +141,37 @@ describe('streaming', () => {
     expect(status).toBe(200);
   });
 
-  it('ends the client stream when the upstream drops mid-stream, and frees the slot', async () => {
+  it('ends a dropped stream with the protocol error event and frees the slot', async () => {
     env.fake.setBehaviour({ dropAfterChunks: 2, chunks: 6 });
     const apiKey = await key({ overrides: { maxConcurrent: 1 } });
     const response = await callMessages(apiKey, message('claude-sonnet-4-6', true));
     expect(response.statusCode).toBe(200);
-    const text = await response.body.text().catch(() => 'aborted');
+    const text = await response.body.text();
     expect(text).not.toContain('message_stop');
+    expect(text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"api_error"/);
+    expect(text).toContain('TG_UPSTREAM_UNREACHABLE');
     env.fake.setBehaviour({});
     const next = await callMessages(apiKey, message());
     expect(next.statusCode).toBe(200);
     await next.body.text();
+  });
+
+  it('ends a dropped Gemini SSE stream with an error chunk', async () => {
+    env.fake.setBehaviour({ dropAfterChunks: 1, chunks: 4 });
+    const geminiKey = await key({ platform: 'Gemini' });
+    const response = await request(
+      `${env.base}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': geminiKey },
+        body: '{"contents":[{"parts":[{"text":"hi"}]}]}',
+      },
+    );
+    const text = await response.body.text();
+    const last = text.trim().split('\n\n').at(-1) ?? '';
+    expect(JSON.parse(last.replace(/^data: /, ''))).toMatchObject({
+      error: { code: 502, status: 'UNAVAILABLE' },
+    });
   });
 
   it('does not leak slots over sequential requests', async () => {

@@ -60,6 +60,24 @@ describe.each<StoreKind>(['memory', 'redis'])('on the %s store', (kind) => {
     renewer.stop();
   });
 
+  it('keeps a renewed upstream slot until the request is removed', async () => {
+    const keyUid = randomUUID();
+    const upstream = `up-${randomUUID().slice(0, 8)}`;
+    const renewer = new LeaseRenewer({ store, leaseMs, clock: Date.now, onError: () => undefined });
+    const slot = (requestId: string) =>
+      store.acquireUpstreamSlot({ upstream, requestId, limit: 1, now: Date.now(), leaseMs });
+    expect((await admit(keyUid, 'long')).admitted).toBe(true);
+    expect(await slot('long')).toBe(true);
+    renewer.add({ namespace: 'team-lease', keyUid, requestId: 'long' });
+    renewer.holdUpstreamSlot('long', { upstream, limit: 1 });
+    await sleep(leaseMs * 3);
+    expect(await slot('other')).toBe(false);
+    renewer.remove('long');
+    await sleep(leaseMs * 2);
+    expect(await slot('other')).toBe(true);
+    renewer.stop();
+  });
+
   it('uses the right-most untrusted X-Forwarded-For entry behind a trusted proxy', async () => {
     const created = await createKey(store, secrets, {
       platform: 'Anthropic',

@@ -32,9 +32,16 @@ export interface Harness {
 export async function startHarness(options: {
   redisUrl?: string;
   prefix?: string;
+  /** Small values force watches to end and resume from versions that fell out (410 Gone). */
+  watch?: { window: number; timeoutMs: number };
 }): Promise<Harness> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'tollgate-operator-it-'));
-  const local = await startLocal({ dataDirectory });
+  const local = await startLocal({
+    dataDirectory,
+    ...(options.watch === undefined
+      ? {}
+      : { watchWindow: options.watch.window, watchTimeoutMs: options.watch.timeoutMs }),
+  });
   const prefix = options.prefix ?? `it-operator-${randomBytes(4).toString('hex')}:`;
   const store = await createStore(
     options.redisUrl === undefined
