@@ -4,6 +4,7 @@ interface CommandModule {
 }
 
 const commands: Record<string, () => Promise<CommandModule>> = {
+  gateway: () => import('../gateway/run-gateway.js'),
   local: () => import('../local/run-local.js'),
   operator: () => import('../operator/run-operator.js'),
   simulate: () => import('../test/fake-provider/run-simulate.js'),

@@ -141,6 +141,8 @@ export function build(options: BuildOptions): FastifyInstance {
     metrics.requests.inc(labels);
     metrics.duration.observe(labels, reply.elapsedTime / 1000);
     if (state.errorCode !== null) metrics.refusals.inc({ platform, reason: state.errorCode });
+    const firstByteMs = state.outcome.timeToFirstByteMs;
+    if (firstByteMs !== null) metrics.timeToFirstByte.observe({ platform }, firstByteMs / 1000);
   });
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -5,6 +5,7 @@ export interface GatewayMetrics {
   requests: Counter<'platform' | 'status_class'>;
   refusals: Counter<'platform' | 'reason'>;
   duration: Histogram<'platform' | 'status_class'>;
+  timeToFirstByte: Histogram<'platform'>;
 }
 
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
@@ -26,6 +27,13 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
       help: 'Time from request to the end of the response, by platform and status class.',
       labelNames: ['platform', 'status_class'],
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    timeToFirstByte: new Histogram({
+      name: 'tollgate_upstream_time_to_first_byte_seconds',
+      help: 'Time from sending the upstream request to its response headers, by platform.',
+      labelNames: ['platform'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
   };

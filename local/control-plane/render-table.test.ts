@@ -43,7 +43,7 @@ describe('tables', () => {
     );
     expect(table.rows).toEqual([
       {
-        cells: ['k', 'Key', 'g', 'True', 'Active', null, '<invalid>', '60s'],
+        cells: ['k', 'Key', 'g', 'True', 'Active', null, '2026-01-02T00:00:00Z', '60s'],
         object: {
           kind: 'PartialObjectMetadata',
           apiVersion: 'meta.k8s.io/v1',

@@ -3,6 +3,7 @@
  * x-api-key), OpenAI Responses (plain, streamed, models), Google genai (generate, stream,
  * models list and get). Memory store; the Redis path is covered by the refusal suite.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +26,8 @@ let app: FastifyInstance;
 let base: string;
 const secrets = newSecrets();
 const keys = { anthropic: '', openai: '', gemini: '' };
+/** Headers as the gateway received them from the SDKs. */
+const received: IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
   store = await openStore('memory', '');
@@ -41,6 +44,10 @@ beforeAll(async () => {
     await createKey(store, secrets, { platform: 'Gemini', namespace: 'team-a' })
   ).value;
   app = buildGateway(store, secrets);
+  app.addHook('onRequest', async (request) => {
+    await Promise.resolve();
+    received.push(request.headers);
+  });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
@@ -76,6 +83,9 @@ describe('@anthropic-ai/sdk', () => {
       messages: [{ role: 'user', content: 'Hello' }],
     });
     expect(message.type).toBe('message');
+    const sent = received.at(-1)!;
+    if (variant === 'bearer') expect(sent.authorization).toBe(`Bearer ${keys.anthropic}`);
+    else expect([sent['x-api-key'], sent.authorization]).toEqual([keys.anthropic, undefined]);
     const upstream = lastUpstreamRequest();
     expect(upstream.headers['x-api-key']).toBe('fake-upstream-key');
     expect(upstream.headers.authorization).toBeUndefined();

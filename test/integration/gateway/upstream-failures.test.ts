@@ -195,6 +195,47 @@ describe('edges', () => {
     }
   });
 
+  it('lists what the group and key allow, in each route shape', async () => {
+    const openaiKey = await key({
+      platform: 'OpenAI',
+      group: { modelsAllow: ['gpt-5*'] },
+      overrides: { modelsAllow: ['gpt-5', 'gpt-5-mini', 'gpt-4.1'] },
+    });
+    const openai = await env.app.inject({
+      url: '/v1/models',
+      headers: { authorization: `Bearer ${openaiKey}` },
+    });
+    expect(openai.json()).toEqual({
+      object: 'list',
+      data: [
+        expect.objectContaining({ id: 'gpt-5', object: 'model' }),
+        expect.objectContaining({ id: 'gpt-5-mini', object: 'model' }),
+      ],
+    });
+    const hidden = await env.app.inject({
+      url: '/v1/models/gpt-4.1',
+      headers: { authorization: `Bearer ${openaiKey}` },
+    });
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toMatchObject({ error: { code: 'TG_MODEL_NOT_FOUND' } });
+
+    const antigravityKey = await key({ platform: 'Antigravity' });
+    const headers = { authorization: `Bearer ${antigravityKey}` };
+    const openaiShape = await env.app.inject({ url: '/antigravity/models', headers });
+    expect(openaiShape.json<{ object: string }>().object).toBe('list');
+    const anthropicShape = await env.app.inject({ url: '/antigravity/v1/models', headers });
+    expect(anthropicShape.json<{ data: { type: string }[] }>().data[0]?.type).toBe('model');
+    const geminiShape = await env.app.inject({ url: '/antigravity/v1beta/models', headers });
+    expect(geminiShape.json<{ models: { name: string }[] }>().models.map((m) => m.name)).toContain(
+      'models/claude-sonnet-4-6',
+    );
+    const one = await env.app.inject({
+      url: '/antigravity/v1beta/models/gemini-2.5-pro',
+      headers,
+    });
+    expect(one.json()).toMatchObject({ name: 'models/gemini-2.5-pro' });
+  });
+
   it('serves health and readiness', async () => {
     expect((await env.app.inject('/healthz')).statusCode).toBe(200);
     expect((await env.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
@@ -225,6 +266,9 @@ describe('settlement and metrics', () => {
     expect(text).toMatch(/tollgate_requests_total\{platform="Anthropic",status_class="2xx"\} \d+/);
     expect(text).toMatch(
       /tollgate_refusals_total\{platform="Anthropic",reason="TG_KEY_MISSING"\} \d+/,
+    );
+    expect(text).toMatch(
+      /tollgate_upstream_time_to_first_byte_seconds_count\{platform="Anthropic"\} [1-9]/,
     );
     expect(text).not.toContain('sk-tg-');
   });
