@@ -19,6 +19,7 @@ import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
 import { UpstreamCache } from './pipeline/resolve-upstreams.js';
 import './pipeline/route-config.js';
 import { UpstreamPools } from './pipeline/upstream-pools.js';
+import { apiKeyCredentials, type UpstreamCredentials } from './pipeline/upstream-credentials.js';
 import { renderErrorBody } from './render-error.js';
 import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
@@ -32,6 +33,8 @@ export interface BuildOptions {
   clock?: () => number;
   random?: () => number;
   registry?: Registry;
+  /** How upstream credentials are obtained; default: API keys only. */
+  credentials?: UpstreamCredentials;
   /** Reservation estimate per request (metering provides one later); default 0. */
   estimateNano?: (request: FastifyRequest) => number;
 }
@@ -170,6 +173,7 @@ export function build(options: BuildOptions): FastifyInstance {
     store,
     renewer,
     upstreams,
+    credentials: options.credentials ?? apiKeyCredentials,
     pools,
     clock,
     random: options.random ?? Math.random,

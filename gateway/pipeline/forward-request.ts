@@ -15,6 +15,7 @@ import type { ForwardContext, RequestAdapter } from './request-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
 import type { ResolvedUpstream, UpstreamCache } from './resolve-upstreams.js';
+import type { UpstreamCredentials } from './upstream-credentials.js';
 import { orderUpstreams } from './select-upstream.js';
 import type { UpstreamPools } from './upstream-pools.js';
 
@@ -22,6 +23,7 @@ export interface ForwardDependencies {
   store: Pick<SpendStore, 'acquireUpstreamSlot'>;
   renewer: LeaseRenewer;
   upstreams: UpstreamCache;
+  credentials: UpstreamCredentials;
   pools: UpstreamPools;
   clock: () => number;
   random: () => number;
@@ -153,7 +155,7 @@ export async function forwardRequest(
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
   const parts = adapter.buildUpstream(context, upstreamModel);
   const headers = headersForUpstream(request.headers);
-  adapter.applyCredential(headers, upstream.credential);
+  adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
   state.outcome.upstream = upstream.name;
   state.outcome.upstreamModel = upstreamModel ?? model;
   state.outcome.stream = adapter.isStream(context);

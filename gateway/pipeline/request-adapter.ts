@@ -22,7 +22,31 @@ export interface UpstreamRequestParts {
   body: Buffer | null;
 }
 
+/** The format the upstream replies in; the meter picks its usage extractor by it. */
+export type UpstreamWireFormat =
+  | 'anthropic-messages'
+  | 'openai-responses'
+  | 'openai-chat'
+  | 'gemini-generate-content'
+  | 'v1internal';
+
+/**
+ * Translated routes only: turns upstream reply bytes into the caller's protocol, incrementally.
+ * A non-streamed reply is pushed whole and the translation comes from `end()`.
+ */
+export interface ReplyTranslator {
+  push(chunk: Buffer): Buffer;
+  end(): Buffer;
+}
+
 export interface RequestAdapter {
+  /** The upstream's reply format for this request: usage is read from the upstream bytes. */
+  upstreamFormat(context: ForwardContext): UpstreamWireFormat;
+  /** Translated routes only; absent = the reply bytes pass through untouched. */
+  translateReply?(
+    context: ForwardContext,
+    reply: { stream: boolean; status: number },
+  ): ReplyTranslator;
   /** The model the caller asked for; null when the request does not name one. */
   readModel(context: ForwardContext): string | null;
   /** True when the caller asked for a streamed reply. */

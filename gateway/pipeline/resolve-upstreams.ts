@@ -14,11 +14,22 @@ export interface ResolvedUpstream {
   origin: string;
   /** The baseURL path without a trailing slash ('' for none). */
   basePath: string;
+  /** APIKey upstreams: the key. GoogleOAuth upstreams: the refresh token (see `oauth`). */
   credential: string;
+  /** GoogleOAuth upstreams: what the token exchange needs; null for APIKey upstreams. */
+  oauth: GoogleOAuthCredential | null;
   maxConcurrent: number;
   modelOverrides: Record<string, string>;
   weight: number;
   priority: number;
+}
+
+export interface GoogleOAuthCredential {
+  clientID: string;
+  tokenURL: string;
+  projectID: string;
+  refreshToken: string;
+  clientSecret: string;
 }
 
 interface CacheEntry {
@@ -50,6 +61,24 @@ export function credentialSecret(plaintext: string): string {
     // Not JSON: the plaintext is the secret itself.
   }
   return plaintext;
+}
+
+/** GoogleOAuth upstreams: the spec's public half plus the sealed `{refreshToken, clientSecret}`. */
+function googleOAuthCredential(
+  policy: UpstreamPolicy,
+  plaintext: string,
+): GoogleOAuthCredential | null {
+  if (policy.credentialType !== 'GoogleOAuth' || policy.oauth === null) return null;
+  let sealed: unknown;
+  try {
+    sealed = JSON.parse(plaintext);
+  } catch {
+    return null;
+  }
+  if (typeof sealed !== 'object' || sealed === null) return null;
+  const { refreshToken, clientSecret } = sealed as Record<string, unknown>;
+  if (typeof refreshToken !== 'string' || typeof clientSecret !== 'string') return null;
+  return { ...policy.oauth, refreshToken, clientSecret };
 }
 
 export class UpstreamCache {
@@ -91,9 +120,8 @@ export class UpstreamCache {
     if (policy === null) return { digest: '', readAt: now, upstream: null };
     if (previous?.digest === policy.digest) return { ...previous, readAt: now };
     const url = new URL(policy.baseURL);
-    const secret = credentialSecret(
-      openCredential(this.#options.credentialKey, policy.sealedCredential),
-    );
+    const plaintext = openCredential(this.#options.credentialKey, policy.sealedCredential);
+    const secret = credentialSecret(plaintext);
     return {
       digest: policy.digest,
       readAt: now,
@@ -103,6 +131,7 @@ export class UpstreamCache {
         origin: url.origin,
         basePath: url.pathname.replace(/\/+$/, ''),
         credential: secret,
+        oauth: googleOAuthCredential(policy, plaintext),
         maxConcurrent: policy.maxConcurrent,
         modelOverrides: policy.modelOverrides,
       },

@@ -11,6 +11,7 @@ import {
 } from './render-anthropic-messages-error.js';
 
 export const anthropicMessagesAdapter: RequestAdapter = {
+  upstreamFormat: () => 'anthropic-messages',
   readModel: (context) => jsonStringField(context.json, 'model'),
   isStream: (context) =>
     typeof context.json === 'object' &&

@@ -23,6 +23,7 @@ export function splitModelPath(
 }
 
 export const geminiGenerateContentAdapter: RequestAdapter = {
+  upstreamFormat: () => 'gemini-generate-content',
   readModel: (context) => splitModelPath(context.path)?.model ?? null,
   isStream: (context) => context.path.endsWith(':streamGenerateContent'),
   buildUpstream: (context, upstreamModel) => {

@@ -11,6 +11,7 @@ import {
 } from './render-openai-responses-error.js';
 
 export const openAIResponsesAdapter: RequestAdapter = {
+  upstreamFormat: () => 'openai-responses',
   readModel: (context) => jsonStringField(context.json, 'model'),
   isStream: (context) =>
     typeof context.json === 'object' &&
