@@ -19,7 +19,7 @@ import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
 import { UpstreamCache } from './pipeline/resolve-upstreams.js';
 import './pipeline/route-config.js';
 import { UpstreamPools } from './pipeline/upstream-pools.js';
-import { apiKeyCredentials, type UpstreamCredentials } from './pipeline/upstream-credentials.js';
+import { createUpstreamCredentials, type UpstreamCredentials } from './pipeline/upstream-credentials.js';
 import { renderErrorBody } from './render-error.js';
 import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
@@ -33,7 +33,7 @@ export interface BuildOptions {
   clock?: () => number;
   random?: () => number;
   registry?: Registry;
-  /** How upstream credentials are obtained; default: API keys only. */
+  /** How upstream credentials are obtained; default: API keys plus Google OAuth token refresh. */
   credentials?: UpstreamCredentials;
   /** Reservation estimate per request (metering provides one later); default 0. */
   estimateNano?: (request: FastifyRequest) => number;
@@ -173,7 +173,7 @@ export function build(options: BuildOptions): FastifyInstance {
     store,
     renewer,
     upstreams,
-    credentials: options.credentials ?? apiKeyCredentials,
+    credentials: options.credentials ?? createUpstreamCredentials({ clock }),
     pools,
     clock,
     random: options.random ?? Math.random,

@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { parseLocalConfig } from './local-config.js';
 
 describe('parseLocalConfig', () => {
-  it('defaults to ./.tollgate, 127.0.0.1, 8080 and the API on the next port', () => {
-    expect(parseLocalConfig([], {})).toEqual({
+  it('defaults to ./.tollgate, 127.0.0.1, 8080 and the next ports for the other parts', () => {
+    expect(parseLocalConfig([], {})).toMatchObject({
       dataDirectory: './.tollgate',
       host: '127.0.0.1',
       port: 8080,
       apiPort: 8081,
+      metricsPort: 8082,
+      operatorMetricsPort: 8083,
     });
+    expect(parseLocalConfig([], {}).redisUrl).toBeUndefined();
   });
 
   it('reads the environment, and flags win over it', () => {
@@ -17,12 +20,15 @@ describe('parseLocalConfig', () => {
       TOLLGATE_PORT: '9000',
       TOLLGATE_API_PORT: '7000',
       TOLLGATE_HOST: '127.0.0.2',
+      REDIS_URL: 'redis://127.0.0.1:7777',
     };
-    expect(parseLocalConfig([], environment)).toEqual({
+    expect(parseLocalConfig([], environment)).toMatchObject({
       dataDirectory: '/env/data',
       host: '127.0.0.2',
       port: 9000,
       apiPort: 7000,
+      metricsPort: 9002,
+      redisUrl: 'redis://127.0.0.1:7777',
     });
     expect(parseLocalConfig(['--data', '/flag', '--port', '9100'], environment)).toMatchObject({
       dataDirectory: '/flag',
@@ -30,6 +36,13 @@ describe('parseLocalConfig', () => {
       apiPort: 7000,
     });
     expect(parseLocalConfig(['--port', '9100'], {})).toMatchObject({ apiPort: 9101 });
+    expect(parseLocalConfig(['--port', '0'], {})).toMatchObject({ apiPort: 0, metricsPort: 0 });
+  });
+
+  it('passes gateway settings from TOLLGATE_* variables through', () => {
+    const config = parseLocalConfig([], { TOLLGATE_TRUSTED_PROXIES: '10.0.0.0/8, ::1' });
+    expect(config.gateway.trustedProxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(() => parseLocalConfig([], { TOLLGATE_TRUSTED_PROXIES: 'nope' })).toThrow(/trusted/);
   });
 
   it('refuses bad ports and unknown flags', () => {

@@ -1,6 +1,7 @@
 /** `tollgate local` configuration: flags and `TOLLGATE_*` environment variables, parsed once. */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { parseGatewaySettings, type GatewaySettings } from '../gateway/gateway-config.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -9,9 +10,20 @@ const configSchema = z.object({
   host: z.string().min(1),
   port,
   apiPort: port,
+  metricsPort: port,
+  operatorMetricsPort: port,
+  redisUrl: z.string().min(1).optional(),
 });
 
-export type LocalConfig = Readonly<z.infer<typeof configSchema>>;
+export type LocalConfig = Readonly<z.infer<typeof configSchema>> & {
+  /** Gateway settings from `TOLLGATE_*` variables (trusted proxies, timeouts, time zone...). */
+  gateway: GatewaySettings;
+};
+
+/** Ports after the gateway's: API +1, gateway metrics +2, operator metrics +3 (0 = any free port). */
+function nextPort(base: number, offset: number): number {
+  return base === 0 ? 0 : base + offset;
+}
 
 export function parseLocalConfig(
   args: readonly string[],
@@ -23,22 +35,30 @@ export function parseLocalConfig(
       data: { type: 'string' },
       port: { type: 'string' },
       'api-port': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'operator-metrics-port': { type: 'string' },
       host: { type: 'string' },
     },
     strict: true,
   });
   const gatewayPort = port.parse(values.port ?? environment.TOLLGATE_PORT ?? '8080');
+  const redisUrl = environment.REDIS_URL;
   const result = configSchema.safeParse({
     dataDirectory: values.data ?? environment.TOLLGATE_DATA_DIR ?? './.tollgate',
     host: values.host ?? environment.TOLLGATE_HOST ?? '127.0.0.1',
     port: gatewayPort,
-    apiPort:
-      values['api-port'] ??
-      environment.TOLLGATE_API_PORT ??
-      (gatewayPort === 0 ? 0 : gatewayPort + 1),
+    apiPort: values['api-port'] ?? environment.TOLLGATE_API_PORT ?? nextPort(gatewayPort, 1),
+    metricsPort:
+      values['metrics-port'] ?? environment.TOLLGATE_METRICS_PORT ?? nextPort(gatewayPort, 2),
+    operatorMetricsPort:
+      values['operator-metrics-port'] ??
+      environment.TOLLGATE_OPERATOR_METRICS_PORT ??
+      nextPort(gatewayPort, 3),
+    redisUrl: redisUrl === '' ? undefined : redisUrl,
   });
   if (!result.success) {
     throw new Error(`invalid configuration: ${z.prettifyError(result.error)}`);
   }
-  return Object.freeze(result.data);
+  const gateway = parseGatewaySettings([], { ...environment, TOLLGATE_PORT: undefined });
+  return Object.freeze({ ...result.data, gateway });
 }

@@ -1,22 +1,21 @@
-/** `tollgate local`: the control plane and the gateway port in one process, until SIGINT/SIGTERM. */
+/** `tollgate local`: control plane, operator and gateway in one process, until SIGINT/SIGTERM. */
 import { parseLocalConfig } from './local-config.js';
-import { startLocal } from './start-local.js';
+import { startLocalStack } from './start-local-stack.js';
 
 export async function run(args: readonly string[]): Promise<void> {
   const config = parseLocalConfig(args, process.env);
-  const local = await startLocal({
-    dataDirectory: config.dataDirectory,
-    host: config.host,
-    apiPort: config.apiPort,
-    port: config.port,
-  });
+  const stack = await startLocalStack(config);
+  const kubeconfig = stack.local.kubeconfigPath;
   process.stdout.write(
     [
       'tollgate local is running',
-      `  gateway (healthz): ${local.gatewayUrl ?? 'not started'}`,
-      `  kubernetes API:    ${local.apiUrl}`,
-      `  kubeconfig:        ${local.kubeconfigPath}`,
-      `  try: kubectl --kubeconfig ${local.kubeconfigPath} get tollgate -A`,
+      `  gateway:            ${stack.gatewayUrl}`,
+      `  gateway metrics:    ${stack.metricsUrl}`,
+      `  operator metrics:   ${stack.operatorMetricsUrl}`,
+      `  kubernetes API:     ${stack.local.apiUrl}`,
+      `  kubeconfig:         ${kubeconfig}`,
+      `  store:              ${stack.store.kind === 'redis' ? 'redis (REDIS_URL)' : 'memory, persisted to the data folder'}`,
+      `  try: kubectl --kubeconfig ${kubeconfig} apply -f examples/`,
       '',
     ].join('\n'),
   );
@@ -30,5 +29,5 @@ export async function run(args: readonly string[]): Promise<void> {
     process.on('SIGTERM', stop);
   });
   process.stdout.write('tollgate local: shutting down\n');
-  await local.close();
+  await stack.close();
 }

@@ -78,6 +78,12 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: 'This model is not allowed for the key. Use one of the models listed by the gateway.',
   },
+  TG_MODEL_NOT_PRICED: {
+    status: 400,
+    retryable: false,
+    message:
+      'The gateway has no price for this model, so it cannot bill it. Use another model, or ask an administrator to add a price (group pricing overrides or fallback).',
+  },
   TG_MODEL_NOT_FOUND: {
     status: 404,
     retryable: false,

@@ -1,10 +1,14 @@
 /**
  * THE admission pipeline, one preHandler for every Tollgate route, in the seed's refusal order:
- * key (authorizeRequest) -> body and model -> one `store.admit()` (windows, quota, IP, account,
- * balance, concurrency, model). Routes that the gateway answers itself (model lists, not yet
+ * key (authorizeRequest) -> body, model and its price -> one `store.admit()` (windows, quota, IP,
+ * account, balance, concurrency, model; a model without a price is refused at the model rule's
+ * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
  * available endpoints) stop after the key checks plus the IP rule.
  */
 import type { FastifyRequest } from 'fastify';
+import { estimateReservation, isTokenCountPath, priceRequest } from '../billing/price-request.js';
+import type { PriceTable } from '../billing/load-price-table.js';
+import { estimateTokensFromBytes } from '../metering/accumulate-text.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Store } from '../store/store.js';
 import { admitRequest } from './admit-request.js';
@@ -12,6 +16,7 @@ import { authorizeRequest } from './authorize-request.js';
 import { isSourceDenied } from './match-source-ranges.js';
 import { readForwardContext } from './read-forward-context.js';
 import type { LeaseRenewer } from './renew-leases.js';
+import { requestMetering } from './request-metering.js';
 import './route-config.js';
 import { shapeForPlatform } from './route-profile.js';
 
@@ -21,8 +26,10 @@ export interface AdmissionDependencies {
   clock: () => number;
   leaseMs: number;
   renewer: LeaseRenewer;
-  /** Reservation estimate per request; 0 until metering provides one. */
-  estimateNano: (request: FastifyRequest) => number;
+  /** The price table loaded at start (shipped table plus the optional LiteLLM file). */
+  prices: PriceTable;
+  /** Replaces the priced reservation estimate (tests); default: `estimateReservation`. */
+  estimateNano?: ((request: FastifyRequest) => number) | undefined;
 }
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
@@ -54,15 +61,27 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     if (model === null) {
       throw new GatewayError('TG_BAD_REQUEST', { detail: 'The request names no model.' });
     }
+    const metering = requestMetering(state);
+    const bodyBytes = context.body?.length ?? 0;
+    metering.estimatedInputTokens = estimateTokensFromBytes(bodyBytes);
+    const free = isTokenCountPath(context.path);
+    metering.price = free
+      ? null
+      : priceRequest({ model, platform: policy.group.platform, group: policy.group, table: dependencies.prices });
+    const price = metering.price;
+    const estimateNano =
+      dependencies.estimateNano?.(request) ??
+      (price === null ? 0 : estimateReservation({ price, bodyBytes, json: context.json }));
     const now = dependencies.clock();
     state.admitted = await admitRequest(dependencies.store, {
       policy,
       requestId: state.requestId,
       callerIp: state.callerIp,
       model,
-      estimateNano: dependencies.estimateNano(request),
+      estimateNano,
       now,
       leaseMs: dependencies.leaseMs,
+      modelNotPriced: !free && price === null,
     });
     dependencies.renewer.add({
       namespace: policy.namespace,

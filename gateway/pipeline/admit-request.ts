@@ -14,6 +14,8 @@ export interface AdmitInput {
   estimateNano: number;
   now: number;
   leaseMs: number;
+  /** No price for the model: refused at the model rule's place (last), as TG_MODEL_NOT_PRICED. */
+  modelNotPriced?: boolean;
 }
 
 export interface AdmittedRequest {
@@ -55,6 +57,7 @@ export function isModelDenied(policy: AuthorizedPolicy, model: string | null): b
 
 export async function admitRequest(store: SpendStore, input: AdmitInput): Promise<AdmittedRequest> {
   const { policy } = input;
+  const modelDenied = isModelDenied(policy, input.model);
   const result = await store.admit({
     requestId: input.requestId,
     namespace: policy.namespace,
@@ -62,12 +65,17 @@ export async function admitRequest(store: SpendStore, input: AdmitInput): Promis
     limits: policy.limits,
     keyMaxConcurrent: policy.maxConcurrent,
     sourceDenied: isSourceDenied(input.callerIp, policy.sourceRanges),
-    modelDenied: isModelDenied(policy, input.model),
+    modelDenied: modelDenied || input.modelNotPriced === true,
     estimateNano: input.estimateNano,
     now: input.now,
     leaseMs: input.leaseMs,
   });
-  if (!result.admitted) throw refusalToError(result.refusal);
+  if (!result.admitted) {
+    if (result.refusal.reason === 'ModelDenied' && !modelDenied) {
+      throw new GatewayError('TG_MODEL_NOT_PRICED');
+    }
+    throw refusalToError(result.refusal);
+  }
   return {
     requestId: input.requestId,
     policy,

@@ -1,10 +1,10 @@
 /**
  * The forward stage: pick an upstream (priority, then weighted random; skip ones at their slot
  * limit), build the upstream request through the protocol's adapter, send it on the origin's pool
- * and stream the reply to the client chunk by chunk. Error statuses are mapped to the caller's
- * protocol; the upstream request is aborted when the client goes away.
+ * and stream the reply to the client chunk by chunk through the meter (`relay-metered-reply.ts`).
+ * Error statuses are mapped to the caller's protocol (nothing is metered for them); the upstream
+ * request is aborted when the client goes away.
  */
-import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -14,6 +14,8 @@ import { decideUpstreamError, mapTransportError } from './map-upstream-failure.j
 import type { ForwardContext, RequestAdapter } from './request-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
+import { requestMetering } from './request-metering.js';
+import { relayMeteredReply } from './relay-metered-reply.js';
 import type { ResolvedUpstream, UpstreamCache } from './resolve-upstreams.js';
 import type { UpstreamCredentials } from './upstream-credentials.js';
 import { orderUpstreams } from './select-upstream.js';
@@ -115,30 +117,6 @@ async function answerUpstreamError(
   return call.reply.code(decision.status).headers(headers).send(bytes);
 }
 
-/**
- * The upstream body as the client's body: chunks pass as they arrive; if the upstream fails after
- * the headers were sent, the caller's protocol error event ends the stream (or it is closed).
- */
-function relayBody(
-  call: ForwardCall,
-  source: { body: Dispatcher.ResponseData['body']; upstream: string },
-): PassThrough {
-  const relay = new PassThrough();
-  source.body.once('error', (error) => {
-    source.body.unpipe(relay);
-    if (relay.destroyed || relay.writableEnded) return;
-    call.request.log.warn({ err: error, upstream: source.upstream }, 'upstream failed mid-stream');
-    const frame = call.adapter.streamError(call.context, mapTransportError(error));
-    if (frame === null) relay.destroy(error);
-    else relay.end(frame);
-  });
-  relay.once('close', () => {
-    if (!source.body.destroyed) source.body.destroy();
-  });
-  source.body.pipe(relay);
-  return relay;
-}
-
 export async function forwardRequest(
   dependencies: ForwardDependencies,
   call: ForwardCall,
@@ -188,8 +166,25 @@ export async function forwardRequest(
   if (response.statusCode >= 400) {
     return answerUpstreamError(call, response, dependencies.maxErrorBodyBytes);
   }
+  const stream = adapter.isStream(context);
+  const relay = relayMeteredReply({
+    body: response.body,
+    format: adapter.upstreamFormat(context),
+    stream,
+    contentType: headerText(response.headers['content-type']) ?? '',
+    translator:
+      adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null,
+    streamError: (error) => adapter.streamError(context, mapTransportError(error)),
+    onUpstreamError: (error) => {
+      request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
+    },
+  });
+  requestMetering(state).reply = relay.outcome;
+  reply.raw.once('close', () => {
+    relay.clientClosed();
+  });
   return reply
     .code(response.statusCode)
     .headers(headersForClient(response.headers))
-    .send(relayBody(call, { body: response.body, upstream: upstream.name }));
+    .send(relay.body);
 }

@@ -4,6 +4,7 @@
  * what its error bodies look like. Implementations live in `protocols/<name>/`.
  */
 import type { ErrorView } from '../errors/error-view.js';
+import type { ResolvedUpstream } from './resolve-upstreams.js';
 
 export interface ForwardContext {
   /** The request path without the query string, e.g. `/v1/messages`. */
@@ -40,6 +41,13 @@ export interface ReplyTranslator {
 }
 
 export interface RequestAdapter {
+  /**
+   * Optional: the adapter to use once the upstream is chosen, for protocols whose request or reply
+   * depends on the upstream (Chat Completions translated or native, the Antigravity project). The
+   * forward stage calls it right after picking the upstream and uses the result for every later
+   * call; absent = this adapter serves every upstream.
+   */
+  forUpstream?(upstream: ResolvedUpstream): RequestAdapter;
   /** The upstream's reply format for this request: usage is read from the upstream bytes. */
   upstreamFormat(context: ForwardContext): UpstreamWireFormat;
   /** Translated routes only; absent = the reply bytes pass through untouched. */

@@ -20,6 +20,8 @@ export interface ResolvedUpstream {
   oauth: GoogleOAuthCredential | null;
   maxConcurrent: number;
   modelOverrides: Record<string, string>;
+  /** OpenAI upstreams: Chat Completions translated to Responses, or passed through natively. */
+  chatCompletions: 'Translate' | 'Native';
   weight: number;
   priority: number;
 }
@@ -134,6 +136,7 @@ export class UpstreamCache {
         oauth: googleOAuthCredential(policy, plaintext),
         maxConcurrent: policy.maxConcurrent,
         modelOverrides: policy.modelOverrides,
+        chatCompletions: policy.chatCompletions,
       },
     };
   }

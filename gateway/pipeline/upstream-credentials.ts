@@ -1,8 +1,9 @@
 /**
  * The credential the forward stage puts on an upstream request. API-key upstreams carry it as is;
- * GoogleOAuth upstreams need an access token exchanged from their refresh token, which an
- * implementation of this interface caches (see the antigravity platform).
+ * GoogleOAuth upstreams get an access token exchanged from their refresh token and cached
+ * (`refresh-google-token.ts`).
  */
+import { GoogleTokenCache } from './refresh-google-token.js';
 import type { ResolvedUpstream } from './resolve-upstreams.js';
 
 export interface UpstreamCredentials {
@@ -16,3 +17,17 @@ export const apiKeyCredentials: UpstreamCredentials = {
       ? Promise.resolve(upstream.credential)
       : Promise.reject(new Error(`upstream ${upstream.name} needs an OAuth token source`)),
 };
+
+/** The default source: API keys as is, Google OAuth access tokens through one shared cache. */
+export function createUpstreamCredentials(options: {
+  clock: () => number;
+  tokens?: GoogleTokenCache;
+}): UpstreamCredentials {
+  const tokens = options.tokens ?? new GoogleTokenCache({ clock: options.clock });
+  return {
+    credentialFor: (upstream) =>
+      upstream.oauth === null
+        ? Promise.resolve(upstream.credential)
+        : tokens.accessToken(upstream.oauth),
+  };
+}

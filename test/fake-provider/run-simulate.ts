@@ -1,9 +1,10 @@
 /**
- * `tollgate simulate --port P [--host H] [--credential K | --any-credential]`: runs the fake provider standalone for
- * trying clients without spending money. Prints its URL; stops on SIGINT or SIGTERM.
+ * `tollgate simulate --port P [--host H] [--credential K]`: runs the fake provider standalone for
+ * trying clients without spending money. It accepts any upstream credential unless `--credential`
+ * names the one to require. Prints its URL; stops on SIGINT or SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAKE_CREDENTIAL, startFakeProvider } from './start-fake-provider.js';
+import { startFakeProvider } from './start-fake-provider.js';
 
 export async function run(args: readonly string[]): Promise<void> {
   const { values } = parseArgs({
@@ -12,7 +13,6 @@ export async function run(args: readonly string[]): Promise<void> {
       port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
       credential: { type: 'string' },
-      'any-credential': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -23,13 +23,10 @@ export async function run(args: readonly string[]): Promise<void> {
   const provider = await startFakeProvider({
     port,
     host: values.host,
-    ...(values['any-credential'] ? { credential: null } : {}),
-    ...(values.credential === undefined ? {} : { credential: values.credential }),
+    credential: values.credential ?? null,
   });
   process.stdout.write(`tollgate simulate: fake provider listening on ${provider.url}\n`);
-  const accepted = values['any-credential']
-    ? 'any'
-    : (values.credential ?? DEFAULT_FAKE_CREDENTIAL);
+  const accepted = values.credential ?? 'any';
   process.stdout.write(`tollgate simulate: upstream credential ${accepted}; Ctrl-C stops\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -1,0 +1,93 @@
+/**
+ * The upstream success body as the client's body, metered on the way (STYLE.md 8): every upstream
+ * chunk goes through the tap first (usage is read from the upstream bytes), then through the
+ * route's reply translator when there is one; pass-through bytes are never re-serialised. The
+ * meter's outcome resolves exactly once: at the upstream's end, when it fails mid-stream (the
+ * caller's protocol error event ends the stream, or it is closed), or when the client goes away.
+ */
+import { PassThrough, Transform } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { TapOutcome } from '../sse/create-stream-tap.js';
+import { createStreamTap } from '../sse/create-stream-tap.js';
+import { selectUsageAccumulator } from '../metering/select-usage-accumulator.js';
+import type { UsageReport } from '../metering/usage-report.js';
+import type { ReplyTranslator, UpstreamWireFormat } from './request-adapter.js';
+import type { MeteredReply, ReplyEnd } from './request-metering.js';
+
+export interface RelayMeteredReplyOptions {
+  body: Dispatcher.ResponseData['body'];
+  format: UpstreamWireFormat;
+  stream: boolean;
+  contentType: string;
+  translator: ReplyTranslator | null;
+  /** The caller-protocol frame that ends a stream the upstream broke, or null to just close it. */
+  streamError: (error: unknown) => string | null;
+  onUpstreamError: (error: unknown) => void;
+}
+
+export interface MeteredRelay {
+  body: PassThrough;
+  outcome: Promise<MeteredReply>;
+  /** Ends the meter as `client-closed` unless it has ended already. */
+  clientClosed(): void;
+}
+
+export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRelay {
+  const { body: source, translator } = options;
+  const reader = selectUsageAccumulator(options);
+  const tap = createStreamTap<UsageReport>({ framing: reader.framing, sink: reader.accumulator });
+  let resolve: (reply: MeteredReply) => void = () => undefined;
+  const outcome = new Promise<MeteredReply>((settle) => {
+    resolve = settle;
+  });
+  let ended = false;
+  const finish = (end: ReplyEnd): void => {
+    if (ended) return;
+    ended = true;
+    const tapped: TapOutcome<UsageReport> = tap.finish({ sourceEnded: end === 'ended' });
+    resolve({ report: tapped.result, end, bytes: tapped.bytes, overflowed: tapped.overflowed });
+  };
+
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      tap.write(chunk);
+      if (translator === null) {
+        callback(null, chunk);
+        return;
+      }
+      try {
+        callback(null, translator.push(chunk));
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+    flush(callback) {
+      finish('ended');
+      try {
+        const tail = translator?.end();
+        callback(null, tail !== undefined && tail.length > 0 ? tail : undefined);
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  const relay = new PassThrough();
+  const fail = (error: unknown): void => {
+    source.unpipe(meter);
+    meter.unpipe(relay);
+    finish('upstream-failed');
+    if (relay.destroyed || relay.writableEnded) return;
+    options.onUpstreamError(error);
+    const frame = options.streamError(error);
+    if (frame === null) relay.destroy(error instanceof Error ? error : new Error(String(error)));
+    else relay.end(frame);
+  };
+  source.once('error', fail);
+  meter.once('error', fail);
+  relay.once('close', () => {
+    finish('client-closed');
+    if (!source.destroyed) source.destroy();
+  });
+  source.pipe(meter).pipe(relay);
+  return { body: relay, outcome, clientClosed: () => finish('client-closed') };
+}
