@@ -57,7 +57,11 @@ export function describeBenchRequest(
         stream: kind.stream,
         path: '/v1/responses',
         headers: { ...json, authorization: `Bearer ${credential}` },
-        body: JSON.stringify({ model: 'gpt-5', input: 'Say hello from the bench.', stream: kind.stream }),
+        body: JSON.stringify({
+          model: 'gpt-5',
+          input: 'Say hello from the bench.',
+          stream: kind.stream,
+        }),
       };
     case 'gemini':
       return {

@@ -6,14 +6,22 @@
 import { Redis } from 'ioredis';
 
 /** Commands the bench itself sends while measuring. */
-const BOOKKEEPING = new Set(['info', 'config|resetstat', 'config', 'ping', 'hello', 'client|setinfo']);
+const BOOKKEEPING = new Set([
+  'info',
+  'config|resetstat',
+  'config',
+  'ping',
+  'hello',
+  'client|setinfo',
+]);
 const SCRIPT_CALLS = new Set(['evalsha', 'eval', 'evalsha_ro', 'eval_ro', 'fcall', 'fcall_ro']);
 
 export function parseCommandStats(infoText: string): Map<string, number> {
   const calls = new Map<string, number>();
   for (const line of infoText.split(/\r?\n/)) {
     const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line);
-    if (match?.[1] !== undefined && !BOOKKEEPING.has(match[1])) calls.set(match[1], Number(match[2]));
+    if (match?.[1] !== undefined && !BOOKKEEPING.has(match[1]))
+      calls.set(match[1], Number(match[2]));
   }
   return calls;
 }

@@ -28,18 +28,28 @@ export interface LoadResult {
   latencies: Record<string, number[]>;
   /** Failed requests by status (0: transport error). */
   errors: Record<string, number>;
-  eventOffsets: [number, number][];
+  /** `[event index, ms after the response head]` of streamed answers, by request name. */
+  eventOffsets: Record<string, [number, number][]>;
 }
 
 function collect(results: readonly TimedResult[], durationMs: number): LoadResult {
-  const out: LoadResult = { sent: results.length, durationMs, latencies: {}, errors: {}, eventOffsets: [] };
+  const out: LoadResult = {
+    sent: results.length,
+    durationMs,
+    latencies: {},
+    errors: {},
+    eventOffsets: {},
+  };
   for (const result of results) {
     if (result.status !== 200) {
       out.errors[result.status] = (out.errors[result.status] ?? 0) + 1;
       continue;
     }
     (out.latencies[result.name] ??= []).push(result.latencyMs);
-    for (const pair of result.eventOffsets) out.eventOffsets.push(pair);
+    if (result.eventOffsets.length > 0) {
+      const list = (out.eventOffsets[result.name] ??= []);
+      for (const pair of result.eventOffsets) list.push(pair);
+    }
   }
   return out;
 }
@@ -48,7 +58,11 @@ export async function runOpenLoop(
   target: LoadTarget,
   options: { rate: number; durationMs: number },
 ): Promise<LoadResult> {
-  const schedule = { rate: options.rate, durationMs: options.durationMs, startMs: performance.now() };
+  const schedule = {
+    rate: options.rate,
+    durationMs: options.durationMs,
+    startMs: performance.now(),
+  };
   const total = scheduleLength(schedule);
   const pending: Promise<TimedResult>[] = [];
   while (pending.length < total) {
@@ -78,7 +92,9 @@ export async function runClosedLoop(
     while (performance.now() < deadline) {
       const request = describeBenchRequest(kindAt(target.kinds, counter++), target.credentials);
       const sentAt = performance.now();
-      results.push(await sendTimedRequest({ dispatcher: target.dispatcher, request, intendedMs: sentAt }));
+      results.push(
+        await sendTimedRequest({ dispatcher: target.dispatcher, request, intendedMs: sentAt }),
+      );
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, caller));

@@ -16,7 +16,10 @@ export interface TimedResult {
 }
 
 /** Counts event terminators (a blank line) across chunk boundaries; for timing only. */
-export function countEventEnds(previousTail: string, chunk: string): { ends: number; tail: string } {
+export function countEventEnds(
+  previousTail: string,
+  chunk: string,
+): { ends: number; tail: string } {
   const text = previousTail + chunk.replaceAll('\r\n', '\n');
   let ends = 0;
   let from = 0;
@@ -60,6 +63,11 @@ export async function sendTimedRequest(options: {
       eventOffsets,
     };
   } catch {
-    return { name: request.name, status: 0, latencyMs: performance.now() - intendedMs, eventOffsets };
+    return {
+      name: request.name,
+      status: 0,
+      latencyMs: performance.now() - intendedMs,
+      eventOffsets,
+    };
   }
 }

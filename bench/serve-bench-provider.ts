@@ -17,13 +17,16 @@ const stop = (): void => {
   clearInterval(sweeper);
   void provider.close().finally(() => process.exit(0));
 };
-process.on('message', (message: { type: 'behaviour'; behaviour: FakeBehaviour } | { type: 'stop' }) => {
-  if (message.type === 'stop') stop();
-  else {
-    provider.setBehaviour(message.behaviour);
-    process.send?.({ type: 'behaviour-set' });
-  }
-});
+process.on(
+  'message',
+  (message: { type: 'behaviour'; behaviour: FakeBehaviour } | { type: 'stop' }) => {
+    if (message.type === 'stop') stop();
+    else {
+      provider.setBehaviour(message.behaviour);
+      process.send?.({ type: 'behaviour-set' });
+    }
+  },
+);
 process.on('disconnect', stop);
 process.on('SIGTERM', stop);
 process.send?.({ type: 'ready', url: provider.url });

@@ -18,7 +18,12 @@ const upstream = new Pool(process.argv[2] ?? '', { pipelining: 1, keepAliveTimeo
 const server = createServer((request, response) => {
   upstream
     .stream(
-      { method: 'POST', path: request.url ?? '/', headers: endToEnd(request.headers), body: request },
+      {
+        method: 'POST',
+        path: request.url ?? '/',
+        headers: endToEnd(request.headers),
+        body: request,
+      },
       ({ statusCode, headers }) => {
         response.writeHead(statusCode, endToEnd(headers));
         return response;
@@ -28,7 +33,10 @@ const server = createServer((request, response) => {
 });
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => {
-  process.send?.({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  process.send?.({
+    type: 'ready',
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  });
 });
 const stop = (): void => {
   server.closeAllConnections();

@@ -52,7 +52,13 @@ export async function spawnBenchChild(options: {
   nodeFlags?: readonly string[];
 }): Promise<BenchChild> {
   const scriptPath = fileURLToPath(new URL(options.script, import.meta.url));
-  const nodeArgs = [...(options.nodeFlags ?? []), '--import', 'tsx', scriptPath, ...(options.args ?? [])];
+  const nodeArgs = [
+    ...(options.nodeFlags ?? []),
+    '--import',
+    'tsx',
+    scriptPath,
+    ...(options.args ?? []),
+  ];
   const [command, args] =
     options.cpus === null || options.cpus === undefined
       ? [process.execPath, nodeArgs]

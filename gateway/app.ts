@@ -7,7 +7,11 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Registry } from 'prom-client';
 import type { AppConfig } from './gateway-config.js';
 import { toGatewayError } from './errors/to-gateway-error.js';
+import { loadGatewayPrices } from './billing/load-gateway-prices.js';
+import type { PriceTable } from './billing/load-price-table.js';
+import { UsagePruner } from './metering/prune-usage-periodically.js';
 import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
+import { createMeteringMetrics } from './metrics/metering-metrics.js';
 import { createAdmissionHook } from './pipeline/admission-hook.js';
 import { finishRequest, type FinishDependencies } from './pipeline/finish-request.js';
 import { guessErrorShape } from './pipeline/guess-error-shape.js';
@@ -19,7 +23,10 @@ import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
 import { UpstreamCache } from './pipeline/resolve-upstreams.js';
 import './pipeline/route-config.js';
 import { UpstreamPools } from './pipeline/upstream-pools.js';
-import { createUpstreamCredentials, type UpstreamCredentials } from './pipeline/upstream-credentials.js';
+import {
+  createUpstreamCredentials,
+  type UpstreamCredentials,
+} from './pipeline/upstream-credentials.js';
 import { renderErrorBody } from './render-error.js';
 import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
@@ -35,8 +42,10 @@ export interface BuildOptions {
   registry?: Registry;
   /** How upstream credentials are obtained; default: API keys plus Google OAuth token refresh. */
   credentials?: UpstreamCredentials;
-  /** Reservation estimate per request (metering provides one later); default 0. */
+  /** Replaces the priced reservation estimate per request (tests). */
   estimateNano?: (request: FastifyRequest) => number;
+  /** The price table; default: the shipped table plus `config.priceFile`, loaded once here. */
+  prices?: PriceTable;
 }
 
 export interface GatewayHandle {
@@ -84,12 +93,25 @@ export function build(options: BuildOptions): FastifyInstance {
       app.log.warn({ err: error }, 'lease renewal failed');
     },
   });
+  const prices = options.prices ?? loadGatewayPrices(config.priceFile).table;
+  const pruner = new UsagePruner({
+    store,
+    retentionDays: config.usageRetentionDays,
+    clock,
+    onError: (error, namespace) => {
+      app.log.warn({ err: error, namespace }, 'usage pruning failed');
+    },
+  });
+  pruner.start();
   const finishing: FinishDependencies = {
     store,
     renewer,
     clock,
     timeZone: config.timeZone,
     pending: new Set(),
+    metrics: createMeteringMetrics(registry),
+    prices,
+    pruner,
   };
   const pools = new UpstreamPools(config);
   const upstreams = new UpstreamCache({
@@ -133,7 +155,8 @@ export function build(options: BuildOptions): FastifyInstance {
       clock,
       leaseMs: config.leaseMs,
       renewer,
-      estimateNano: options.estimateNano ?? (() => 0),
+      prices,
+      estimateNano: options.estimateNano,
     }),
   );
   app.addHook('onResponse', async (request, reply) => {
@@ -183,6 +206,7 @@ export function build(options: BuildOptions): FastifyInstance {
 
   app.addHook('onClose', async () => {
     await Promise.allSettled([...finishing.pending]);
+    await pruner.stop();
     renewer.stop();
     await pools.close();
   });

@@ -56,6 +56,10 @@ export const gatewaySettingsSchema = z.object({
         return false;
       }
     }, 'unknown time zone'),
+  /** A LiteLLM `model_prices_and_context_window.json` laid over the shipped price table. */
+  priceFile: z.string().min(1).optional(),
+  /** Usage records and aggregates older than this are pruned; 0 keeps them forever. */
+  usageRetentionDays: z.coerce.number().int().min(0).default(90),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -53,7 +53,8 @@ function addressOf(app: FastifyInstance): string {
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dataDirectory = resolve(options.dataDirectory);
-  const logger = pino({ name: 'tollgate-local', level: options.logLevel ?? 'info' });
+  const logLevel = options.logLevel ?? options.gateway.logLevel;
+  const logger = pino({ name: 'tollgate-local', level: logLevel });
   const local = await startLocal({ dataDirectory, host: options.host, apiPort: options.apiPort });
   const closers: (() => Promise<void>)[] = [() => local.close()];
   const closeAll = async (): Promise<void> => {
@@ -86,7 +87,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...secrets,
       host: options.host,
       port: options.port,
-      logLevel: options.logLevel ?? options.gateway.logLevel,
+      logLevel,
     };
     const gateway = build({ store, config, registry });
     closers.push(() => gateway.close());

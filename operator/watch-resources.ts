@@ -160,8 +160,9 @@ export class ResourceWatch {
     informer.on('update', emit('update'));
     informer.on('delete', emit('delete'));
     informer.on('error', (error: unknown) => {
-      this.options.onError(source, error);
+      // Stopping aborts the open watches; that is not a failure worth reporting.
       if (this.stopped) return;
+      this.options.onError(source, error);
       failures++;
       const delay = Math.min(250 * 2 ** Math.min(failures, 7), 30_000);
       const timer = setTimeout(() => {

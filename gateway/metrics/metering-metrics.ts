@@ -79,7 +79,8 @@ export function observeSettledRequest(metrics: MeteringMetrics, settled: Settled
   if (settled.timeToFirstByteMs !== null) {
     metrics.timeToFirstByte.observe(labels, settled.timeToFirstByteMs / 1000);
   }
-  for (const [bucket, tokens] of Object.entries(settled.usage)) {
+  for (const bucket of Object.keys(settled.usage) as (keyof UsageBuckets)[]) {
+    const tokens = settled.usage[bucket];
     if (tokens > 0) metrics.tokens.inc({ ...labels, bucket }, tokens);
   }
   if (settled.costNano > 0) metrics.cost.inc(labels, settled.costNano / 1e9);

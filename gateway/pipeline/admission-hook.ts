@@ -67,7 +67,12 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     const free = isTokenCountPath(context.path);
     metering.price = free
       ? null
-      : priceRequest({ model, platform: policy.group.platform, group: policy.group, table: dependencies.prices });
+      : priceRequest({
+          model,
+          platform: policy.group.platform,
+          group: policy.group,
+          table: dependencies.prices,
+        });
     const price = metering.price;
     const estimateNano =
       dependencies.estimateNano?.(request) ??

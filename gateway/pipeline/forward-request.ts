@@ -121,7 +121,7 @@ export async function forwardRequest(
   dependencies: ForwardDependencies,
   call: ForwardCall,
 ): Promise<FastifyReply> {
-  const { state, adapter, context, request, reply } = call;
+  const { state, context, request, reply } = call;
   const admitted = state.admitted;
   if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
   const candidates = await dependencies.upstreams.resolve(
@@ -129,6 +129,7 @@ export async function forwardRequest(
     admitted.policy.group.upstreams,
   );
   const upstream = await pickUpstream(dependencies, state, candidates);
+  const adapter = call.adapter.forUpstream?.(upstream) ?? call.adapter;
   const model = admitted.model;
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
   const parts = adapter.buildUpstream(context, upstreamModel);
@@ -164,7 +165,7 @@ export async function forwardRequest(
     dependencies.upstreams.invalidate(upstream.name);
   }
   if (response.statusCode >= 400) {
-    return answerUpstreamError(call, response, dependencies.maxErrorBodyBytes);
+    return answerUpstreamError({ ...call, adapter }, response, dependencies.maxErrorBodyBytes);
   }
   const stream = adapter.isStream(context);
   const relay = relayMeteredReply({
@@ -172,8 +173,7 @@ export async function forwardRequest(
     format: adapter.upstreamFormat(context),
     stream,
     contentType: headerText(response.headers['content-type']) ?? '',
-    translator:
-      adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null,
+    translator: adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null,
     streamError: (error) => adapter.streamError(context, mapTransportError(error)),
     onUpstreamError: (error) => {
       request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');

@@ -89,5 +89,11 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     if (!source.destroyed) source.destroy();
   });
   source.pipe(meter).pipe(relay);
-  return { body: relay, outcome, clientClosed: () => finish('client-closed') };
+  return {
+    body: relay,
+    outcome,
+    clientClosed: () => {
+      finish('client-closed');
+    },
+  };
 }

@@ -1,15 +1,24 @@
 /**
- * The pass-through generation routes (Anthropic Messages, OpenAI Responses, Gemini
- * generateContent family) and the routes answered "not available yet" (501) in their protocol.
+ * The forwarded generation routes: pass-through (Anthropic Messages, OpenAI Responses, Gemini
+ * generateContent family) and translated (Chat Completions over Responses; the Antigravity
+ * messages and v1beta routes over Cloud Code `v1internal`).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';
 import { forwardRequest, type ForwardDependencies } from '../pipeline/forward-request.js';
 import type { RequestAdapter } from '../pipeline/request-adapter.js';
+import type { RequestState } from '../pipeline/request-state.js';
 import '../pipeline/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
 import { anthropicMessagesAdapter } from '../protocols/anthropic-messages/anthropic-messages-adapter.js';
+import { antigravityGeminiAdapter } from '../protocols/antigravity/antigravity-gemini-adapter.js';
+import { antigravityMessagesAdapter } from '../protocols/antigravity/antigravity-messages-adapter.js';
 import { geminiGenerateContentAdapter } from '../protocols/gemini-generate-content/gemini-generate-content-adapter.js';
+import { openAIChatAdapter } from '../protocols/openai-chat/openai-chat-adapter.js';
+import {
+  ChatRequestRefusal,
+  renderChatRequestRefusal,
+} from '../protocols/openai-chat/render-openai-chat-error.js';
 import { openAIResponsesAdapter } from '../protocols/openai-responses/openai-responses-adapter.js';
 
 const geminiMethods =
@@ -28,6 +37,12 @@ interface ForwardRoute {
   adapter: RequestAdapter;
 }
 
+const antigravityMessages: RouteProfile = {
+  ...ROUTE_PROFILES.antigravityMessages,
+  forwarded: true,
+};
+const antigravityGemini: RouteProfile = { ...ROUTE_PROFILES.antigravityGemini, forwarded: true };
+
 const forwardRoutes: ForwardRoute[] = [
   {
     path: '/v1/messages',
@@ -41,18 +56,72 @@ const forwardRoutes: ForwardRoute[] = [
   },
   { path: '/v1/responses', profile: ROUTE_PROFILES.openaiForward, adapter: openAIResponsesAdapter },
   {
+    path: '/v1/chat/completions',
+    profile: ROUTE_PROFILES.openaiForward,
+    adapter: openAIChatAdapter,
+  },
+  {
     path: '/v1beta/models/*',
     profile: ROUTE_PROFILES.geminiForward,
     adapter: geminiGenerateContentAdapter,
   },
+  {
+    path: '/antigravity/v1/messages',
+    profile: antigravityMessages,
+    adapter: antigravityMessagesAdapter,
+  },
+  {
+    path: '/antigravity/v1/messages/count_tokens',
+    profile: antigravityMessages,
+    adapter: antigravityMessagesAdapter,
+  },
+  {
+    path: '/antigravity/v1beta/models/*',
+    profile: antigravityGemini,
+    adapter: antigravityGeminiAdapter,
+  },
 ];
 
-const unavailableRoutes: { path: string; profile: RouteProfile }[] = [
-  { path: '/v1/chat/completions', profile: ROUTE_PROFILES.openaiUnavailable },
-  { path: '/antigravity/v1/messages', profile: ROUTE_PROFILES.antigravityMessages },
-  { path: '/antigravity/v1/messages/count_tokens', profile: ROUTE_PROFILES.antigravityMessages },
-  { path: '/antigravity/v1beta/models/*', profile: ROUTE_PROFILES.antigravityGemini },
-];
+/**
+ * For adapters that depend on the upstream: bound to the group's first-priority upstream, keeping
+ * `forUpstream` so a forward stage that binds the upstream it actually picked takes precedence.
+ * (Upstreams are cached in memory, so this costs no store command in the steady state.)
+ */
+async function bindAdapter(
+  adapter: RequestAdapter,
+  dependencies: ForwardDependencies,
+  state: RequestState,
+): Promise<RequestAdapter> {
+  const forUpstream = adapter.forUpstream;
+  const group = state.admitted?.policy.group;
+  if (forUpstream === undefined || group === undefined) return adapter;
+  const candidates = await dependencies.upstreams.resolve(group.name, group.upstreams);
+  const first = candidates.toSorted((a, b) => a.priority - b.priority)[0];
+  return first === undefined ? adapter : { ...forUpstream(first), forUpstream };
+}
+
+async function forward(
+  dependencies: ForwardDependencies,
+  route: ForwardRoute,
+  call: { request: FastifyRequest; reply: FastifyReply },
+): Promise<FastifyReply> {
+  const { request, reply } = call;
+  const state = request.tollgate;
+  const context = state.context;
+  if (context === null) throw new GatewayError('TG_INTERNAL', { detail: 'no request context' });
+  const adapter = await bindAdapter(route.adapter, dependencies, state);
+  try {
+    return await forwardRequest(dependencies, { request, reply, state, adapter, context });
+  } catch (error) {
+    // Chat refusals carry the offending `param`, which the generic error renderer has no room for.
+    if (!(error instanceof ChatRequestRefusal) || reply.sent) throw error;
+    state.errorCode = error.code;
+    return reply
+      .code(error.statusCode)
+      .type('application/json')
+      .send(renderChatRequestRefusal(error));
+  }
+}
 
 export function registerForwardRoutes(
   app: FastifyInstance,
@@ -65,29 +134,7 @@ export function registerForwardRoutes(
         config: { profile: route.profile, adapter: route.adapter },
         ...(route.path.endsWith('*') ? { onRequest: requireGeminiMethod } : {}),
       },
-      (request, reply) => {
-        const state = request.tollgate;
-        const context = state.context;
-        if (context === null)
-          throw new GatewayError('TG_INTERNAL', { detail: 'no request context' });
-        return forwardRequest(dependencies, {
-          request,
-          reply,
-          state,
-          adapter: route.adapter,
-          context,
-        });
-      },
-    );
-  }
-  for (const route of unavailableRoutes) {
-    app.post(
-      route.path,
-      {
-        config: { profile: route.profile },
-        ...(route.path.endsWith('*') ? { onRequest: requireGeminiMethod } : {}),
-      },
-      () => Promise.reject(new GatewayError('TG_NOT_IMPLEMENTED')),
+      (request, reply) => forward(dependencies, route, { request, reply }),
     );
   }
   // Codex probes `/v1/responses` over WebSocket first; refuse fast so it falls back to HTTP.

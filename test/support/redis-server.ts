@@ -59,6 +59,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
+  // Refusals are expected while the server starts; each attempt below reports its own failure.
+  probe.on('error', () => undefined);
   try {
     for (let attempt = 0; ; attempt++) {
       try {

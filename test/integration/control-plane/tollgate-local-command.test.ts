@@ -1,4 +1,4 @@
-/** `tollgate local` as a process: prints where it listens, serves both ports, stops on SIGTERM. */
+/** `tollgate local` as a process: prints where each part listens, serves them, stops on SIGTERM. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -34,11 +34,19 @@ describe('tollgate local', () => {
   it('starts, serves /healthz and the API, and shuts down cleanly on SIGTERM', async () => {
     const port = await freePort();
     const apiPort = await freePort();
+    const metricsPort = await freePort();
+    const operatorMetricsPort = await freePort();
     const child = spawn(
       process.execPath,
       ['bin/tollgate.js', 'local', '--data', dataDirectory, '--port', String(port)],
       {
-        env: { ...process.env, TOLLGATE_API_PORT: String(apiPort) },
+        env: {
+          ...process.env,
+          TOLLGATE_API_PORT: String(apiPort),
+          TOLLGATE_METRICS_PORT: String(metricsPort),
+          TOLLGATE_OPERATOR_METRICS_PORT: String(operatorMetricsPort),
+          TOLLGATE_LOG_LEVEL: 'warn',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -51,10 +59,14 @@ describe('tollgate local', () => {
       while (!output.includes('kubeconfig:') && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(output).toContain(`gateway (healthz): http://127.0.0.1:${port}`);
-      expect(output).toContain(`kubernetes API:    https://127.0.0.1:${apiPort}`);
+      expect(output).toContain(`gateway:            http://127.0.0.1:${port}`);
+      expect(output).toContain(`gateway metrics:    http://127.0.0.1:${metricsPort}/metrics`);
+      expect(output).toContain(
+        `operator metrics:   http://127.0.0.1:${operatorMetricsPort}/metrics`,
+      );
+      expect(output).toContain(`kubernetes API:     https://127.0.0.1:${apiPort}`);
       const kubeconfig = join(dataDirectory, 'kubeconfig');
-      expect(output).toContain(`kubeconfig:        ${kubeconfig}`);
+      expect(output).toContain(`kubeconfig:         ${kubeconfig}`);
       expect(await getHealth(port)).toEqual({ status: 200, body: '{"status":"ok"}' });
       const namespaces = await runKubectl(kubeconfig, {
         args: ['get', 'namespaces', '-o', 'name'],

@@ -1,0 +1,85 @@
+/**
+ * `/antigravity/v1beta/models/{model}:generateContent|:streamGenerateContent|:countTokens`: the
+ * Gemini body wrapped into the Cloud Code `v1internal` envelope (bound per upstream for its project)
+ * and the reply unwrapped. Upstream streams are always SSE; a client without `alt=sse` gets the
+ * chunks as one JSON array, as the Gemini API sends them. Credential: Google OAuth Bearer.
+ */
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type {
+  ForwardContext,
+  RequestAdapter,
+  UpstreamRequestParts,
+} from '../../pipeline/request-adapter.js';
+import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
+import {
+  wrapGeminiCountTokens,
+  wrapGeminiRequest,
+} from '../../translate/gemini-to-v1internal/wrap-gemini-request.js';
+import {
+  isGoogleShapedError,
+  renderAntigravityGeminiStreamError,
+} from './render-antigravity-error.js';
+import { translateGeminiReply } from './translate-antigravity-reply.js';
+
+const modelMethod = /\/models\/([^/:]+):([A-Za-z]+)$/;
+
+function splitPath(context: ForwardContext): { model: string; method: string } | null {
+  const match = modelMethod.exec(context.path);
+  if (match === null) return null;
+  return { model: decodeURIComponent(match[1] ?? ''), method: match[2] ?? '' };
+}
+
+const isStream = (context: ForwardContext): boolean =>
+  splitPath(context)?.method === 'streamGenerateContent';
+
+const wantsSse = (context: ForwardContext): boolean =>
+  new URLSearchParams(context.query).get('alt') === 'sse';
+
+function buildV1internal(
+  context: ForwardContext,
+  target: { upstreamModel: string | null; projectId: string },
+): UpstreamRequestParts {
+  const parts = splitPath(context);
+  if (parts === null) throw new GatewayError('TG_ROUTE_NOT_FOUND');
+  const model = target.upstreamModel ?? parts.model;
+  if (parts.method === 'countTokens') {
+    const wrapped = wrapGeminiCountTokens(context.json, model);
+    if (!wrapped.ok) throw new GatewayError('TG_BAD_REQUEST', { message: wrapped.message });
+    return { path: '/v1internal:countTokens', body: Buffer.from(JSON.stringify(wrapped.body)) };
+  }
+  const wrapped = wrapGeminiRequest(context.json, {
+    model,
+    projectId: target.projectId,
+    requestId: `agent-${randomUUID()}`,
+  });
+  if (!wrapped.ok) throw new GatewayError('TG_BAD_REQUEST', { message: wrapped.message });
+  return {
+    path:
+      parts.method === 'streamGenerateContent'
+        ? '/v1internal:streamGenerateContent?alt=sse'
+        : '/v1internal:generateContent',
+    body: Buffer.from(JSON.stringify(wrapped.envelope)),
+  };
+}
+
+function adapterFor(projectId: string): RequestAdapter {
+  return {
+    upstreamFormat: () => 'v1internal',
+    readModel: (context) => splitPath(context)?.model.replace(/^models\//, '') ?? null,
+    isStream,
+    buildUpstream: (context, upstreamModel) =>
+      buildV1internal(context, { upstreamModel, projectId }),
+    translateReply: (context, reply) => translateGeminiReply({ ...reply, sse: wantsSse(context) }),
+    applyCredential: (headers, credential) => {
+      headers.authorization = `Bearer ${credential}`;
+    },
+    isErrorBody: isGoogleShapedError,
+    streamError: (context, error) =>
+      isStream(context) && wantsSse(context) ? renderAntigravityGeminiStreamError(error) : null,
+    forUpstream: (upstream: ResolvedUpstream) => adapterFor(upstream.oauth?.projectID ?? ''),
+  };
+}
+
+/** Unbound: an empty project until the forward stage binds the chosen upstream. */
+export const antigravityGeminiAdapter: RequestAdapter = adapterFor('');

@@ -1,0 +1,91 @@
+/**
+ * `/antigravity/v1/messages` and `/count_tokens`: Anthropic Messages translated to the Cloud Code
+ * `v1internal` envelope (`:generateContent`, `:streamGenerateContent?alt=sse`, `:countTokens`) and
+ * the reply translated back. The envelope names the Upstream's Cloud Code project, so the adapter is
+ * bound per upstream (`forUpstream`). Credential: a Google OAuth access token as Bearer.
+ */
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../../errors/gateway-error.js';
+import {
+  jsonStringField,
+  type ForwardContext,
+  type RequestAdapter,
+  type UpstreamRequestParts,
+} from '../../pipeline/request-adapter.js';
+import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
+import { convertCountTokensRequest } from '../../translate/messages-to-v1internal/convert-count-tokens.js';
+import { convertMessagesRequest } from '../../translate/messages-to-v1internal/convert-messages-request.js';
+import {
+  isAnthropicShapedError,
+  renderAntigravityMessagesStreamError,
+} from './render-antigravity-error.js';
+import { translateMessagesReply } from './translate-antigravity-reply.js';
+
+const isCountTokens = (context: ForwardContext): boolean => context.path.endsWith('/count_tokens');
+
+const isStream = (context: ForwardContext): boolean =>
+  !isCountTokens(context) &&
+  typeof context.json === 'object' &&
+  context.json !== null &&
+  (context.json as { stream?: unknown }).stream === true;
+
+/** The body with `model` replaced by the upstream model (the translators read it from there). */
+function withModel(context: ForwardContext, upstreamModel: string | null): unknown {
+  if (upstreamModel === null || typeof context.json !== 'object' || context.json === null) {
+    return context.json;
+  }
+  return { ...(context.json as Record<string, unknown>), model: upstreamModel };
+}
+
+function refuse(refusal: { param: string | null; message: string }): GatewayError {
+  const where = refusal.param === null ? '' : `${refusal.param}: `;
+  return new GatewayError('TG_BAD_REQUEST', { message: `${where}${refusal.message}` });
+}
+
+function buildV1internal(
+  context: ForwardContext,
+  target: { upstreamModel: string | null; projectId: string },
+): UpstreamRequestParts {
+  const body = withModel(context, target.upstreamModel);
+  if (isCountTokens(context)) {
+    const converted = convertCountTokensRequest(body);
+    if (!converted.ok) throw refuse(converted);
+    return { path: '/v1internal:countTokens', body: Buffer.from(JSON.stringify(converted.body)) };
+  }
+  const requestId = `agent-${randomUUID()}`;
+  const converted = convertMessagesRequest(body, { projectId: target.projectId, requestId });
+  if (!converted.ok) throw refuse(converted);
+  return {
+    path: converted.stream
+      ? '/v1internal:streamGenerateContent?alt=sse'
+      : '/v1internal:generateContent',
+    body: Buffer.from(JSON.stringify(converted.envelope)),
+  };
+}
+
+function adapterFor(projectId: string): RequestAdapter {
+  return {
+    upstreamFormat: () => 'v1internal',
+    readModel: (context) => jsonStringField(context.json, 'model'),
+    isStream,
+    buildUpstream: (context, upstreamModel) =>
+      buildV1internal(context, { upstreamModel, projectId }),
+    translateReply: (context, reply) =>
+      translateMessagesReply({
+        ...reply,
+        kind: isCountTokens(context) ? 'count-tokens' : 'message',
+        model: jsonStringField(context.json, 'model') ?? '',
+        messageId: `msg_${randomUUID().replaceAll('-', '')}`,
+      }),
+    applyCredential: (headers, credential) => {
+      headers.authorization = `Bearer ${credential}`;
+    },
+    isErrorBody: isAnthropicShapedError,
+    streamError: (context, error) =>
+      isStream(context) ? renderAntigravityMessagesStreamError(error) : null,
+    forUpstream: (upstream: ResolvedUpstream) => adapterFor(upstream.oauth?.projectID ?? ''),
+  };
+}
+
+/** Unbound: an empty project until the forward stage binds the chosen upstream. */
+export const antigravityMessagesAdapter: RequestAdapter = adapterFor('');

@@ -1,0 +1,90 @@
+/**
+ * `POST /v1/chat/completions` on OpenAI keys. By default the request is translated to a Responses
+ * request for the upstream's `/v1/responses` and the reply translated back (billing reads the
+ * Responses usage); an Upstream with `chatCompletions: Native` gets the request passed through.
+ * The choice is per upstream (`forUpstream`). Credential: Bearer.
+ */
+import {
+  bodyWithModel,
+  jsonStringField,
+  withQuery,
+  type ForwardContext,
+  type RequestAdapter,
+} from '../../pipeline/request-adapter.js';
+import {
+  convertChatRequest,
+  type ChatRequestConversion,
+} from '../../translate/chat-to-responses/convert-chat-request.js';
+import {
+  ChatRequestRefusal,
+  isOpenAIChatErrorBody,
+  renderOpenAIChatStreamError,
+} from './render-openai-chat-error.js';
+import { translateChatReply } from './translate-chat-reply.js';
+
+/** The conversion of each request, computed once (admission reads the model, forward the body). */
+const conversions = new WeakMap<ForwardContext, ChatRequestConversion>();
+
+function convertOnce(context: ForwardContext): ChatRequestConversion {
+  let conversion = conversions.get(context);
+  if (conversion === undefined) {
+    conversion = convertChatRequest(context.json);
+    conversions.set(context, conversion);
+  }
+  return conversion;
+}
+
+const isStream = (context: ForwardContext): boolean =>
+  typeof context.json === 'object' &&
+  context.json !== null &&
+  (context.json as { stream?: unknown }).stream === true;
+
+const shared = {
+  readModel: (context: ForwardContext) => jsonStringField(context.json, 'model'),
+  isStream,
+  applyCredential: (headers: Record<string, string | string[]>, credential: string) => {
+    headers.authorization = `Bearer ${credential}`;
+  },
+  isErrorBody: isOpenAIChatErrorBody,
+  streamError: (context: ForwardContext, error: Parameters<RequestAdapter['streamError']>[1]) =>
+    isStream(context) ? renderOpenAIChatStreamError(error) : null,
+} satisfies Partial<RequestAdapter>;
+
+/** `chatCompletions: Native`: the body goes to the upstream's `/v1/chat/completions` untouched. */
+export const openAIChatNativeAdapter: RequestAdapter = {
+  ...shared,
+  upstreamFormat: () => 'openai-chat',
+  buildUpstream: (context, upstreamModel) => ({
+    path: withQuery(context.path, context.query),
+    body: bodyWithModel(context, upstreamModel),
+  }),
+};
+
+/** `chatCompletions: Translate` (the default): Chat -> Responses -> Chat. */
+export const openAIChatTranslatedAdapter: RequestAdapter = {
+  ...shared,
+  upstreamFormat: () => 'openai-responses',
+  buildUpstream: (context, upstreamModel) => {
+    const conversion = convertOnce(context);
+    if (!conversion.ok) throw new ChatRequestRefusal(conversion);
+    const request =
+      upstreamModel === null ? conversion.request : { ...conversion.request, model: upstreamModel };
+    return {
+      path: withQuery('/v1/responses', context.query),
+      body: Buffer.from(JSON.stringify(request), 'utf8'),
+    };
+  },
+  translateReply: (context, reply) => {
+    const conversion = convertOnce(context);
+    return translateChatReply({
+      ...reply,
+      includeUsage: conversion.ok && conversion.includeUsage,
+    });
+  },
+};
+
+export const openAIChatAdapter: RequestAdapter = {
+  ...openAIChatTranslatedAdapter,
+  forUpstream: (upstream) =>
+    upstream.chatCompletions === 'Native' ? openAIChatNativeAdapter : openAIChatTranslatedAdapter,
+};
