@@ -8,7 +8,11 @@ import { summarizeLatencies, type LatencySummary } from './compute-percentiles.j
 import { BENCH_KINDS, type BenchCredentials } from './describe-bench-requests.js';
 import type { BenchPlan } from './plan-bench-run.js';
 import { readProcessStats, resetPeakRss } from './read-process-stats.js';
-import type { CommandCounts, RedisCommandStats } from './read-redis-commandstats.js';
+import type {
+  CommandCounts,
+  CommandSources,
+  RedisCommandStats,
+} from './read-redis-commandstats.js';
 import type { LoadResult } from './run-load-modes.js';
 import type { LoadCommand } from './serve-load-generator.js';
 import type { BenchChild } from './spawn-bench-child.js';
@@ -47,6 +51,8 @@ export interface TargetMeasurement {
   saturation: PhaseFigures;
   crossCheck: { closed: PhaseFigures; open: PhaseFigures; concurrency: number } | null;
   hold: HoldFigures | null;
+  /** A MONITOR sample at the lowest rate (scenario D only). */
+  redisSources: CommandSources | null;
 }
 
 export interface MeasureContext {
@@ -65,7 +71,7 @@ export interface MeasureContext {
 async function drive(
   context: MeasureContext,
   options: { load: Extract<LoadCommand, { type: 'run' }>['load']; connections?: number },
-): Promise<PhaseFigures & { raw: LoadResult }> {
+): Promise<{ figures: PhaseFigures; raw: LoadResult }> {
   const before = readProcessStats(context.targetPid).cpuSeconds;
   const providerBefore = readProcessStats(context.provider.pid).cpuSeconds;
   await context.redis?.reset();
@@ -85,8 +91,7 @@ async function drive(
   const byKind: Record<string, LatencySummary> = {};
   for (const [name, values] of Object.entries(raw.latencies))
     byKind[name] = summarizeLatencies(values);
-  return {
-    raw,
+  const figures: PhaseFigures = {
     sent: raw.sent,
     ok: all.length,
     durationMs: raw.durationMs,
@@ -98,6 +103,7 @@ async function drive(
     providerCpuSeconds: readProcessStats(context.provider.pid).cpuSeconds - providerBefore,
     redis,
   };
+  return { figures, raw };
 }
 
 async function setProvider(context: MeasureContext, behaviour: object): Promise<void> {
@@ -117,7 +123,7 @@ async function holdStreams(context: MeasureContext): Promise<HoldFigures> {
       await sleep(500);
     }
   })();
-  const result = await drive(context, {
+  const { figures: result } = await drive(context, {
     load: { mode: 'hold', streams: hold.streams, rampMs: hold.rampMs },
     connections: hold.streams + 100,
   });
@@ -145,25 +151,34 @@ export async function measureTarget(context: MeasureContext): Promise<TargetMeas
     const phase = await drive(context, {
       load: { mode: 'open', rate, durationMs: plan.rateDurationMs },
     });
-    const { raw, ...figures } = phase;
-    rates.push({ ...figures, rate, eventOffsets: raw.eventOffsets });
+    rates.push({ ...phase.figures, rate, eventOffsets: phase.raw.eventOffsets });
   }
   await setProvider(context, {});
-  const { raw: _saturationRaw, ...saturation } = await drive(context, {
+  const { figures: saturation } = await drive(context, {
     load: { mode: 'closed', ...plan.saturation },
   });
   await setProvider(context, plan.provider);
   let crossCheck: TargetMeasurement['crossCheck'] = null;
   if (context.crossCheck) {
-    const { raw: _closedRaw, ...closed } = await drive(context, {
+    const { figures: closed } = await drive(context, {
       load: { mode: 'closed', ...plan.crossCheck },
     });
     const rate = Math.max(1, Math.round(closed.achievedRps));
-    const { raw: _openRaw, ...open } = await drive(context, {
+    const { figures: open } = await drive(context, {
       load: { mode: 'open', rate, durationMs: plan.crossCheck.durationMs },
     });
     crossCheck = { closed, open, concurrency: plan.crossCheck.concurrency };
   }
+  const redisSources =
+    context.redis === null
+      ? null
+      : await context.redis.sampleSources(async () => {
+          const rate = plan.rates[0] ?? 200;
+          const phase = await drive(context, {
+            load: { mode: 'open', rate, durationMs: plan.monitorMs },
+          });
+          return phase.figures.sent;
+        });
   const hold = context.hold ? await holdStreams(context) : null;
-  return { rates, saturation, crossCheck, hold };
+  return { rates, saturation, crossCheck, hold, redisSources };
 }

@@ -30,6 +30,8 @@ export interface BenchPlan {
   /** The provider's timing during the rate phases. */
   provider: FakeBehaviour;
   profileMs: number;
+  /** How long the Redis MONITOR sample lasts (scenario D). */
+  monitorMs: number;
   connections: number;
 }
 
@@ -64,20 +66,21 @@ export function planBenchRun(mode: 'quick' | 'full'): BenchPlan {
     mode,
     targets: [
       target('A', 1, { crossCheck: !quick }),
-      target('B', 1, { hold: true }),
+      target('B', 1, { hold: !quick }),
       target('C', 1, { hold: !quick }),
       ...(quick ? [] : [target('C', 2)]),
       target('D', 1, { hold: true, crossCheck: true }),
       target('D', 2, { hold: !quick }),
     ],
     rates: [200, 500, 1000],
-    rateDurationMs: quick ? 2_000 : 10_000,
-    warmupMs: quick ? 1_000 : 3_000,
-    saturation: { concurrency: 64, durationMs: quick ? 2_000 : 8_000 },
-    crossCheck: { concurrency: 16, durationMs: quick ? 2_000 : 6_000 },
-    hold: { streams: 1_000, seconds: quick ? 6 : 60, rampMs: quick ? 1_500 : 5_000 },
+    rateDurationMs: quick ? 1_500 : 10_000,
+    warmupMs: quick ? 500 : 3_000,
+    saturation: { concurrency: 64, durationMs: quick ? 1_500 : 8_000 },
+    crossCheck: { concurrency: 16, durationMs: quick ? 1_500 : 6_000 },
+    hold: { streams: 1_000, seconds: quick ? 4 : 60, rampMs: quick ? 1_000 : 5_000 },
     provider: { firstByteDelayMs: 20, chunkGapMs: 10, chunks: 5 },
-    profileMs: quick ? 3_000 : 10_000,
+    profileMs: quick ? 2_000 : 10_000,
+    monitorMs: quick ? 1_000 : 3_000,
     connections: 512,
   };
 }

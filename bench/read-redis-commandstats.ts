@@ -1,7 +1,8 @@
 /**
  * Redis commands per request, from `INFO commandstats`: calls per command, the difference between
  * two readings, and the bench's own bookkeeping commands left out. Commands run inside Lua scripts
- * are counted by Redis too, so the figure is split into script calls and everything else.
+ * are counted by Redis too, so a short MONITOR sample splits what the gateway sends itself from
+ * what the scripts run inside Redis.
  */
 import { Redis } from 'ioredis';
 
@@ -44,6 +45,15 @@ export function countCommands(calls: ReadonlyMap<string, number>): CommandCounts
   return { total, scripts, byCommand };
 }
 
+export interface CommandSources {
+  sent: number;
+  /** Commands the gateway sent to Redis, per request (a pipeline counts each command). */
+  clientPerRequest: number;
+  /** Commands Lua scripts ran inside Redis, per request. */
+  insideScriptsPerRequest: number;
+  clientByCommand: Record<string, number>;
+}
+
 export class RedisCommandStats {
   readonly #client: Redis;
 
@@ -57,6 +67,35 @@ export class RedisCommandStats {
 
   async read(): Promise<CommandCounts> {
     return countCommands(parseCommandStats(await this.#client.info('commandstats')));
+  }
+
+  /** Counts commands seen by MONITOR while `run` drives load; `run` returns the requests sent. */
+  async sampleSources(run: () => Promise<number>): Promise<CommandSources> {
+    const monitor = await this.#client.monitor();
+    const fromClients = new Map<string, number>();
+    let insideScripts = 0;
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      const command = (args[0] ?? '').toLowerCase();
+      if (source === 'lua') insideScripts += 1;
+      else if (!BOOKKEEPING.has(command))
+        fromClients.set(command, (fromClients.get(command) ?? 0) + 1);
+    });
+    let sent = 0;
+    try {
+      sent = await run();
+    } finally {
+      monitor.disconnect();
+    }
+    const perRequest = (count: number): number => (sent === 0 ? 0 : count / sent);
+    const counts = countCommands(fromClients);
+    return {
+      sent,
+      clientPerRequest: perRequest(counts.total),
+      insideScriptsPerRequest: perRequest(insideScripts),
+      clientByCommand: Object.fromEntries(
+        Object.entries(counts.byCommand).map(([command, count]) => [command, perRequest(count)]),
+      ),
+    };
   }
 
   async close(): Promise<void> {

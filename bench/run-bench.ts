@@ -60,7 +60,7 @@ async function measureAll(
 ) {
   const measured: MeasuredTarget[] = [];
   for (const target of plan.targets) {
-    process.stdout.write(`bench: measuring ${target.label}\n`);
+    process.stdout.write(`bench: ${new Date().toISOString()} measuring ${target.label}\n`);
     const started = await startBenchTarget(target, environment);
     const redis =
       target.scenario === 'D' && environment.redisUrl !== null
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
       upstreamCredentials: { anthropic: upstreamKey, openai: upstreamKey, gemini: upstreamKey },
     };
     const measured = await measureAll(plan, environment, loadgen);
-    process.stdout.write('bench: profiling scenario D\n');
+    process.stdout.write(`bench: ${new Date().toISOString()} profiling scenario D\n`);
     const profile = await profileGateway({ plan, environment, loadgen });
     const figures = summarizeBenchResults(measured);
     const date = new Date().toISOString();

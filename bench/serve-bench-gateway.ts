@@ -19,6 +19,7 @@ import {
   writeUpstreams,
 } from '../test/integration/gateway/gateway-fixture.js';
 import type { BenchCredentials, BenchPlatform } from './describe-bench-requests.js';
+import { answerProfileRequests } from './record-cpu-profile.js';
 
 export interface BenchGatewaySettings {
   store: 'memory' | 'redis';
@@ -60,7 +61,10 @@ async function serve(): Promise<void> {
     config: createAppConfig(secrets, { logLevel: 'warn', leaseMs: 60_000 }),
   });
   await app.listen({ port: settings.port, host: '127.0.0.1' });
-  if (settings.workers <= 1) process.send?.({ type: 'ready' });
+  if (settings.workers <= 1) {
+    answerProfileRequests();
+    process.send?.({ type: 'ready' });
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

@@ -17,6 +17,8 @@ export interface StartedTarget {
   url: string;
   pid: number;
   credentials: BenchCredentials;
+  /** The target's own process (null for A, which is the provider). */
+  child: BenchChild | null;
   stop(): Promise<void>;
 }
 
@@ -31,7 +33,6 @@ export interface TargetEnvironment {
 export async function startBenchTarget(
   target: BenchTarget,
   environment: TargetEnvironment,
-  nodeFlags: readonly string[] = [],
 ): Promise<StartedTarget> {
   const upstream = environment.upstreamCredentials;
   if (target.scenario === 'A') {
@@ -40,6 +41,7 @@ export async function startBenchTarget(
       url: environment.providerUrl,
       pid,
       credentials: upstream,
+      child: null,
       stop: () => Promise.resolve(),
     };
   }
@@ -53,6 +55,7 @@ export async function startBenchTarget(
       url: String(proxy.ready.url),
       pid: proxy.pid,
       credentials: upstream,
+      child: proxy,
       stop: () => proxy.stop(),
     };
   }
@@ -83,7 +86,6 @@ export async function startBenchTarget(
       script: './serve-bench-gateway.ts',
       args: [file],
       cpus: environment.gatewayCpus,
-      nodeFlags,
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -92,6 +94,7 @@ export async function startBenchTarget(
     url: `http://127.0.0.1:${port}`,
     pid: gateway.pid,
     credentials: keys,
+    child: gateway,
     stop: () => gateway.stop(),
   };
 }

@@ -46,6 +46,7 @@ export interface TargetFigures {
   errors: number;
   crossCheck: TargetMeasurement['crossCheck'];
   hold: TargetMeasurement['hold'];
+  redisSources: TargetMeasurement['redisSources'];
 }
 
 export interface MeasuredTarget {
@@ -127,6 +128,7 @@ export function summarizeBenchResults(measured: readonly MeasuredTarget[]): Targ
       errors: phaseErrors + countErrors(saturation.errors) + countErrors(hold?.errors ?? {}),
       crossCheck,
       hold,
+      redisSources: one.measurement.redisSources,
     };
   });
 }

@@ -80,7 +80,7 @@ export function summarizeCpuProfile(profile: CpuProfile, limit = 15): ProfileSum
     const name =
       url === ''
         ? functionName
-        : `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`;
+        : `${functionName || '(anonymous)'} ${shortUrl(url)}${lineNumber > 0 ? `:${lineNumber + 1}` : ''}`;
     functions.set(name, (functions.get(name) ?? 0) + ms);
   }
   const busyMs = totalMs - idleMs;

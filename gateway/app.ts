@@ -53,6 +53,8 @@ export interface GatewayHandle {
   registry: Registry;
   /** Admitted requests still streaming or settling. */
   inFlight(): number;
+  /** Prunes usage past the retention now, in the namespaces seen since the last prune. */
+  pruneUsage(): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -124,6 +126,7 @@ export function build(options: BuildOptions): FastifyInstance {
     health,
     registry,
     inFlight: () => renewer.size + finishing.pending.size,
+    pruneUsage: () => pruner.pruneNow(),
   });
 
   app.removeAllContentTypeParsers();

@@ -1,8 +1,9 @@
 /**
  * `tollgate gateway --workers N`: N gateway processes sharing one listening port through
  * node:cluster. The primary forks the workers (each runs the ordinary gateway with the same flags,
- * minus `--workers`), forwards SIGTERM / SIGINT so every worker drains, restarts a worker that dies
- * unexpectedly, and returns once all have exited. With N = 1 the gateway runs in this process.
+ * minus `--workers`), turns SIGTERM / SIGINT into a SIGTERM to every worker so each drains,
+ * restarts a worker that dies unexpectedly, and returns once all have exited. With N = 1 the
+ * gateway runs in this process.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
@@ -44,6 +45,7 @@ export async function runInWorkers(options: WorkersOptions): Promise<void> {
   let listening = 0;
   const live = new Set<Worker>();
   const fork = (): void => {
+    if (stopping) return;
     const worker = cluster.fork();
     live.add(worker);
     worker.once('listening', () => {
@@ -52,16 +54,17 @@ export async function runInWorkers(options: WorkersOptions): Promise<void> {
     });
     worker.once('exit', () => {
       live.delete(worker);
-      if (!stopping) setTimeout(fork, 1000).unref();
+      if (!stopping) setTimeout(fork, 1000);
       else if (live.size === 0) cluster.emit('all-exited');
     });
   };
   for (let index = 0; index < options.workers; index++) fork();
-  const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
+  // Workers drain on SIGTERM. They may also get a terminal's SIGINT themselves (same process
+  // group); their SIGTERM listener is still in place then, so the forwarded signal is harmless.
+  await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
   stopping = true;
-  const name = String(signal[0] ?? 'SIGTERM') as NodeJS.Signals;
   const allExited = once(cluster, 'all-exited');
-  for (const worker of live) worker.process.kill(name);
+  for (const worker of live) worker.process.kill('SIGTERM');
   if (live.size > 0) await allExited;
 }
 

@@ -31,6 +31,8 @@ export interface LocalStackOptions {
   /** Gateway settings from `TOLLGATE_*` (trusted proxies, timeouts, time zone...). */
   gateway: GatewaySettings;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How often key usage in `.status` is refreshed; default one minute. */
+  usageRefreshMs?: number;
 }
 
 export interface LocalStack {
@@ -78,6 +80,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       logger: logger.child({ part: 'operator' }),
       metricsPort: options.operatorMetricsPort,
       metricsHost: options.host,
+      ...(options.usageRefreshMs === undefined ? {} : { usageRefreshMs: options.usageRefreshMs }),
     });
     closers.push(() => operator.close());
     const registry = new Registry();

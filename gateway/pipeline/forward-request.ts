@@ -114,7 +114,14 @@ async function answerUpstreamError(
     throw decision.error;
   }
   const headers = headersForClient(response.headers);
-  return call.reply.code(decision.status).headers(headers).send(bytes);
+  // Translated routes answer in the caller's protocol, error bodies included.
+  const translator = call.adapter.translateReply?.(call.context, {
+    stream: false,
+    status: response.statusCode,
+  });
+  const body =
+    translator === undefined ? bytes : Buffer.concat([translator.push(bytes), translator.end()]);
+  return call.reply.code(decision.status).headers(headers).send(body);
 }
 
 export async function forwardRequest(
@@ -162,7 +169,9 @@ export async function forwardRequest(
   state.outcome.status = response.statusCode;
   state.outcome.timeToFirstByteMs = dependencies.clock() - started;
   if (response.statusCode === 401 || response.statusCode === 403) {
+    // Re-read the credential (it may have been rotated) and drop any cached access token.
     dependencies.upstreams.invalidate(upstream.name);
+    dependencies.credentials.invalidate?.(upstream);
   }
   if (response.statusCode >= 400) {
     return answerUpstreamError({ ...call, adapter }, response, dependencies.maxErrorBodyBytes);

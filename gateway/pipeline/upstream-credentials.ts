@@ -8,6 +8,8 @@ import type { ResolvedUpstream } from './resolve-upstreams.js';
 
 export interface UpstreamCredentials {
   credentialFor(upstream: ResolvedUpstream): Promise<string>;
+  /** Optional: forget a cached credential the upstream refused (401/403), so the next is fresh. */
+  invalidate?(upstream: ResolvedUpstream): void;
 }
 
 /** API keys only: GoogleOAuth upstreams are refused until a token source is configured. */
@@ -29,5 +31,8 @@ export function createUpstreamCredentials(options: {
       upstream.oauth === null
         ? Promise.resolve(upstream.credential)
         : tokens.accessToken(upstream.oauth),
+    invalidate: (upstream) => {
+      if (upstream.oauth !== null) tokens.forget(upstream.oauth);
+    },
   };
 }

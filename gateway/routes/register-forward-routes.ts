@@ -7,7 +7,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';
 import { forwardRequest, type ForwardDependencies } from '../pipeline/forward-request.js';
 import type { RequestAdapter } from '../pipeline/request-adapter.js';
-import type { RequestState } from '../pipeline/request-state.js';
 import '../pipeline/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
 import { anthropicMessagesAdapter } from '../protocols/anthropic-messages/anthropic-messages-adapter.js';
@@ -82,24 +81,6 @@ const forwardRoutes: ForwardRoute[] = [
   },
 ];
 
-/**
- * For adapters that depend on the upstream: bound to the group's first-priority upstream, keeping
- * `forUpstream` so a forward stage that binds the upstream it actually picked takes precedence.
- * (Upstreams are cached in memory, so this costs no store command in the steady state.)
- */
-async function bindAdapter(
-  adapter: RequestAdapter,
-  dependencies: ForwardDependencies,
-  state: RequestState,
-): Promise<RequestAdapter> {
-  const forUpstream = adapter.forUpstream;
-  const group = state.admitted?.policy.group;
-  if (forUpstream === undefined || group === undefined) return adapter;
-  const candidates = await dependencies.upstreams.resolve(group.name, group.upstreams);
-  const first = candidates.toSorted((a, b) => a.priority - b.priority)[0];
-  return first === undefined ? adapter : { ...forUpstream(first), forUpstream };
-}
-
 async function forward(
   dependencies: ForwardDependencies,
   route: ForwardRoute,
@@ -109,9 +90,14 @@ async function forward(
   const state = request.tollgate;
   const context = state.context;
   if (context === null) throw new GatewayError('TG_INTERNAL', { detail: 'no request context' });
-  const adapter = await bindAdapter(route.adapter, dependencies, state);
   try {
-    return await forwardRequest(dependencies, { request, reply, state, adapter, context });
+    return await forwardRequest(dependencies, {
+      request,
+      reply,
+      state,
+      adapter: route.adapter,
+      context,
+    });
   } catch (error) {
     // Chat refusals carry the offending `param`, which the generic error renderer has no room for.
     if (!(error instanceof ChatRequestRefusal) || reply.sent) throw error;

@@ -14,7 +14,7 @@ export interface FakeBehaviour {
   /** Destroy the connection after this many stream frames have been written. */
   dropAfterChunks?: number;
   /** Answer with this error status instead (429 carries `retry-after`; 529 is Anthropic's overload). */
-  status?: 401 | 429 | 500 | 529;
+  status?: 400 | 401 | 429 | 500 | 529;
   /** Seconds in `retry-after` on 429 (default 7). */
   retryAfterSeconds?: number;
   /** Leave usage out of replies and streams. */

@@ -2,6 +2,7 @@
 export type FakePlatform = 'anthropic' | 'openai' | 'google';
 
 const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
   401: 'authentication_error',
   429: 'rate_limit_error',
   500: 'api_error',
@@ -9,6 +10,7 @@ const ANTHROPIC_TYPES: Record<number, string> = {
 };
 
 const GOOGLE_STATUSES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
   429: 'RESOURCE_EXHAUSTED',
   500: 'INTERNAL',
@@ -16,6 +18,7 @@ const GOOGLE_STATUSES: Record<number, string> = {
 };
 
 const OPENAI_ERRORS: Record<number, { type: string; code: string | null }> = {
+  400: { type: 'invalid_request_error', code: 'invalid_value' },
   401: { type: 'invalid_request_error', code: 'invalid_api_key' },
   429: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   500: { type: 'server_error', code: null },

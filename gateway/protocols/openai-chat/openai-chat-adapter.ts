@@ -12,6 +12,11 @@ import {
   type RequestAdapter,
 } from '../../pipeline/request-adapter.js';
 import {
+  createChatUsageChunkStripper,
+  requestChatStreamUsage,
+} from '../../metering/request-chat-stream-usage.js';
+import { passBytes } from '../../translate/translate-reply-bytes.js';
+import {
   convertChatRequest,
   type ChatRequestConversion,
 } from '../../translate/chat-to-responses/convert-chat-request.js';
@@ -34,6 +39,10 @@ function convertOnce(context: ForwardContext): ChatRequestConversion {
   return conversion;
 }
 
+function asObject(json: unknown): Record<string, unknown> {
+  return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+}
+
 const isStream = (context: ForwardContext): boolean =>
   typeof context.json === 'object' &&
   context.json !== null &&
@@ -50,14 +59,27 @@ const shared = {
     isStream(context) ? renderOpenAIChatStreamError(error) : null,
 } satisfies Partial<RequestAdapter>;
 
-/** `chatCompletions: Native`: the body goes to the upstream's `/v1/chat/completions` untouched. */
+/**
+ * `chatCompletions: Native`: the body goes to the upstream's `/v1/chat/completions` untouched,
+ * except that a stream always asks for usage (metering needs it); the usage chunk the caller did
+ * not ask for is then removed from its stream.
+ */
 export const openAIChatNativeAdapter: RequestAdapter = {
   ...shared,
   upstreamFormat: () => 'openai-chat',
-  buildUpstream: (context, upstreamModel) => ({
-    path: withQuery(context.path, context.query),
-    body: bodyWithModel(context, upstreamModel),
-  }),
+  buildUpstream: (context, upstreamModel) => {
+    const body = bodyWithModel(context, upstreamModel);
+    const json =
+      upstreamModel === null ? context.json : { ...asObject(context.json), model: upstreamModel };
+    return {
+      path: withQuery(context.path, context.query),
+      body: requestChatStreamUsage({ body, json }).body,
+    };
+  },
+  translateReply: (context, reply) =>
+    reply.status < 400 && reply.stream && requestChatStreamUsage(context).stripUsageChunk
+      ? createChatUsageChunkStripper()
+      : passBytes(),
 };
 
 /** `chatCompletions: Translate` (the default): Chat -> Responses -> Chat. */

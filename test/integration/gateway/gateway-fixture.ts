@@ -39,15 +39,27 @@ export async function writeUpstreams(
 ): Promise<void> {
   for (const platform of PLATFORMS) {
     const name = `${platform.toLowerCase()}-upstream${options.suffix ?? ''}`;
-    const plaintext = JSON.stringify({ apiKey: DEFAULT_FAKE_CREDENTIAL });
+    const oauth = platform === 'Antigravity';
+    // The fake provider's token endpoint accepts its default refresh token.
+    const plaintext = JSON.stringify(
+      oauth
+        ? { refreshToken: 'fake-refresh-token', clientSecret: 'fake-client-secret' }
+        : { apiKey: DEFAULT_FAKE_CREDENTIAL },
+    );
     await store.putUpstream({
       digest: randomUUID(),
       name,
       platform,
       baseURL: options.baseURL,
       sealedCredential: sealCredential(options.secrets.credentialKey, plaintext),
-      credentialType: platform === 'Antigravity' ? 'GoogleOAuth' : 'APIKey',
-      oauth: null,
+      credentialType: oauth ? 'GoogleOAuth' : 'APIKey',
+      oauth: oauth
+        ? {
+            clientID: 'fake-client-id',
+            tokenURL: `${options.baseURL}/oauth2/token`,
+            projectID: 'fake-project',
+          }
+        : null,
       maxConcurrent: options.maxConcurrent ?? 0,
       modelOverrides: {},
       chatCompletions: 'Translate',

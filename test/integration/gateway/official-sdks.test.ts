@@ -152,13 +152,14 @@ describe('openai', () => {
     expect(ids).not.toContain('claude-sonnet-4-6');
   });
 
-  it('refuses chat completions as not available yet', async () => {
-    const error = await client()
-      .chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(501);
-    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('TG_NOT_IMPLEMENTED');
+  it('answers chat completions through the Responses upstream', async () => {
+    const completion = await client().chat.completions.create({
+      model: 'gpt-5',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.choices[0]?.message.content).toContain('FAKE_OK');
+    expect(lastUpstreamRequest().path).toBe('/v1/responses');
   });
 });
 

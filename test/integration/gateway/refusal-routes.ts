@@ -180,16 +180,16 @@ export const routes: RouteCase[] = [
     name: 'POST /antigravity/v1/messages x-api-key',
     platforms: ['Antigravity'],
     shape: 'anthropic',
-    forwarded: false,
-    okStatus: 501,
+    forwarded: true,
+    okStatus: 200,
     request: (key) => post('/antigravity/v1/messages', anthropicBody, withKey('x-api-key', key)),
   },
   {
     name: 'POST /antigravity/v1beta :generateContent x-goog-api-key',
     platforms: ['Antigravity'],
     shape: 'google',
-    forwarded: false,
-    okStatus: 501,
+    forwarded: true,
+    okStatus: 200,
     request: (key) =>
       post(
         '/antigravity/v1beta/models/gemini-2.5-pro:generateContent',

@@ -86,6 +86,7 @@ beforeAll(async () => {
     operatorMetricsPort: 0,
     gateway: parseGatewaySettings([], {}),
     logLevel: 'warn',
+    usageRefreshMs: 500,
   });
   await kubectl(['apply', '-f', 'examples/']);
   for (const upstream of ['anthropic-sim', 'openai-sim', 'gemini-sim', 'antigravity-sim']) {
@@ -166,5 +167,50 @@ describe('local mode, as the README walks through it', () => {
       spec: { suspend: false, groupName: 'anthropic', sourceRanges: { deny: ['10.0.0.13'] } },
     });
     expect((await eventually(callAsAlice, (outcome) => outcome.status === 200)).status).toBe(200);
+  });
+
+  it('refuses an over-quota key with 429, shows the used USD, and resets on the annotation', async () => {
+    // The calls above spent more than this quota: start it from zero with the reset annotation.
+    await kubectl([
+      'annotate',
+      'apikey',
+      'alice',
+      '-n',
+      'team-a',
+      'tollgate.dev/reset-quota=before',
+    ]);
+    await patchAlice({ spec: { limits: { quotaUSD: '0.000001' } } });
+    const spent = await eventually(callAsAlice, (outcome) => outcome.status === 200);
+    expect(spent.status).toBe(200);
+    const refused = await eventually(callAsAlice, (outcome) => outcome.status === 429);
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('TG_QUOTA_EXHAUSTED');
+    const used = await eventually(
+      () =>
+        kubectl([
+          'get',
+          'apikey',
+          'alice',
+          '-n',
+          'team-a',
+          '-o',
+          'jsonpath={.status.usage.usedUSD}',
+        ]),
+      (text) => text !== '' && text !== '0',
+    );
+    expect(Number(used)).toBeGreaterThan(0.000001);
+    const table = await kubectl(['get', 'ak', 'alice', '-n', 'team-a']);
+    expect(table).toContain(used);
+    await kubectl([
+      'annotate',
+      'apikey',
+      'alice',
+      '-n',
+      'team-a',
+      '--overwrite',
+      'tollgate.dev/reset-quota=after',
+    ]);
+    const reset = await eventually(callAsAlice, (outcome) => outcome.status === 200);
+    expect(reset.status).toBe(200);
   });
 });

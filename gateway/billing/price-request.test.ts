@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { loadShippedPriceTable } from './load-price-table.js';
+import {
+  estimateReservation,
+  isTokenCountPath,
+  priceRequest,
+  readMaxOutputTokens,
+} from './price-request.js';
+
+const table = loadShippedPriceTable();
+const group = {
+  priceOverrides: {},
+  priceFallback: null,
+  multiplier: { numerator: 1, denominator: 1 },
+};
+
+describe('priceRequest', () => {
+  it('finds table prices (also dated ids) and names the table version', () => {
+    const price = priceRequest({ model: 'gpt-4.1-2025-04-14', platform: 'OpenAI', group, table });
+    expect(price).toMatchObject({
+      key: 'gpt-4.1',
+      source: 'date-stripped',
+      version: table.version,
+    });
+  });
+
+  it('prefers the group override, falls back to the group fallback, else null', () => {
+    const custom = { input: 1, output: 2, cacheRead: 0, cacheWrite5m: 1, cacheWrite1h: 1 };
+    const overridden = priceRequest({
+      model: 'gpt-4.1',
+      platform: 'OpenAI',
+      group: { ...group, priceOverrides: { 'gpt-4.1': custom } },
+      table,
+    });
+    expect(overridden).toMatchObject({
+      source: 'override',
+      version: `${table.version}/group-override`,
+    });
+    const fallback = priceRequest({
+      model: 'mystery',
+      platform: 'OpenAI',
+      group: { ...group, priceFallback: custom },
+      table,
+    });
+    expect(fallback).toMatchObject({ source: 'fallback', key: '*' });
+    expect(priceRequest({ model: 'mystery', platform: 'OpenAI', group, table })).toBeNull();
+  });
+});
+
+describe('readMaxOutputTokens and the reservation', () => {
+  it.each([
+    [{ max_tokens: 10 }, 10],
+    [{ max_output_tokens: 20 }, 20],
+    [{ max_completion_tokens: 30 }, 30],
+    [{ generationConfig: { maxOutputTokens: 40 } }, 40],
+    [{ request: { generationConfig: { maxOutputTokens: 50 } } }, 50],
+    [{ max_tokens: 'x' }, undefined],
+    ['text', undefined],
+  ])('%j -> %s', (json, expected) => {
+    expect(readMaxOutputTokens(json)).toBe(expected);
+  });
+
+  it('reserves body bytes / 4 input and the output limit at the price', () => {
+    const price = priceRequest({ model: 'claude-sonnet-4-5', platform: 'Anthropic', group, table });
+    expect(price).not.toBeNull();
+    const nano = estimateReservation({ price: price!, bodyBytes: 4000, json: { max_tokens: 500 } });
+    expect(nano).toBe(1000 * 3000 + 500 * 15000);
+  });
+
+  it('knows the free token-count endpoints', () => {
+    expect(isTokenCountPath('/v1/messages/count_tokens')).toBe(true);
+    expect(isTokenCountPath('/v1beta/models/gemini-2.5-pro:countTokens')).toBe(true);
+    expect(isTokenCountPath('/v1/messages')).toBe(false);
+  });
+});

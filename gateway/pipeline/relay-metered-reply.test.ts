@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { relayMeteredReply, type RelayMeteredReplyOptions } from './relay-metered-reply.js';
+
+const frames = [
+  'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":12,"output_tokens":1}}}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello"}}\n\n',
+  'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}\n\n',
+  'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+];
+
+function relay(source: Readable, overrides: Partial<RelayMeteredReplyOptions> = {}) {
+  return relayMeteredReply({
+    body: source as unknown as Dispatcher.ResponseData['body'],
+    format: 'anthropic-messages',
+    stream: true,
+    contentType: 'text/event-stream',
+    translator: null,
+    streamError: () => 'event: error\ndata: {"type":"error"}\n\n',
+    onUpstreamError: () => undefined,
+    ...overrides,
+  });
+}
+
+async function collect(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('relayMeteredReply', () => {
+  it('passes the bytes through unchanged and meters the usage', async () => {
+    const metered = relay(Readable.from(frames.map((frame) => Buffer.from(frame))));
+    expect(await collect(metered.body)).toBe(frames.join(''));
+    const outcome = await metered.outcome;
+    expect(outcome.end).toBe('ended');
+    expect(outcome.report.usage).toMatchObject({ inputUncached: 12, output: 7 });
+    expect(outcome.report.complete).toBe(true);
+  });
+
+  it('meters the upstream bytes before the reply translator changes them', async () => {
+    const metered = relay(Readable.from(frames.map((frame) => Buffer.from(frame))), {
+      translator: {
+        push: (chunk) => Buffer.from(chunk.toString('utf8').toUpperCase()),
+        end: () => Buffer.from('TAIL'),
+      },
+    });
+    expect(await collect(metered.body)).toBe(`${frames.join('').toUpperCase()}TAIL`);
+    expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
+  });
+
+  it('ends a broken upstream stream with the error frame and reports the failure', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source);
+    source.push(Buffer.from(frames[0]!));
+    setImmediate(() => source.destroy(new Error('reset')));
+    const text = await collect(metered.body);
+    expect(text).toBe(`${frames[0]!}event: error\ndata: {"type":"error"}\n\n`);
+    const outcome = await metered.outcome;
+    expect(outcome.end).toBe('upstream-failed');
+    expect(outcome.report).toMatchObject({ provisional: true, complete: false });
+  });
+
+  it('reports a client that went away once, and stops reading the upstream', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source);
+    source.push(Buffer.from(frames[0]! + frames[1]!));
+    await new Promise((resolve) => setImmediate(resolve));
+    metered.body.destroy();
+    metered.clientClosed();
+    const outcome = await metered.outcome;
+    expect(outcome.end).toBe('client-closed');
+    expect(outcome.report.textChars).toBe(5);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(source.destroyed).toBe(true);
+  });
+});
