@@ -3,6 +3,8 @@ export interface ErrorView {
   statusCode: number;
   code: string;
   message: string;
+  /** OpenAI only: the request field at fault. */
+  param?: string | null;
 }
 
 /** The three error body families a caller can speak. */

@@ -11,6 +11,8 @@ export interface GatewayErrorOptions {
   cause?: unknown;
   /** Seconds, sent as `retry-after`. */
   retryAfterSeconds?: number;
+  /** The request field at fault, for protocols that name it (OpenAI `param`). */
+  param?: string | null;
 }
 
 export class GatewayError extends Error {
@@ -19,6 +21,7 @@ export class GatewayError extends Error {
   readonly statusCode: number;
   readonly retryable: boolean;
   readonly retryAfterSeconds: number | undefined;
+  readonly param: string | null;
 
   constructor(code: ErrorCode, options: GatewayErrorOptions = {}) {
     const entry = ERROR_CATALOGUE[code];
@@ -31,6 +34,7 @@ export class GatewayError extends Error {
     this.statusCode = entry.status;
     this.retryable = entry.retryable;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.param = options.param ?? null;
   }
 
   static is(value: unknown): value is GatewayError {

@@ -14,10 +14,6 @@ import { antigravityGeminiAdapter } from '../protocols/antigravity/antigravity-g
 import { antigravityMessagesAdapter } from '../protocols/antigravity/antigravity-messages-adapter.js';
 import { geminiGenerateContentAdapter } from '../protocols/gemini-generate-content/gemini-generate-content-adapter.js';
 import { openAIChatAdapter } from '../protocols/openai-chat/openai-chat-adapter.js';
-import {
-  ChatRequestRefusal,
-  renderChatRequestRefusal,
-} from '../protocols/openai-chat/render-openai-chat-error.js';
 import { openAIResponsesAdapter } from '../protocols/openai-responses/openai-responses-adapter.js';
 
 const geminiMethods =
@@ -90,23 +86,7 @@ async function forward(
   const state = request.tollgate;
   const context = state.context;
   if (context === null) throw new GatewayError('TG_INTERNAL', { detail: 'no request context' });
-  try {
-    return await forwardRequest(dependencies, {
-      request,
-      reply,
-      state,
-      adapter: route.adapter,
-      context,
-    });
-  } catch (error) {
-    // Chat refusals carry the offending `param`, which the generic error renderer has no room for.
-    if (!(error instanceof ChatRequestRefusal) || reply.sent) throw error;
-    state.errorCode = error.code;
-    return reply
-      .code(error.statusCode)
-      .type('application/json')
-      .send(renderChatRequestRefusal(error));
-  }
+  return forwardRequest(dependencies, { request, reply, state, adapter: route.adapter, context });
 }
 
 export function registerForwardRoutes(

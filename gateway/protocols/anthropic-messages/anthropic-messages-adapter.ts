@@ -7,8 +7,8 @@ import {
 } from '../../pipeline/request-adapter.js';
 import {
   isAnthropicErrorBody,
-  renderAnthropicMessagesStreamError,
-} from './render-anthropic-messages-error.js';
+  renderAnthropicStreamError,
+} from '../../errors/render-anthropic-error.js';
 
 export const anthropicMessagesAdapter: RequestAdapter = {
   upstreamFormat: () => 'anthropic-messages',
@@ -26,5 +26,5 @@ export const anthropicMessagesAdapter: RequestAdapter = {
   },
   isErrorBody: isAnthropicErrorBody,
   streamError: (context, error) =>
-    anthropicMessagesAdapter.isStream(context) ? renderAnthropicMessagesStreamError(error) : null,
+    anthropicMessagesAdapter.isStream(context) ? renderAnthropicStreamError(error) : null,
 };

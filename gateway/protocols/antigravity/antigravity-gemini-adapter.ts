@@ -16,10 +16,7 @@ import {
   wrapGeminiCountTokens,
   wrapGeminiRequest,
 } from '../../translate/gemini-to-v1internal/wrap-gemini-request.js';
-import {
-  isGoogleShapedError,
-  renderAntigravityGeminiStreamError,
-} from './render-antigravity-error.js';
+import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
 import { translateGeminiReply } from './translate-antigravity-reply.js';
 
 const modelMethod = /\/models\/([^/:]+):([A-Za-z]+)$/;
@@ -74,9 +71,9 @@ function adapterFor(projectId: string): RequestAdapter {
     applyCredential: (headers, credential) => {
       headers.authorization = `Bearer ${credential}`;
     },
-    isErrorBody: isGoogleShapedError,
+    isErrorBody: isGoogleErrorBody,
     streamError: (context, error) =>
-      isStream(context) && wantsSse(context) ? renderAntigravityGeminiStreamError(error) : null,
+      isStream(context) && wantsSse(context) ? renderGoogleStreamError(error) : null,
     forUpstream: (upstream: ResolvedUpstream) => adapterFor(upstream.oauth?.projectID ?? ''),
   };
 }

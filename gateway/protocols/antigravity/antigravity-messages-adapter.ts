@@ -16,9 +16,9 @@ import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
 import { convertCountTokensRequest } from '../../translate/messages-to-v1internal/convert-count-tokens.js';
 import { convertMessagesRequest } from '../../translate/messages-to-v1internal/convert-messages-request.js';
 import {
-  isAnthropicShapedError,
-  renderAntigravityMessagesStreamError,
-} from './render-antigravity-error.js';
+  isAnthropicErrorBody,
+  renderAnthropicStreamError,
+} from '../../errors/render-anthropic-error.js';
 import { translateMessagesReply } from './translate-antigravity-reply.js';
 
 const isCountTokens = (context: ForwardContext): boolean => context.path.endsWith('/count_tokens');
@@ -80,9 +80,8 @@ function adapterFor(projectId: string): RequestAdapter {
     applyCredential: (headers, credential) => {
       headers.authorization = `Bearer ${credential}`;
     },
-    isErrorBody: isAnthropicShapedError,
-    streamError: (context, error) =>
-      isStream(context) ? renderAntigravityMessagesStreamError(error) : null,
+    isErrorBody: isAnthropicErrorBody,
+    streamError: (context, error) => (isStream(context) ? renderAnthropicStreamError(error) : null),
     forUpstream: (upstream: ResolvedUpstream) => adapterFor(upstream.oauth?.projectID ?? ''),
   };
 }

@@ -3,10 +3,7 @@
  * override rewrites the path and the body bytes always pass untouched. Credential: x-goog-api-key.
  */
 import { withQuery, type RequestAdapter } from '../../pipeline/request-adapter.js';
-import {
-  isGoogleErrorBody,
-  renderGeminiGenerateContentStreamError,
-} from './render-gemini-generate-content-error.js';
+import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
 
 const modelPath = /^(.*\/models\/)([^/:]+)(:[A-Za-z]+)?$/;
 
@@ -42,6 +39,6 @@ export const geminiGenerateContentAdapter: RequestAdapter = {
   streamError: (context, error) =>
     geminiGenerateContentAdapter.isStream(context) &&
     new URLSearchParams(context.query).get('alt') === 'sse'
-      ? renderGeminiGenerateContentStreamError(error)
+      ? renderGoogleStreamError(error)
       : null,
 };

@@ -20,11 +20,11 @@ import {
   convertChatRequest,
   type ChatRequestConversion,
 } from '../../translate/chat-to-responses/convert-chat-request.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 import {
-  ChatRequestRefusal,
-  isOpenAIChatErrorBody,
+  isOpenAIErrorBody,
   renderOpenAIChatStreamError,
-} from './render-openai-chat-error.js';
+} from '../../errors/render-openai-error.js';
 import { translateChatReply } from './translate-chat-reply.js';
 
 /** The conversion of each request, computed once (admission reads the model, forward the body). */
@@ -54,7 +54,7 @@ const shared = {
   applyCredential: (headers: Record<string, string | string[]>, credential: string) => {
     headers.authorization = `Bearer ${credential}`;
   },
-  isErrorBody: isOpenAIChatErrorBody,
+  isErrorBody: isOpenAIErrorBody,
   streamError: (context: ForwardContext, error: Parameters<RequestAdapter['streamError']>[1]) =>
     isStream(context) ? renderOpenAIChatStreamError(error) : null,
 } satisfies Partial<RequestAdapter>;
@@ -88,7 +88,12 @@ export const openAIChatTranslatedAdapter: RequestAdapter = {
   upstreamFormat: () => 'openai-responses',
   buildUpstream: (context, upstreamModel) => {
     const conversion = convertOnce(context);
-    if (!conversion.ok) throw new ChatRequestRefusal(conversion);
+    if (!conversion.ok) {
+      throw new GatewayError('TG_BAD_REQUEST', {
+        message: conversion.message,
+        param: conversion.param,
+      });
+    }
     const request =
       upstreamModel === null ? conversion.request : { ...conversion.request, model: upstreamModel };
     return {

@@ -8,7 +8,7 @@ import {
 import {
   isOpenAIErrorBody,
   renderOpenAIResponsesStreamError,
-} from './render-openai-responses-error.js';
+} from '../../errors/render-openai-error.js';
 
 export const openAIResponsesAdapter: RequestAdapter = {
   upstreamFormat: () => 'openai-responses',

@@ -1,5 +1,8 @@
-/** OpenAI error bodies: `{"error":{"message","type","param","code"}}` (PROTOCOLS.md 2.5). */
-import type { ErrorView } from '../../errors/error-view.js';
+/**
+ * OpenAI error bodies, shared by Responses and Chat Completions:
+ * `{"error":{"message","type","param","code"}}` (PROTOCOLS.md 2.5, 3.3).
+ */
+import type { ErrorView } from './error-view.js';
 
 export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string };
@@ -16,15 +19,20 @@ export function openAIErrorType(error: ErrorView): string {
   return 'invalid_request_error';
 }
 
-export function renderOpenAIResponsesError(error: ErrorView): OpenAIErrorBody {
+export function renderOpenAIError(error: ErrorView): OpenAIErrorBody {
   return {
-    error: { message: error.message, type: openAIErrorType(error), param: null, code: error.code },
+    error: {
+      message: error.message,
+      type: openAIErrorType(error),
+      param: error.param ?? null,
+      code: error.code,
+    },
   };
 }
 
 /** The Responses stream `error` event (flat fields, PROTOCOLS.md 2.5). */
 export function renderOpenAIResponsesStreamError(error: ErrorView): string {
-  const { error: body } = renderOpenAIResponsesError(error);
+  const { error: body } = renderOpenAIError(error);
   const event = { type: 'error', code: body.code, message: body.message, param: null };
   return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
 }
@@ -38,4 +46,9 @@ export function isOpenAIErrorBody(value: unknown): boolean {
     typeof body.error?.message === 'string' &&
     typeof body.error.type === 'string'
   );
+}
+
+/** The Chat Completions in-stream failure: a `data: {"error":…}` chunk (the SDK throws on it). */
+export function renderOpenAIChatStreamError(error: ErrorView): string {
+  return `data: ${JSON.stringify(renderOpenAIError(error))}\n\n`;
 }

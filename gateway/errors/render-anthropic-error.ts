@@ -1,5 +1,5 @@
 /** Anthropic error bodies: `{"type":"error","error":{"type","message"}}` (PROTOCOLS.md 1.8). */
-import { messageWithCode, type ErrorView } from '../../errors/error-view.js';
+import { messageWithCode, type ErrorView } from './error-view.js';
 
 export interface AnthropicErrorBody {
   type: 'error';
@@ -24,7 +24,7 @@ export function anthropicErrorType(statusCode: number): string {
   return typeByStatus[statusCode] ?? (statusCode >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
-export function renderAnthropicMessagesError(error: ErrorView): AnthropicErrorBody {
+export function renderAnthropicError(error: ErrorView): AnthropicErrorBody {
   return {
     type: 'error',
     error: { type: anthropicErrorType(error.statusCode), message: messageWithCode(error) },
@@ -32,8 +32,8 @@ export function renderAnthropicMessagesError(error: ErrorView): AnthropicErrorBo
 }
 
 /** The in-stream error event (PROTOCOLS.md 1.8), for failures after the headers were sent. */
-export function renderAnthropicMessagesStreamError(error: ErrorView): string {
-  return `event: error\ndata: ${JSON.stringify(renderAnthropicMessagesError(error))}\n\n`;
+export function renderAnthropicStreamError(error: ErrorView): string {
+  return `event: error\ndata: ${JSON.stringify(renderAnthropicError(error))}\n\n`;
 }
 
 /** True when an upstream error body already has the Anthropic shape (safe to pass through). */

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
   isAnthropicErrorBody,
-  renderAnthropicMessagesError,
-  renderAnthropicMessagesStreamError,
-} from './protocols/anthropic-messages/render-anthropic-messages-error.js';
+  renderAnthropicError,
+  renderAnthropicStreamError,
+} from './render-anthropic-error.js';
 import {
   isGoogleErrorBody,
-  renderGeminiGenerateContentError,
-  renderGeminiGenerateContentStreamError,
-} from './protocols/gemini-generate-content/render-gemini-generate-content-error.js';
+  renderGoogleError,
+  renderGoogleStreamError,
+} from './render-google-error.js';
 import {
   isOpenAIErrorBody,
-  renderOpenAIResponsesError,
+  renderOpenAIError,
   renderOpenAIResponsesStreamError,
-} from './protocols/openai-responses/render-openai-responses-error.js';
-import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.js';
-import { GatewayError, isGatewayError } from './errors/gateway-error.js';
-import { renderErrorBody } from './render-error.js';
+} from './render-openai-error.js';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { GatewayError, isGatewayError } from './gateway-error.js';
+import { renderErrorBody } from '../render-error.js';
 
 const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
@@ -37,20 +37,20 @@ describe.each(codes)('%s', (code) => {
   const error = new GatewayError(code);
 
   it('renders Anthropic with the code in the message', () => {
-    const body = renderAnthropicMessagesError(error);
+    const body = renderAnthropicError(error);
     expect(body.type).toBe('error');
     expect(body.error.message.startsWith(`[${code}] `)).toBe(true);
     expect(body.error.type).toMatch(/_error$|^request_too_large$/);
   });
 
   it('renders OpenAI with the code in `code`', () => {
-    const body = renderOpenAIResponsesError(error);
+    const body = renderOpenAIError(error);
     expect(body.error).toMatchObject({ code, param: null });
     expect(body.error.message).toBe(error.message);
   });
 
   it('renders Google with the HTTP status and a canonical status', () => {
-    const body = renderGeminiGenerateContentError(error);
+    const body = renderGoogleError(error);
     expect(body.error.code).toBe(error.statusCode);
     expect(body.error.message).toContain(code);
     expect(body.error.status).toMatch(/^[A-Z_]+$/);
@@ -69,27 +69,27 @@ describe('protocol error types', () => {
     ['TG_ROUTE_NOT_FOUND', 'not_found_error', 'invalid_request_error', 'NOT_FOUND'],
   ] as const)('%s', (code, anthropic, openai, google) => {
     const error = new GatewayError(code);
-    expect(renderAnthropicMessagesError(error).error.type).toBe(anthropic);
-    expect(renderOpenAIResponsesError(error).error.type).toBe(openai);
-    expect(renderGeminiGenerateContentError(error).error.status).toBe(google);
+    expect(renderAnthropicError(error).error.type).toBe(anthropic);
+    expect(renderOpenAIError(error).error.type).toBe(openai);
+    expect(renderGoogleError(error).error.status).toBe(google);
   });
 });
 
 describe('renderErrorBody', () => {
   it('picks the renderer by shape', () => {
     const error = new GatewayError('TG_KEY_MISSING');
-    expect(renderErrorBody('anthropic', error)).toEqual(renderAnthropicMessagesError(error));
-    expect(renderErrorBody('openai', error)).toEqual(renderOpenAIResponsesError(error));
-    expect(renderErrorBody('google', error)).toEqual(renderGeminiGenerateContentError(error));
+    expect(renderErrorBody('anthropic', error)).toEqual(renderAnthropicError(error));
+    expect(renderErrorBody('openai', error)).toEqual(renderOpenAIError(error));
+    expect(renderErrorBody('google', error)).toEqual(renderGoogleError(error));
   });
 });
 
 describe('upstream error body checks', () => {
   const error = new GatewayError('TG_UPSTREAM_ERROR');
   const bodies = {
-    anthropic: renderAnthropicMessagesError(error),
-    openai: renderOpenAIResponsesError(error),
-    google: renderGeminiGenerateContentError(error),
+    anthropic: renderAnthropicError(error),
+    openai: renderOpenAIError(error),
+    google: renderGoogleError(error),
   };
   it.each([
     ['anthropic', isAnthropicErrorBody],
@@ -108,10 +108,10 @@ describe('stream error frames', () => {
     JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? 'null') as unknown;
 
   it('Anthropic: an `event: error` frame with the error body', () => {
-    const frame = renderAnthropicMessagesStreamError(error);
+    const frame = renderAnthropicStreamError(error);
     expect(frame.startsWith('event: error\n')).toBe(true);
     expect(frame.endsWith('\n\n')).toBe(true);
-    expect(dataOf(frame)).toEqual(renderAnthropicMessagesError(error));
+    expect(dataOf(frame)).toEqual(renderAnthropicError(error));
   });
 
   it('OpenAI Responses: a flat `error` event', () => {
@@ -126,8 +126,8 @@ describe('stream error frames', () => {
   });
 
   it('Gemini: a data-only chunk with the error body', () => {
-    const frame = renderGeminiGenerateContentStreamError(error);
+    const frame = renderGoogleStreamError(error);
     expect(frame.startsWith('data: ')).toBe(true);
-    expect(dataOf(frame)).toEqual(renderGeminiGenerateContentError(error));
+    expect(dataOf(frame)).toEqual(renderGoogleError(error));
   });
 });

@@ -1,5 +1,5 @@
 /** Google error bodies: `{"error":{"code","message","status"}}` (PROTOCOLS.md 4.7). */
-import { messageWithCode, type ErrorView } from '../../errors/error-view.js';
+import { messageWithCode, type ErrorView } from './error-view.js';
 
 export interface GoogleErrorBody {
   error: { code: number; message: string; status: string };
@@ -26,7 +26,7 @@ export function googleErrorStatus(statusCode: number): string {
   return statusByHttp[statusCode] ?? (statusCode >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
 }
 
-export function renderGeminiGenerateContentError(error: ErrorView): GoogleErrorBody {
+export function renderGoogleError(error: ErrorView): GoogleErrorBody {
   return {
     error: {
       code: error.statusCode,
@@ -37,8 +37,8 @@ export function renderGeminiGenerateContentError(error: ErrorView): GoogleErrorB
 }
 
 /** A Gemini SSE chunk carrying an error (PROTOCOLS.md 4.4), for `alt=sse` streams. */
-export function renderGeminiGenerateContentStreamError(error: ErrorView): string {
-  return `data: ${JSON.stringify(renderGeminiGenerateContentError(error))}\n\n`;
+export function renderGoogleStreamError(error: ErrorView): string {
+  return `data: ${JSON.stringify(renderGoogleError(error))}\n\n`;
 }
 
 /** True when an upstream error body already has the Google shape (safe to pass through). */
