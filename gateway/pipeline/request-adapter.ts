@@ -77,6 +77,14 @@ export function withQuery(path: string, query: string): string {
   return query === '' ? path : `${path}?${query}`;
 }
 
+/** True when a JSON body asks for a streamed reply (`"stream": true`). */
+export function asksForStream(context: ForwardContext): boolean {
+  const json = context.json;
+  return (
+    typeof json === 'object' && json !== null && (json as { stream?: unknown }).stream === true
+  );
+}
+
 /** Reads a top-level string field of a JSON object body. */
 export function jsonStringField(json: unknown, field: string): string | null {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;

@@ -1,5 +1,6 @@
 /** Anthropic Messages pass-through: model in the JSON body, credential in `x-api-key`. */
 import {
+  asksForStream,
   bodyWithModel,
   jsonStringField,
   withQuery,
@@ -13,10 +14,7 @@ import {
 export const anthropicMessagesAdapter: RequestAdapter = {
   upstreamFormat: () => 'anthropic-messages',
   readModel: (context) => jsonStringField(context.json, 'model'),
-  isStream: (context) =>
-    typeof context.json === 'object' &&
-    context.json !== null &&
-    (context.json as { stream?: unknown }).stream === true,
+  isStream: asksForStream,
   buildUpstream: (context, upstreamModel) => ({
     path: withQuery(context.path, context.query),
     body: bodyWithModel(context, upstreamModel),

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../errors/gateway-error.js';
 import {
+  asksForStream,
   jsonStringField,
   type ForwardContext,
   type RequestAdapter,
@@ -24,10 +25,7 @@ import { translateMessagesReply } from './translate-antigravity-reply.js';
 const isCountTokens = (context: ForwardContext): boolean => context.path.endsWith('/count_tokens');
 
 const isStream = (context: ForwardContext): boolean =>
-  !isCountTokens(context) &&
-  typeof context.json === 'object' &&
-  context.json !== null &&
-  (context.json as { stream?: unknown }).stream === true;
+  !isCountTokens(context) && asksForStream(context);
 
 /** The body with `model` replaced by the upstream model (the translators read it from there). */
 function withModel(context: ForwardContext, upstreamModel: string | null): unknown {

@@ -5,6 +5,7 @@
  * The choice is per upstream (`forUpstream`). Credential: Bearer.
  */
 import {
+  asksForStream,
   bodyWithModel,
   jsonStringField,
   withQuery,
@@ -43,10 +44,7 @@ function asObject(json: unknown): Record<string, unknown> {
   return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
 }
 
-const isStream = (context: ForwardContext): boolean =>
-  typeof context.json === 'object' &&
-  context.json !== null &&
-  (context.json as { stream?: unknown }).stream === true;
+const isStream = asksForStream;
 
 const shared = {
   readModel: (context: ForwardContext) => jsonStringField(context.json, 'model'),

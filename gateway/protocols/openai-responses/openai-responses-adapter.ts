@@ -1,5 +1,6 @@
 /** OpenAI Responses pass-through: model in the JSON body, credential as a Bearer token. */
 import {
+  asksForStream,
   bodyWithModel,
   jsonStringField,
   withQuery,
@@ -13,10 +14,7 @@ import {
 export const openAIResponsesAdapter: RequestAdapter = {
   upstreamFormat: () => 'openai-responses',
   readModel: (context) => jsonStringField(context.json, 'model'),
-  isStream: (context) =>
-    typeof context.json === 'object' &&
-    context.json !== null &&
-    (context.json as { stream?: unknown }).stream === true,
+  isStream: asksForStream,
   buildUpstream: (context, upstreamModel) => ({
     path: withQuery(context.path, context.query),
     body: bodyWithModel(context, upstreamModel),
