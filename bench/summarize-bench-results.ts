@@ -21,6 +21,8 @@ export interface RateFigures {
   latency: LatencySummary;
   /** Against scenario A at the same rate (ms). */
   added: AddedLatency | null;
+  /** Whether scenario A itself answered at (97 % of) this rate; if not, added latency is noise. */
+  floorKeptUp: boolean | null;
   /** p50 latency / A's p50 latency. */
   p50Ratio: number | null;
   /** How much later than in A each streamed event arrives after the response head (ms). */
@@ -81,6 +83,7 @@ function rateFigures(measured: MeasuredTarget, floor: MeasuredTarget | undefined
       achievedRps: phase.achievedRps,
       latency: phase.latency,
       added: baseline === undefined ? null : addedLatency(phase.latency, baseline.latency),
+      floorKeptUp: baseline === undefined ? null : baseline.achievedRps >= 0.97 * phase.rate,
       p50Ratio: baseline === undefined ? null : ratio(phase.latency.p50, baseline.latency.p50),
       chunkDelay: streamDelay(phase, baseline),
       cpuPerThousand: cpuSecondsPerThousand(phase.cpuSeconds, phase.sent),

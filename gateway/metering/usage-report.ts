@@ -51,6 +51,24 @@ export function emptyReport(): UsageReport {
   };
 }
 
+/** The report of a whole reply (a non-streamed body or a terminal stream event). */
+export function completeReport(parts: {
+  converted: { usage: UsageBuckets; flags: string[] } | null;
+  model: string | null;
+  textChars: number;
+  error: string | null;
+}): UsageReport {
+  return {
+    usage: parts.converted?.usage ?? null,
+    flags: parts.converted?.flags ?? [],
+    model: parts.model,
+    textChars: parts.textChars,
+    complete: true,
+    provisional: false,
+    error: parts.error,
+  };
+}
+
 /** Narrows an unknown JSON value to a plain object. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -9,6 +9,7 @@ import type { UsageBuckets } from '../../store/usage-records.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
 import {
+  completeReport,
   asRecord,
   stringField,
   tokenCount,
@@ -65,15 +66,12 @@ export function extractAnthropicMessagesUsage(body: unknown): UsageReport {
     text.add(blockFields?.thinking);
     if (blockFields?.type === 'tool_use') text.add(JSON.stringify(blockFields.input ?? {}));
   }
-  return {
-    usage: converted?.usage ?? null,
-    flags: converted?.flags ?? [],
+  return completeReport({
+    converted,
     model: stringField(fields.model),
     textChars: text.chars,
-    complete: true,
-    provisional: false,
     error: stringField(asRecord(fields.error)?.type),
-  };
+  });
 }
 
 /** Merges running-total usage: a non-null field replaces the earlier value. */

@@ -7,6 +7,7 @@ import type { UsageBuckets } from '../../store/usage-records.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
 import {
+  completeReport,
   asRecord,
   stringField,
   tokenCount,
@@ -59,15 +60,12 @@ export function extractOpenAIChatUsage(body: unknown): UsageReport {
     fields.usage === undefined || fields.usage === null
       ? null
       : convertOpenAIChatUsage(fields.usage);
-  return {
-    usage: converted?.usage ?? null,
-    flags: converted?.flags ?? [],
+  return completeReport({
+    converted,
     model: stringField(fields.model),
     textChars: text.chars,
-    complete: true,
-    provisional: false,
     error: stringField(asRecord(fields.error)?.type),
-  };
+  });
 }
 
 export function createOpenAIChatUsageAccumulator(): UsageAccumulator {

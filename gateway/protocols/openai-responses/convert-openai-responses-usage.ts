@@ -8,6 +8,7 @@ import type { UsageBuckets } from '../../store/usage-records.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
 import {
+  completeReport,
   asRecord,
   stringField,
   tokenCount,
@@ -60,16 +61,13 @@ function reportFromResponse(response: Record<string, unknown>, text: TextAccumul
     response.usage === undefined || response.usage === null
       ? null
       : convertOpenAIResponsesUsage(response.usage);
-  return {
-    usage: converted?.usage ?? null,
-    flags: converted?.flags ?? [],
+  return completeReport({
+    converted,
     model: stringField(response.model),
     textChars: text.chars,
-    complete: true,
-    provisional: false,
     error:
       stringField(asRecord(response.error)?.code) ?? stringField(asRecord(response.error)?.type),
-  };
+  });
 }
 
 /** A non-streamed Responses reply (or an error body). */
