@@ -1,7 +1,8 @@
 /**
  * Runs the phases of one target: warm-up, each fixed rate (open loop), the saturation probe (closed
  * loop, provider without delays), the optional closed-loop cross-check and the optional 1,000-stream
- * hold, reading CPU, RSS and Redis command counts around each phase.
+ * hold (on a fresh target process, so the peak is the streams' and not the earlier phases'),
+ * reading CPU, RSS and Redis command counts around each phase.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { summarizeLatencies, type LatencySummary } from './compute-percentiles.js';
@@ -65,7 +66,6 @@ export interface MeasureContext {
   targetPid: number;
   redis: RedisCommandStats | null;
   crossCheck: boolean;
-  hold: boolean;
 }
 
 async function drive(
@@ -110,8 +110,10 @@ async function setProvider(context: MeasureContext, behaviour: object): Promise<
   await context.provider.ask({ type: 'behaviour', behaviour }, 10_000);
 }
 
-async function holdStreams(context: MeasureContext): Promise<HoldFigures> {
+/** The 1,000-stream hold against a freshly started target, after a short warm-up. */
+export async function measureHold(context: MeasureContext): Promise<HoldFigures> {
   const { hold } = context.plan;
+  await drive(context, { load: { mode: 'open', rate: 200, durationMs: 1_000 } });
   await setProvider(context, { firstByteDelayMs: 20, chunkGapMs: 1000, chunks: hold.seconds });
   const idleRssMb = readProcessStats(context.targetPid).rssMb;
   const peakFromHwm = resetPeakRss(context.targetPid);
@@ -179,6 +181,5 @@ export async function measureTarget(context: MeasureContext): Promise<TargetMeas
           });
           return phase.figures.sent;
         });
-  const hold = context.hold ? await holdStreams(context) : null;
-  return { rates, saturation, crossCheck, hold, redisSources };
+  return { rates, saturation, crossCheck, hold: null, redisSources };
 }

@@ -37,10 +37,11 @@ function rateTable(figures: readonly TargetFigures[]): string[] {
   ];
   for (const target of figures) {
     for (const rate of target.rates) {
+      const saturatedNote = rate.floorKeptUp === false ? ' (floor saturated)' : '';
       const added =
         rate.added === null
           ? 'baseline'
-          : `${signed(rate.added.p50)} / ${signed(rate.added.p99)} / ${signed(rate.added.p999)}`;
+          : `${signed(rate.added.p50)} / ${signed(rate.added.p99)} / ${signed(rate.added.p999)}${saturatedNote}`;
       const chunk =
         rate.chunkDelay === null
           ? 'n/a'

@@ -11,8 +11,13 @@ import { availableParallelism, cpus, loadavg, release, totalmem } from 'node:os'
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server.js';
-import { measureTarget } from './measure-target.js';
-import { planBenchRun, planCpuPinning, type BenchPlan } from './plan-bench-run.js';
+import { measureHold, measureTarget, type MeasureContext } from './measure-target.js';
+import {
+  planBenchRun,
+  planCpuPinning,
+  type BenchPlan,
+  type BenchTarget,
+} from './plan-bench-run.js';
 import { profileGateway } from './profile-gateway.js';
 import { RedisCommandStats } from './read-redis-commandstats.js';
 import {
@@ -53,36 +58,52 @@ function describeMachine(): { machine: string[]; versions: Record<string, string
   };
 }
 
-async function measureAll(
-  plan: BenchPlan,
-  environment: TargetEnvironment,
-  loadgen: Awaited<ReturnType<typeof spawnBenchChild>>,
-) {
+type Loadgen = Awaited<ReturnType<typeof spawnBenchChild>>;
+
+/** Starts the target, runs `measure` against it, stops it. */
+async function withTarget<T>(
+  options: {
+    plan: BenchPlan;
+    environment: TargetEnvironment;
+    loadgen: Loadgen;
+    target: BenchTarget;
+  },
+  measure: (context: MeasureContext) => Promise<T>,
+): Promise<T> {
+  const { plan, environment, loadgen, target } = options;
+  const started = await startBenchTarget(target, environment);
+  const redis =
+    target.scenario === 'D' && environment.redisUrl !== null
+      ? new RedisCommandStats(environment.redisUrl)
+      : null;
+  try {
+    return await measure({
+      plan,
+      loadgen,
+      provider: environment.provider,
+      url: started.url,
+      credentials: started.credentials,
+      targetPid: started.pid,
+      redis,
+      crossCheck: target.crossCheck,
+    });
+  } finally {
+    await redis?.close();
+    await started.stop();
+  }
+}
+
+async function measureAll(plan: BenchPlan, environment: TargetEnvironment, loadgen: Loadgen) {
   const measured: MeasuredTarget[] = [];
   for (const target of plan.targets) {
     process.stdout.write(`bench: ${new Date().toISOString()} measuring ${target.label}\n`);
-    const started = await startBenchTarget(target, environment);
-    const redis =
-      target.scenario === 'D' && environment.redisUrl !== null
-        ? new RedisCommandStats(environment.redisUrl)
-        : null;
-    try {
-      const measurement = await measureTarget({
-        plan,
-        loadgen,
-        provider: environment.provider,
-        url: started.url,
-        credentials: started.credentials,
-        targetPid: started.pid,
-        redis,
-        crossCheck: target.crossCheck,
-        hold: target.hold,
-      });
-      measured.push({ target, measurement });
-    } finally {
-      await redis?.close();
-      await started.stop();
+    const options = { plan, environment, loadgen, target };
+    const measurement = await withTarget(options, measureTarget);
+    if (target.hold) {
+      process.stdout.write(`bench: ${new Date().toISOString()} holding streams, fresh process\n`);
+      measurement.hold = await withTarget(options, measureHold);
     }
+    measured.push({ target, measurement });
   }
   return measured;
 }

@@ -104,6 +104,7 @@ describe('summarizeBenchResults', () => {
     expect(floor?.rates[0]?.added).toEqual({ p50: 0, p99: 0, p999: 0 });
     expect(gateway?.rates[0]?.added).toEqual({ p50: 3, p99: 3, p999: 3 });
     expect(gateway?.rates[0]?.p50Ratio).toBeCloseTo(1.15);
+    expect(gateway?.rates[0]?.floorKeptUp).toBe(true);
     expect(gateway?.rates[0]?.chunkDelay).toEqual({ p50: 0, p99: 2, count: 2 });
   });
 

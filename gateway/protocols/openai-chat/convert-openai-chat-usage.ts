@@ -5,35 +5,25 @@
  */
 import type { UsageBuckets } from '../../store/usage-records.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
-import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
+import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {
   completeReport,
   asRecord,
   stringField,
-  tokenCount,
   type UsageAccumulator,
   type UsageReport,
 } from '../../metering/usage-report.js';
 
 export function convertOpenAIChatUsage(usage: unknown): { usage: UsageBuckets; flags: string[] } {
   const fields = asRecord(usage) ?? {};
-  const flags: string[] = [];
   const promptDetails = asRecord(fields.prompt_tokens_details);
-  const cached = tokenCount(promptDetails?.cached_tokens);
-  const cacheWrite = tokenCount(promptDetails?.cache_write_tokens);
-  const checked = checkUsageInvariants({
-    inputUncached: subtractCached({
-      total: tokenCount(fields.prompt_tokens),
-      cached: cached + cacheWrite,
-      flags,
-    }),
-    cacheRead: cached,
-    cacheWrite5m: cacheWrite,
-    cacheWrite1h: 0,
-    output: tokenCount(fields.completion_tokens),
-    reasoning: tokenCount(asRecord(fields.completion_tokens_details)?.reasoning_tokens),
+  return convertInclusiveUsage({
+    input: fields.prompt_tokens,
+    cached: promptDetails?.cached_tokens,
+    cacheWrite: promptDetails?.cache_write_tokens,
+    output: fields.completion_tokens,
+    reasoning: asRecord(fields.completion_tokens_details)?.reasoning_tokens,
   });
-  return { usage: checked.usage, flags: [...flags, ...checked.flags] };
 }
 
 function choicesOf(value: unknown): Record<string, unknown>[] {

@@ -6,12 +6,11 @@
  */
 import type { UsageBuckets } from '../../store/usage-records.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
-import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
+import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {
   completeReport,
   asRecord,
   stringField,
-  tokenCount,
   type UsageAccumulator,
   type UsageReport,
 } from '../../metering/usage-report.js';
@@ -28,23 +27,14 @@ export function convertOpenAIResponsesUsage(usage: unknown): {
   flags: string[];
 } {
   const fields = asRecord(usage) ?? {};
-  const flags: string[] = [];
   const inputDetails = asRecord(fields.input_tokens_details);
-  const cached = tokenCount(inputDetails?.cached_tokens);
-  const cacheWrite = tokenCount(inputDetails?.cache_write_tokens);
-  const checked = checkUsageInvariants({
-    inputUncached: subtractCached({
-      total: tokenCount(fields.input_tokens),
-      cached: cached + cacheWrite,
-      flags,
-    }),
-    cacheRead: cached,
-    cacheWrite5m: cacheWrite,
-    cacheWrite1h: 0,
-    output: tokenCount(fields.output_tokens),
-    reasoning: tokenCount(asRecord(fields.output_tokens_details)?.reasoning_tokens),
+  return convertInclusiveUsage({
+    input: fields.input_tokens,
+    cached: inputDetails?.cached_tokens,
+    cacheWrite: inputDetails?.cache_write_tokens,
+    output: fields.output_tokens,
+    reasoning: asRecord(fields.output_tokens_details)?.reasoning_tokens,
   });
-  return { usage: checked.usage, flags: [...flags, ...checked.flags] };
 }
 
 function addOutputText(output: unknown, text: TextAccumulator): void {
