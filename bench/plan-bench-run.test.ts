@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { takeWorkersFlag } from '../gateway/run-gateway-workers.js';
 import { planBenchRun, planCpuPinning } from './plan-bench-run.js';
-import { BEGIN_MARKER, END_MARKER, spliceGeneratedSection } from './render-benchmarks-markdown.js';
+import { beginMarker, endMarker, spliceGeneratedSection } from './render-benchmarks-markdown.js';
 
 describe('planBenchRun', () => {
   it('covers every scenario, the three fixed rates and 1 and 2 gateway workers', () => {
@@ -36,16 +36,22 @@ describe('planCpuPinning', () => {
 });
 
 describe('spliceGeneratedSection', () => {
-  it('replaces only the text between the markers', () => {
-    const existing = `# Benchmarks\n\nAnalysis.\n\n${BEGIN_MARKER}\nold\n${END_MARKER}\n\nMore.\n`;
-    const section = `${BEGIN_MARKER}\nnew\n${END_MARKER}`;
-    expect(spliceGeneratedSection(existing, section)).toBe(
+  const full = `${beginMarker('full')}\nold full\n${endMarker('full')}`;
+
+  it('replaces only the section of the same mode', () => {
+    const existing = `# Benchmarks\n\nAnalysis.\n\n${full}\n\nMore.\n`;
+    const section = `${beginMarker('full')}\nnew\n${endMarker('full')}`;
+    expect(spliceGeneratedSection(existing, { mode: 'full', section })).toBe(
       `# Benchmarks\n\nAnalysis.\n\n${section}\n\nMore.\n`,
     );
   });
 
-  it('appends the section to a file without markers', () => {
-    expect(spliceGeneratedSection('# Benchmarks\n', 'S')).toBe('# Benchmarks\n\nS\n');
+  it('appends a mode that has no section yet, keeping the other', () => {
+    const existing = `# Benchmarks\n\n${full}\n`;
+    const quick = `${beginMarker('quick')}\nq\n${endMarker('quick')}`;
+    expect(spliceGeneratedSection(existing, { mode: 'quick', section: quick })).toBe(
+      `# Benchmarks\n\n${full}\n\n${quick}\n`,
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server.js';
 import { measureHold, measureTarget, type MeasureContext } from './measure-target.js';
 import {
@@ -130,6 +131,11 @@ async function main(): Promise<void> {
     cpus: pinning?.rest ?? null,
   });
   let redisServer: RedisServer | null = null;
+  // Ctrl-C or a kill: exit, so the exit hooks kill every child (and the bench Redis).
+  const interrupt = (): void => process.exit(130);
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  process.once('exit', () => redisServer?.process.kill('SIGKILL'));
   try {
     redisServer = await startRedisServer();
     const upstreamKey = 'fake-upstream-key';
@@ -175,7 +181,10 @@ async function main(): Promise<void> {
       // first run: start the file
     }
     const section = renderGeneratedSection({ facts, figures, profile });
-    writeFileSync(docPath, spliceGeneratedSection(existing, section));
+    const markdown = spliceGeneratedSection(existing, { mode: plan.mode, section });
+    // Formatted like the rest of the repository, so `npm run format:check` stays green.
+    const style = (await resolveConfig(docPath)) ?? {};
+    writeFileSync(docPath, await format(markdown, { ...style, filepath: docPath }));
     process.stdout.write(
       `bench: wrote ${resultsFile} and docs/benchmarks.md in ${facts.durationSeconds.toFixed(0)} s\n`,
     );

@@ -4,7 +4,7 @@ interface CommandModule {
 }
 
 const commands: Record<string, () => Promise<CommandModule>> = {
-  gateway: () => import('../gateway/run-gateway.js'),
+  gateway: () => import('../gateway/run-gateway-workers.js'),
   local: () => import('../local/run-local.js'),
   operator: () => import('../operator/run-operator.js'),
   simulate: () => import('../test/fake-provider/run-simulate.js'),

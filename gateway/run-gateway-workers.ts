@@ -39,6 +39,8 @@ export function takeWorkersFlag(args: readonly string[]): { workers: number; res
 export async function runInWorkers(options: WorkersOptions): Promise<void> {
   if (options.workers <= 1 || !cluster.isPrimary) {
     await options.start();
+    // A drained worker would otherwise stay alive on its IPC channel to the primary.
+    if (cluster.isWorker) process.disconnect();
     return;
   }
   let stopping = false;
