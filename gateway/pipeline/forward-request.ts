@@ -177,12 +177,14 @@ export async function forwardRequest(
     return answerUpstreamError({ ...call, adapter }, response, dependencies.maxErrorBodyBytes);
   }
   const stream = adapter.isStream(context);
+  const translator =
+    adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null;
   const relay = relayMeteredReply({
     body: response.body,
     format: adapter.upstreamFormat(context),
     stream,
     contentType: headerText(response.headers['content-type']) ?? '',
-    translator: adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null,
+    translator,
     streamError: (error) => adapter.streamError(context, mapTransportError(error)),
     onUpstreamError: (error) => {
       request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
@@ -192,6 +194,15 @@ export async function forwardRequest(
   reply.raw.once('close', () => {
     relay.clientClosed();
   });
+  if (translator !== null && !stream) {
+    // A translated whole reply is complete only at its end, and may carry another status.
+    const chunks: Buffer[] = [];
+    for await (const chunk of relay.body) chunks.push(chunk as Buffer);
+    return reply
+      .code(translator.status?.() ?? response.statusCode)
+      .headers(headersForClient(response.headers))
+      .send(Buffer.concat(chunks));
+  }
   return reply
     .code(response.statusCode)
     .headers(headersForClient(response.headers))

@@ -38,6 +38,11 @@ export type UpstreamWireFormat =
 export interface ReplyTranslator {
   push(chunk: Buffer): Buffer;
   end(): Buffer;
+  /**
+   * Whole (non-streamed) replies: read after `end()`, the status the translated reply must carry
+   * (for example a failed Responses reply becomes an error); null or absent = the upstream's.
+   */
+  status?(): number | null;
 }
 
 export interface RequestAdapter {

@@ -9,6 +9,8 @@ import { createServerSentEventParser } from '../sse/parse-server-sent-events.js'
 export interface ByteTranslator {
   push(chunk: Buffer): Buffer;
   end(): Buffer;
+  /** After `end()` of a whole reply: the status the translation must carry, null = unchanged. */
+  status?(): number | null;
 }
 
 export interface EventTranslator {
@@ -45,10 +47,14 @@ export function translateEventStream(translator: EventTranslator): ByteTranslato
  * A whole JSON body converted once at the end; `convert` receives undefined when the body is not
  * JSON or is larger than `maxReplyBytes`.
  */
-export function translateJsonBody(convert: (json: unknown) => unknown): ByteTranslator {
+export function translateJsonBody(
+  convert: (json: unknown) => unknown,
+  statusOf: () => number | null = () => null,
+): ByteTranslator {
   const chunks: Buffer[] = [];
   let size = 0;
   return {
+    status: statusOf,
     push(chunk) {
       size += chunk.length;
       if (size <= maxReplyBytes) chunks.push(chunk);

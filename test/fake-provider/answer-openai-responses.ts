@@ -151,6 +151,13 @@ export async function answerOpenAIResponses(call: FakeCall): Promise<void> {
     return;
   }
   const usage = call.behaviour.omitUsage === true ? null : responsesUsage(answer);
+  if (call.behaviour.streamError === true) {
+    // A whole reply can fail too: HTTP 200 with `status: "failed"` and the error inside.
+    const failed = responseObject({ answer, status: 'failed', output: [], usage });
+    const error = { code: 'server_error', message: 'fake response failed' };
+    await sendJson(call.write, { status: 200, body: { ...failed, error } });
+    return;
+  }
   const output = [outputItem(answer, toolName)];
   await sendJson(call.write, {
     status: 200,

@@ -19,7 +19,8 @@ export interface FakeBehaviour {
   retryAfterSeconds?: number;
   /** Leave usage out of replies and streams. */
   omitUsage?: boolean;
-  /** End the stream with the platform's in-stream error event instead of its normal end. */
+  /** End the stream with the platform's in-stream error event instead of its normal end (OpenAI
+   * Responses: a whole reply comes back with `status: "failed"`). */
   streamError?: boolean;
   /** Usage figures reported on top of the counts derived from the request. */
   cacheReadTokens?: number;

@@ -19,13 +19,22 @@ export interface ChatReplyOptions {
   includeUsage: boolean;
 }
 
+/** A Responses reply with `status: failed` or `cancelled` is an upstream failure (Bad Gateway). */
+const FAILED_REPLY_STATUS = 502;
+
 export function translateChatReply(options: ChatReplyOptions): ByteTranslator {
   if (options.status >= 400) return passBytes();
   if (!options.stream) {
-    return translateJsonBody((json) => {
-      const converted = convertResponsesReply(json);
-      return converted.ok ? converted.completion : { error: converted.error };
-    });
+    let failed = false;
+    return translateJsonBody(
+      (json) => {
+        const converted = convertResponsesReply(json);
+        failed = !converted.ok;
+        return converted.ok ? converted.completion : { error: converted.error };
+      },
+      // The upstream answered 200 for a response that failed: the client gets an error status.
+      () => (failed ? FAILED_REPLY_STATUS : null),
+    );
   }
   const translator = createChatStreamTranslator({ includeUsage: options.includeUsage });
   return translateEventStream({

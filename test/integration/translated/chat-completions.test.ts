@@ -171,6 +171,17 @@ describe.each<StoreKind>(['memory', 'redis'])('chat completions on the %s store'
     await expect(read()).rejects.toThrow(/fake stream error/);
   });
 
+  it('answers a non-streamed Responses reply that failed with an error status', async () => {
+    env.fake.setBehaviour({ streamError: true }, '/v1/responses');
+    const failed = await client()
+      .chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'x' }] })
+      .catch((caught: unknown) => caught);
+    expect(failed).toBeInstanceOf(OpenAI.APIError);
+    const error = failed as InstanceType<typeof OpenAI.APIError>;
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('fake response failed');
+  });
+
   it('ends a translated stream the upstream drops with an error chunk', async () => {
     env.fake.setBehaviour({ dropAfterChunks: 5 }, '/v1/responses');
     const stream = await client().chat.completions.create({
