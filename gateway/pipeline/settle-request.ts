@@ -41,6 +41,8 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** `YYYY-MM-DD` of `time` in `timeZone`. */
 export function dayOf(time: number, timeZone: string): string {
+  // The default zone needs no Intl formatting on every settlement.
+  if (timeZone === 'UTC') return new Date(time).toISOString().slice(0, 10);
   let format = dayFormats.get(timeZone);
   if (format === undefined) {
     format = new Intl.DateTimeFormat('en-CA', {

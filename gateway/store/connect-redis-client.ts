@@ -24,6 +24,8 @@ export function connectRedisClient(options: RedisClientOptions): RedisClient {
   const connectTimeout = options.connectTimeoutMs ?? 1_000;
   const commandTimeout = options.commandTimeoutMs ?? 2_000;
   const common = {
+    // Commands issued in the same tick (many requests at once) share one socket write.
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout,
@@ -36,6 +38,7 @@ export function connectRedisClient(options: RedisClientOptions): RedisClient {
       return { host: node.slice(0, separator), port: Number(node.slice(separator + 1)) };
     });
     return new Cluster(nodes, {
+      enableAutoPipelining: true,
       enableOfflineQueue: false,
       clusterRetryStrategy: backoff,
       slotsRefreshTimeout: connectTimeout,
