@@ -1,18 +1,15 @@
 /**
- * Everything `tollgate local` runs, started in-process: the local control plane and the gateway
- * port (for now only `/healthz`). Tests, the operator and the gateway start it the same way.
+ * The local control plane, started in-process: `start-local-stack.ts` adds the store, operator and
+ * gateway around it for `tollgate local`; tests start it on its own.
  */
 import { resolve } from 'node:path';
 import type { ControlPlaneOptions } from './control-plane/start-control-plane.js';
 import { startControlPlane } from './control-plane/start-control-plane.js';
-import { serveHealth } from './serve-health.js';
 
 export interface LocalOptions extends Omit<ControlPlaneOptions, 'port' | 'host'> {
   host?: string;
   /** The Kubernetes API port; 0 picks a free port. */
   apiPort?: number;
-  /** The gateway port; absent: no gateway-port server is started. */
-  port?: number;
 }
 
 export interface Local {
@@ -21,8 +18,6 @@ export interface Local {
   certificateAuthority: string;
   kubeconfigPath: string;
   token: string;
-  /** Present when a gateway port was asked for. */
-  gatewayUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -34,23 +29,11 @@ export async function startLocal(options: LocalOptions): Promise<Local> {
     host,
     port: options.apiPort ?? 0,
   });
-  let gateway;
-  try {
-    gateway =
-      options.port === undefined ? undefined : await serveHealth({ host, port: options.port });
-  } catch (error) {
-    await controlPlane.close();
-    throw error;
-  }
   return {
     apiUrl: controlPlane.apiUrl,
     certificateAuthority: controlPlane.certificateAuthority,
     kubeconfigPath: controlPlane.kubeconfigPath,
     token: controlPlane.token,
-    gatewayUrl: gateway?.url,
-    close: async () => {
-      await gateway?.close();
-      await controlPlane.close();
-    },
+    close: () => controlPlane.close(),
   };
 }
