@@ -4,9 +4,23 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${escaped.replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
 }
 
+/** Policies repeat the same globs on every request: compile each one once. */
+const globCache = new Map<string, RegExp>();
+const GLOB_CACHE_LIMIT = 10_000;
+
+function compiledGlob(glob: string): RegExp {
+  let pattern = globCache.get(glob);
+  if (pattern === undefined) {
+    pattern = globToRegExp(glob);
+    if (globCache.size >= GLOB_CACHE_LIMIT) globCache.clear();
+    globCache.set(glob, pattern);
+  }
+  return pattern;
+}
+
 export function matchesGlobs(model: string, globs: readonly string[] | null): boolean {
   if (globs === null) return true;
-  return globs.some((glob) => globToRegExp(glob).test(model));
+  return globs.some((glob) => compiledGlob(glob).test(model));
 }
 
 /** Allowed when both the group's and the key's lists allow it (each null = no restriction). */

@@ -38,6 +38,24 @@ export function parseRanges(texts: readonly string[]): ParsedRange[] {
   return texts.map(parseRange).filter((range): range is ParsedRange => range !== null);
 }
 
+/** Key policies repeat the same few range strings on every request: parse each one once. */
+const rangeCache = new Map<string, ParsedRange | null>();
+const RANGE_CACHE_LIMIT = 10_000;
+
+function cachedRanges(texts: readonly string[]): ParsedRange[] {
+  const ranges: ParsedRange[] = [];
+  for (const text of texts) {
+    let range = rangeCache.get(text);
+    if (range === undefined) {
+      range = parseRange(text);
+      if (rangeCache.size >= RANGE_CACHE_LIMIT) rangeCache.clear();
+      rangeCache.set(text, range);
+    }
+    if (range !== null) ranges.push(range);
+  }
+  return ranges;
+}
+
 export function addressInRange(address: ParsedAddress, range: ParsedRange): boolean {
   const [base] = range;
   if (address.kind() === base.kind()) return address.match(range);
@@ -62,6 +80,6 @@ export function isSourceDenied(
   if (ranges.allow.length === 0 && ranges.deny.length === 0) return false;
   const address = parseAddress(callerIp);
   if (address === null) return true;
-  if (addressInRanges(address, parseRanges(ranges.deny))) return true;
-  return ranges.allow.length > 0 && !addressInRanges(address, parseRanges(ranges.allow));
+  if (addressInRanges(address, cachedRanges(ranges.deny))) return true;
+  return ranges.allow.length > 0 && !addressInRanges(address, cachedRanges(ranges.allow));
 }
