@@ -1,28 +1,30 @@
 /**
  * The admission script: every check in the contract's order, then the reservation and both
  * concurrency slots, in one EVALSHA against the namespace's slot.
- * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData.
+ * Expired leases of the namespace are charged first (lua-shared-functions.ts).
+ * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge.
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
- * entry), keyMaxConcurrent, sourceDenied, modelDenied.
+ * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs, lease charge ('' for none:
+ * day TAB recordTime TAB increments TAB record JSON prefix TAB model).
  * Reply: {'ok', accountUid} or {'refused', reason, window, number}.
  */
-import { LUA_RELEASE_AND_PURGE, LUA_WINDOWS } from './lua-shared-functions.js';
+import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
 
-export const ADMISSION_KEY_COUNT = 5;
+export const ADMISSION_KEY_COUNT = 6;
 
 export const ADMISSION_LUA = `
-${LUA_WINDOWS}
 ${LUA_RELEASE_AND_PURGE}
-local keyCounters, accountCounters, accountPolicy, inFlight, inFlightData =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local base, requestId, keyUid = ARGV[1], ARGV[2], ARGV[3]
 local now, leaseMs, estimate, quota = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local windowCount = #windows
 local keyMax = tonumber(ARGV[8 + windowCount])
 local sourceDenied = ARGV[9 + windowCount] == '1'
 local modelDenied = ARGV[10 + windowCount] == '1'
+local markerTtl, leaseCharge = ARGV[11 + windowCount], ARGV[12 + windowCount]
 
-purgeExpired(base, accountCounters, inFlight, inFlightData, now)
+purgeExpired(base, now, markerTtl)
 
 if redis.call('HEXISTS', inFlightData, requestId) == 1 then
   redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
@@ -75,6 +77,9 @@ if modelDenied then return {'refused', 'ModelDenied', '', '0'} end
 
 redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
 redis.call('HSET', inFlightData, requestId, keyUid .. '\\t' .. ARGV[6])
+if leaseCharge ~= '' then
+  redis.call('HSET', inFlightCharge, requestId, account[1] .. '\\t' .. leaseCharge)
+end
 redis.call('HINCRBY', keyCounters, 'reserved', estimate)
 redis.call('HINCRBY', keyCounters, 'inflight', 1)
 redis.call('HINCRBY', accountCounters, 'reserved', estimate)

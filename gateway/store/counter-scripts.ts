@@ -1,20 +1,33 @@
 /**
- * The smaller scripts: reading counters (after the lazy purge), quota reset once per token, and the
- * upstream concurrency slot. Each touches one slot: a namespace's, or one upstream's.
+ * The smaller scripts: reading counters (after the lazy charge of expired leases), the lease sweep,
+ * quota reset once per token, and the upstream concurrency slot. Each touches one slot: a
+ * namespace's, or one upstream's.
  */
 import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
 
-/** KEYS: keyCounters, accountCounters, inFlight, inFlightData. ARGV: base, now. Reply: flat HGETALL. */
+/**
+ * KEYS: keyCounters, accountCounters, inFlight, inFlightData. ARGV: base, now, markerTtlMs.
+ * Reply: flat HGETALL.
+ */
 export const READ_KEY_COUNTERS_LUA = `
 ${LUA_RELEASE_AND_PURGE}
-purgeExpired(ARGV[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[2]))
+purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
 return redis.call('HGETALL', KEYS[1])
 `;
 
-/** KEYS: accountCounters, inFlight, inFlightData. ARGV: base, now. Reply: {spent, reserved}. */
+/** KEYS: inFlight, inFlightData, inFlightCharge. ARGV: base, now, markerTtlMs. Reply: charged. */
+export const SWEEP_EXPIRED_LEASES_LUA = `
+${LUA_RELEASE_AND_PURGE}
+return purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
+`;
+
+/**
+ * KEYS: accountCounters, inFlight, inFlightData. ARGV: base, now, markerTtlMs.
+ * Reply: {spent, reserved}.
+ */
 export const READ_ACCOUNT_COUNTERS_LUA = `
 ${LUA_RELEASE_AND_PURGE}
-purgeExpired(ARGV[1], KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[2]))
+purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
 local state = redis.call('HMGET', KEYS[1], 'spent', 'reserved')
 return {state[1] or '0', state[2] or '0'}
 `;

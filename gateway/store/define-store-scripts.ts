@@ -10,6 +10,7 @@ import {
   READ_ACCOUNT_COUNTERS_LUA,
   READ_KEY_COUNTERS_LUA,
   RESET_QUOTA_LUA,
+  SWEEP_EXPIRED_LEASES_LUA,
 } from './counter-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
 
@@ -21,6 +22,7 @@ const SCRIPTS = {
   tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 1 },
   tollgateAcquireUpstreamSlot: { lua: ACQUIRE_UPSTREAM_SLOT_LUA, numberOfKeys: 1 },
   tollgatePruneUsage: { lua: PRUNE_USAGE_LUA, numberOfKeys: 3 },
+  tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -4,7 +4,13 @@
  */
 import { AGGREGATE_METRICS, addToAggregate, aggregateIncrements } from './aggregate-metrics.js';
 import { emptyAggregate } from './aggregate-metrics.js';
-import type { DailyEntry, KeyCounterState, MemoryState, NamespaceState } from './memory-state.js';
+import type {
+  DailyEntry,
+  InFlightEntry,
+  KeyCounterState,
+  MemoryState,
+  NamespaceState,
+} from './memory-state.js';
 import { namespaceState } from './memory-state.js';
 import type {
   AdmissionRefusal,
@@ -14,6 +20,7 @@ import type {
   SettlementRequest,
 } from './store.js';
 import { WINDOWS } from './store.js';
+import type { UsageRecord } from './usage-records.js';
 import { windowLimit } from './window-limit.js';
 
 function keyState(ns: NamespaceState, keyUid: string): KeyCounterState {
@@ -25,9 +32,9 @@ function keyState(ns: NamespaceState, keyUid: string): KeyCounterState {
   return found;
 }
 
-function releaseEntry(ns: NamespaceState, requestId: string): void {
+function releaseEntry(ns: NamespaceState, requestId: string): InFlightEntry | undefined {
   const entry = ns.inFlight.get(requestId);
-  if (entry === undefined) return;
+  if (entry === undefined) return undefined;
   ns.inFlight.delete(requestId);
   const counters = ns.keys.get(entry.keyUid);
   if (counters !== undefined) {
@@ -35,12 +42,40 @@ function releaseEntry(ns: NamespaceState, requestId: string): void {
     counters.inFlight -= 1;
   }
   ns.accountReserved -= entry.estimateNano;
+  return entry;
 }
 
-export function purgeExpired(ns: NamespaceState, now: number): void {
+/** Sets the settled marker; false when the request id was settled (or charged) before. */
+function markSettled(ns: NamespaceState, requestId: string, until: number): boolean {
+  if (ns.settled.has(requestId)) return false;
+  ns.settled.set(requestId, until);
+  return true;
+}
+
+/** Releases every lease that ended by `now` and charges its estimate once; returns the count. */
+export function purgeExpired(ns: NamespaceState, now: number, markerTtlMs: number): number {
+  let charged = 0;
   for (const [requestId, entry] of ns.inFlight) {
-    if (entry.leaseUntil <= now) releaseEntry(ns, requestId);
+    if (entry.leaseUntil > now) continue;
+    releaseEntry(ns, requestId);
+    if (entry.charge === undefined || !markSettled(ns, requestId, now + markerTtlMs)) continue;
+    const { accountUid, lease } = entry.charge;
+    const record: UsageRecord = {
+      ...lease.record,
+      costNano: entry.estimateNano,
+      accountUid,
+      durationMs: Math.max(0, entry.leaseUntil - lease.record.time),
+    };
+    chargeCost(ns, {
+      keyUid: entry.keyUid,
+      costNano: entry.estimateNano,
+      now,
+      day: lease.day,
+      record,
+    });
+    charged += 1;
   }
+  return charged;
 }
 
 function checkAdmission(
@@ -79,9 +114,13 @@ function checkAdmission(
   return null;
 }
 
-export function admitInState(state: MemoryState, request: AdmissionRequest): AdmissionResult {
+export function admitInState(
+  state: MemoryState,
+  request: AdmissionRequest,
+  markerTtlMs: number,
+): AdmissionResult {
   const ns = namespaceState(state, request.namespace);
-  purgeExpired(ns, request.now);
+  purgeExpired(ns, request.now, markerTtlMs);
   const existing = ns.inFlight.get(request.requestId);
   if (existing !== undefined) {
     existing.leaseUntil = request.now + request.leaseMs;
@@ -94,6 +133,9 @@ export function admitInState(state: MemoryState, request: AdmissionRequest): Adm
     keyUid: request.keyUid,
     estimateNano: request.estimateNano,
     leaseUntil: request.now + request.leaseMs,
+    ...(request.charge === undefined || ns.account === null
+      ? {}
+      : { charge: { accountUid: ns.account.uid, lease: structuredClone(request.charge) } }),
   });
   counters.reserved += request.estimateNano;
   counters.inFlight += 1;
@@ -101,14 +143,18 @@ export function admitInState(state: MemoryState, request: AdmissionRequest): Adm
   return { admitted: true, accountUid: ns.account?.uid ?? '' };
 }
 
-function addDaily(
-  entries: Map<string, DailyEntry>,
-  entryKey: string,
-  request: SettlementRequest,
-): void {
-  const { record } = request;
+interface Charge {
+  keyUid: string;
+  costNano: number;
+  now: number;
+  day: string;
+  record: UsageRecord;
+}
+
+function addDaily(entries: Map<string, DailyEntry>, entryKey: string, charge: Charge): void {
+  const { record } = charge;
   const entry = entries.get(entryKey) ?? {
-    aggregate: emptyAggregate(request.day, record.model),
+    aggregate: emptyAggregate(charge.day, record.model),
     lastTime: record.time,
   };
   entries.set(entryKey, entry);
@@ -117,6 +163,24 @@ function addDaily(
     addToAggregate(entry.aggregate, metric, increments[index] ?? 0);
   });
   entry.lastTime = Math.max(entry.lastTime, record.time);
+}
+
+/** Quota, windows, account spend, the record and the daily aggregates (settlement-script.ts). */
+function chargeCost(ns: NamespaceState, charge: Charge): void {
+  const counters = keyState(ns, charge.keyUid);
+  const { costNano, now, record } = charge;
+  counters.used += costNano;
+  for (const window of WINDOWS) {
+    const current = counters.windows[window.name];
+    if (current !== undefined && current.end > now) current.used += costNano;
+    else if (costNano > 0)
+      counters.windows[window.name] = { used: costNano, end: now + window.durationMs };
+  }
+  counters.lastUsed = now;
+  ns.accountSpent += costNano;
+  ns.records.set(record.requestId, structuredClone(record));
+  addDaily(ns.keyDaily, `${charge.keyUid}\t${charge.day}\t${record.model}`, charge);
+  addDaily(ns.accountDaily, `${charge.day}\t${record.model}`, charge);
 }
 
 export function settleInState(
@@ -130,32 +194,25 @@ export function settleInState(
     if (expires > request.now) break;
     ns.settled.delete(requestId);
   }
-  if (ns.settled.has(request.requestId)) return false;
-  ns.settled.set(request.requestId, request.now + markerTtlMs);
+  if (!markSettled(ns, request.requestId, request.now + markerTtlMs)) return false;
   releaseEntry(ns, request.requestId);
-  const counters = keyState(ns, request.keyUid);
-  const { costNano, now, record } = request;
-  counters.used += costNano;
-  for (const window of WINDOWS) {
-    const current = counters.windows[window.name];
-    if (current !== undefined && current.end > now) current.used += costNano;
-    else if (costNano > 0)
-      counters.windows[window.name] = { used: costNano, end: now + window.durationMs };
-  }
-  counters.lastUsed = now;
-  ns.accountSpent += costNano;
-  ns.records.set(request.requestId, structuredClone(record));
-  addDaily(ns.keyDaily, `${request.keyUid}\t${request.day}\t${record.model}`, request);
-  addDaily(ns.accountDaily, `${request.day}\t${record.model}`, request);
+  chargeCost(ns, request);
   return true;
+}
+
+/** Charges the expired leases of every namespace (the store's sweep). */
+export function sweepExpiredInState(state: MemoryState, now: number, markerTtlMs: number): number {
+  let charged = 0;
+  for (const ns of state.namespaces.values()) charged += purgeExpired(ns, now, markerTtlMs);
+  return charged;
 }
 
 export function readKeyCounters(
   state: MemoryState,
-  request: { namespace: string; keyUid: string; now: number },
+  request: { namespace: string; keyUid: string; now: number; markerTtlMs: number },
 ): KeyCounters {
   const ns = namespaceState(state, request.namespace);
-  purgeExpired(ns, request.now);
+  purgeExpired(ns, request.now, request.markerTtlMs);
   const counters = ns.keys.get(request.keyUid);
   return {
     usedNano: counters?.used ?? 0,

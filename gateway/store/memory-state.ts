@@ -2,7 +2,14 @@
  * The in-process store's state: the same data the Redis layout holds, in Maps, and its JSON form
  * for the data folder (Maps are written as entry lists, so no key can touch a prototype).
  */
-import type { AccountPolicy, GroupPolicy, KeyPolicy, UpstreamPolicy, WindowName } from './store.js';
+import type {
+  AccountPolicy,
+  GroupPolicy,
+  KeyPolicy,
+  LeaseCharge,
+  UpstreamPolicy,
+  WindowName,
+} from './store.js';
 import type { DailyAggregate, UsageRecord } from './usage-records.js';
 
 export interface KeyCounterState {
@@ -18,6 +25,8 @@ export interface InFlightEntry {
   keyUid: string;
   estimateNano: number;
   leaseUntil: number;
+  /** Charged as an estimated record if the lease ends unsettled (`accountUid` as admitted). */
+  charge?: { accountUid: string; lease: LeaseCharge };
 }
 
 export interface DailyEntry {

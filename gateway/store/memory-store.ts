@@ -18,6 +18,7 @@ import {
   readKeyCounters,
   resetQuotaInState,
   settleInState,
+  sweepExpiredInState,
 } from './memory-spend.js';
 import {
   pruneUsageInState,
@@ -98,7 +99,7 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
       change(() => resetQuotaInState(state, { namespace, keyUid, token })),
     deleteKeyCounters: (namespace, keyUid) =>
       change(() => void state.namespaces.get(namespace)?.keys.delete(keyUid)),
-    admit: (request) => change(() => admitInState(state, request)),
+    admit: (request) => change(() => admitInState(state, request, markerTtlMs)),
     renewLease: (requests, untilMs) =>
       change(() => {
         for (const request of requests) {
@@ -107,6 +108,12 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
         }
       }),
     settle: (request) => change(() => ({ applied: settleInState(state, request, markerTtlMs) })),
+    // One process holds the memory store, so there is no other replica to share the sweep with.
+    sweepExpiredLeases: (request) =>
+      change(() => ({
+        swept: true,
+        charged: sweepExpiredInState(state, request.now, markerTtlMs),
+      })),
     acquireUpstreamSlot: (request) =>
       change(() => {
         const slots = state.upstreamSlots.get(request.upstream) ?? new Map<string, number>();
@@ -122,11 +129,11 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     releaseUpstreamSlot: (upstream, requestId) =>
       change(() => void state.upstreamSlots.get(upstream)?.delete(requestId)),
     keyCounters: (namespace, keyUid, now) =>
-      change(() => readKeyCounters(state, { namespace, keyUid, now })),
+      change(() => readKeyCounters(state, { namespace, keyUid, now, markerTtlMs })),
     accountCounters: (namespace) =>
       change(() => {
         const ns = namespaceState(state, namespace);
-        purgeExpired(ns, Date.now());
+        purgeExpired(ns, Date.now(), markerTtlMs);
         return { spentNano: ns.accountSpent, reservedNano: ns.accountReserved };
       }),
     // eslint-disable-next-line max-params -- the contract's signature (usage-records.ts)

@@ -10,6 +10,8 @@ export interface NamespaceKeyNames {
   accountCounters: string;
   inFlight: string;
   inFlightData: string;
+  /** requestId -> the estimated record charged if the lease ends unsettled. */
+  inFlightCharge: string;
   records: string;
   recordData: string;
   aggregateIndex: string;
@@ -23,6 +25,10 @@ export interface NamespaceKeyNames {
 export interface RedisKeyNames {
   keyPolicy(keyHash: string): string;
   keyPolicyIndex: string;
+  /** Every namespace that has had an Account (the lease sweep walks it), in one slot. */
+  accountIndex: string;
+  /** Held by the replica sweeping expired leases this period. */
+  sweepClaim: string;
   group(name: string): string;
   upstream(name: string): string;
   upstreamSlots(name: string): string;
@@ -33,6 +39,8 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
   return {
     keyPolicy: (keyHash) => `${prefix}key:{${keyHash}}`,
     keyPolicyIndex: `${prefix}{keys}:digests`,
+    accountIndex: `${prefix}{accounts}:namespaces`,
+    sweepClaim: `${prefix}{accounts}:sweep`,
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,
@@ -47,6 +55,7 @@ function namespaceKeyNames(base: string): NamespaceKeyNames {
     accountCounters: `${base}ac`,
     inFlight: `${base}inflight`,
     inFlightData: `${base}inflight:data`,
+    inFlightCharge: `${base}inflight:charge`,
     records: `${base}rec`,
     recordData: `${base}rec:data`,
     aggregateIndex: `${base}agg:index`,

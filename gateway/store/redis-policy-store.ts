@@ -78,6 +78,9 @@ export function createRedisPolicyStore(
           credit: policy.creditNano === null ? '' : String(policy.creditNano),
           maxConcurrent: String(policy.maxConcurrent),
         });
+        // Indexed after the write, so the sweep never misses an account that can admit. A deleted
+        // account stays indexed: its namespace may still hold leases to charge.
+        await client.sadd(names.accountIndex, namespace);
       }),
     deleteAccount: (namespace) =>
       guardRedis(async () => {

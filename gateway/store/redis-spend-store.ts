@@ -9,7 +9,7 @@ import { guardRedis } from './connect-redis-client.js';
 import type { RunScript } from './define-store-scripts.js';
 import { parseAdmissionReply, parseKeyCounters } from './parse-script-replies.js';
 import type { RedisKeyNames } from './redis-key-names.js';
-import { accountDailySuffix, keyDailySuffix } from './redis-key-names.js';
+import { encodeLeaseCharge } from './encode-lease-charge.js';
 import type { PolicyWriter, SpendStore } from './store.js';
 import { WINDOWS } from './store.js';
 import { windowLimit } from './window-limit.js';
@@ -36,6 +36,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           ns.accountPolicy,
           ns.inFlight,
           ns.inFlightData,
+          ns.inFlightCharge,
         ];
         const windowLimits = WINDOWS.map((window) => windowLimit(limits, window.name));
         const args = [
@@ -50,6 +51,8 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.keyMaxConcurrent,
           request.sourceDenied ? '1' : '0',
           request.modelDenied ? '1' : '0',
+          options.settledMarkerTtlMs,
+          encodeLeaseCharge(request.charge, request.estimateNano),
         ];
         return parseAdmissionReply(await runScript('tollgateAdmit', keys, args));
       }),
@@ -83,6 +86,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           ns.keyDaily(request.keyUid, request.day),
           ns.accountDaily(request.day),
           ns.aggregateIndex,
+          ns.inFlightCharge,
         ];
         const args = [
           ns.base,
@@ -93,8 +97,8 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           record.time,
           JSON.stringify(record),
           record.model,
-          keyDailySuffix(request.keyUid, request.day),
-          accountDailySuffix(request.day),
+          request.keyUid,
+          request.day,
           ...aggregateIncrements(record),
         ];
         return { applied: (await runScript('tollgateSettle', keys, args)) === 1 };
@@ -116,16 +120,39 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
       guardRedis(async () => {
         const ns = names.namespace(namespace);
         const keys = [ns.keyCounters(keyUid), ns.accountCounters, ns.inFlight, ns.inFlightData];
-        const reply = await runScript('tollgateReadKeyCounters', keys, [ns.base, now]);
+        const args = [ns.base, now, options.settledMarkerTtlMs];
+        const reply = await runScript('tollgateReadKeyCounters', keys, args);
         return parseKeyCounters(reply, now);
       }),
     accountCounters: (namespace) =>
       guardRedis(async () => {
         const ns = names.namespace(namespace);
         const keys = [ns.accountCounters, ns.inFlight, ns.inFlightData];
-        const reply = await runScript('tollgateReadAccountCounters', keys, [ns.base, Date.now()]);
+        const args = [ns.base, Date.now(), options.settledMarkerTtlMs];
+        const reply = await runScript('tollgateReadAccountCounters', keys, args);
         const [spent, reserved] = reply as [string, string];
         return { spentNano: Number(spent), reservedNano: Number(reserved) };
+      }),
+    sweepExpiredLeases: (request) =>
+      guardRedis(async () => {
+        const claimed = await client.set(names.sweepClaim, '1', 'PX', request.claimMs, 'NX');
+        if (claimed === null) return { swept: false, charged: 0 };
+        let charged = 0;
+        let cursor = '0';
+        do {
+          const [next, namespaces] = await client.sscan(names.accountIndex, cursor, 'COUNT', 200);
+          cursor = next;
+          const replies = await Promise.all(
+            namespaces.map((namespace) => {
+              const ns = names.namespace(namespace);
+              const keys = [ns.inFlight, ns.inFlightData, ns.inFlightCharge];
+              const args = [ns.base, request.now, options.settledMarkerTtlMs];
+              return runScript('tollgateSweepExpiredLeases', keys, args);
+            }),
+          );
+          charged += replies.reduce<number>((sum, reply) => sum + Number(reply), 0);
+        } while (cursor !== '0');
+        return { swept: true, charged };
       }),
     resetQuota: (namespace, keyUid, token) =>
       guardRedis(async () => {

@@ -44,6 +44,39 @@ export interface AdmissionRequest {
   now: number;
   /** Slot and reservation lease; renewed by `renewLease` during long streams. */
   leaseMs: number;
+  /**
+   * What to charge if the lease ends before the request is settled (a gateway died): the
+   * reservation `estimateNano` is charged once, with this record (`accuracy: 'estimated'`). Without
+   * it an expired lease is only released (store-level callers that never forward anything).
+   */
+  charge?: LeaseCharge;
+}
+
+/**
+ * The usage record of a request whose lease ended unsettled, prepared at admission. The store adds
+ * `accountUid` (known inside the admission step) and `durationMs` (until the lease ended); the
+ * record's `costNano` is the reservation.
+ */
+export interface LeaseCharge {
+  record: Omit<UsageRecord, 'accountUid' | 'durationMs'>;
+  /** `YYYY-MM-DD` of the record's time in the deployment's time zone, for the daily aggregates. */
+  day: string;
+}
+
+export interface LeaseSweepRequest {
+  now: number;
+  /**
+   * The sweep is claimed for this long across all replicas sharing the store: a replica that finds
+   * it claimed sweeps nothing, so the work per period does not grow with the replica count.
+   */
+  claimMs: number;
+}
+
+export interface LeaseSweepResult {
+  /** False when another replica holds the claim (nothing was swept). */
+  swept: boolean;
+  /** Expired leases charged as estimated usage records. */
+  charged: number;
 }
 
 export type AdmissionResult =
@@ -120,8 +153,17 @@ export interface SpendStore {
     requests: readonly { namespace: string; keyUid: string; requestId: string }[],
     untilMs: number,
   ): Promise<void>;
-  /** Exactly once per request id: replaces the reservation by the cost, releases the slots. */
+  /**
+   * Exactly once per request id: replaces the reservation by the cost, releases the slots. A
+   * request whose lease ended unsettled was charged its estimate then; settling it later changes
+   * nothing (`applied: false`).
+   */
   settle(request: SettlementRequest): Promise<SettlementResult>;
+  /**
+   * Charges every expired, unsettled lease of every account (as admission and the counter reads do
+   * lazily for their own namespace), so a namespace without further traffic is billed too.
+   */
+  sweepExpiredLeases(request: LeaseSweepRequest): Promise<LeaseSweepResult>;
   acquireUpstreamSlot(request: UpstreamSlotRequest): Promise<boolean>;
   releaseUpstreamSlot(upstream: string, requestId: string): Promise<void>;
   keyCounters(namespace: string, keyUid: string, now: number): Promise<KeyCounters>;

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../gateway/store/store.js';
+import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describeSpendContract } from './describe-spend-contract.js';
 import { describeUsageContract } from './describe-usage-contract.js';
 import {
@@ -41,6 +42,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describePolicyContract(holder);
     describeRefusalOrder(holder);
     describeSpendContract(holder);
+    describeLeaseChargeContract(holder);
     describeUsageContract(holder);
   });
 }

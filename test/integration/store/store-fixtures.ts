@@ -4,6 +4,7 @@ import type {
   AccountPolicy,
   AdmissionRequest,
   KeyPolicy,
+  LeaseCharge,
   SettlementRequest,
   Store,
 } from '../../../gateway/store/store.js';
@@ -149,4 +150,35 @@ export function settlement(
     }),
     ...overrides,
   };
+}
+
+/** What the gateway prepares at admission: the estimated record charged if the lease ends. */
+export function leaseCharge(
+  base: { namespace: string; keyUid: string; now: number; requestId: string },
+  overrides: Partial<UsageRecord> = {},
+): LeaseCharge {
+  const record: Partial<UsageRecord> = usageRecord({
+    requestId: base.requestId,
+    namespace: base.namespace,
+    keyUid: base.keyUid,
+    time: base.now,
+    upstream: null,
+    upstreamModel: 'claude-sonnet-4-5',
+    usage: {
+      inputUncached: 40,
+      cacheRead: 0,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+      output: 1024,
+      reasoning: 0,
+    },
+    timeToFirstByteMs: null,
+    status: 0,
+    accuracy: 'estimated',
+    flags: ['lease-expired'],
+    ...overrides,
+  });
+  delete record.accountUid;
+  delete record.durationMs;
+  return { record: record as LeaseCharge['record'], day: '2026-11-20' };
 }
