@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { estimateRequestCost } from './estimate-request-cost.js';
+import {
+  estimateRequestCost,
+  MAX_RESERVED_OUTPUT_TOKENS,
+  reservedOutputTokens,
+  UNCAPPED_OUTPUT_TOKENS,
+} from './estimate-request-cost.js';
 
 // claude-sonnet-4-5 list price in nano-USD per token.
 const price = {
@@ -12,19 +17,18 @@ const price = {
 const one = { numerator: 1, denominator: 1 };
 
 describe('estimateRequestCost', () => {
-  it('reserves input at bytes / 4 plus the requested output', () => {
+  it('reserves input at bytes / 4 plus the reserved output', () => {
     // 1000 x 3000 + 500 x 15000
     expect(
-      estimateRequestCost({ bodyBytes: 4000, maxOutputTokens: 500, price, multiplier: one }),
+      estimateRequestCost({ bodyBytes: 4000, outputTokens: 500, price, multiplier: one }),
     ).toBe(10_500_000);
   });
 
-  it('caps the output at 1024 tokens and uses 1024 when none was asked', () => {
-    // 1000 x 3000 + 1024 x 15000
-    expect(estimateRequestCost({ bodyBytes: 4000, price, multiplier: one })).toBe(18_360_000);
+  it('reserves every output token the upstream is allowed, beyond the old 1024-token cap', () => {
+    // 1000 x 3000 + 64,000 x 15000
     expect(
-      estimateRequestCost({ bodyBytes: 4000, maxOutputTokens: 64_000, price, multiplier: one }),
-    ).toBe(18_360_000);
+      estimateRequestCost({ bodyBytes: 4000, outputTokens: 64_000, price, multiplier: one }),
+    ).toBe(963_000_000);
   });
 
   it('rounds bytes up and applies the multiplier', () => {
@@ -32,10 +36,38 @@ describe('estimateRequestCost', () => {
     expect(
       estimateRequestCost({
         bodyBytes: 1,
-        maxOutputTokens: 0,
+        outputTokens: 0,
         price,
         multiplier: { numerator: 2, denominator: 1 },
       }),
     ).toBe(6000);
+  });
+
+  it('never throws on an absurd output figure', () => {
+    const ceiling = 1000 * 3000 + MAX_RESERVED_OUTPUT_TOKENS * 15000;
+    for (const outputTokens of [1e300, Infinity, Number.NaN]) {
+      expect(estimateRequestCost({ bodyBytes: 4000, outputTokens, price, multiplier: one })).toBe(
+        ceiling,
+      );
+    }
+  });
+});
+
+describe('reservedOutputTokens', () => {
+  it('reserves the cap the upstream is asked for', () => {
+    expect(reservedOutputTokens(4000, 'OpenAI')).toBe(4000);
+    expect(reservedOutputTokens(0, 'Anthropic')).toBe(0);
+  });
+
+  it("assumes the platform's largest model output when the request sets no cap", () => {
+    expect(reservedOutputTokens(null, 'Anthropic')).toBe(128_000);
+    expect(reservedOutputTokens(null, 'OpenAI')).toBe(128_000);
+    expect(reservedOutputTokens(null, 'Gemini')).toBe(65_536);
+    expect(reservedOutputTokens(null, 'Antigravity')).toBe(UNCAPPED_OUTPUT_TOKENS.Antigravity);
+  });
+
+  it('keeps absurd caps at the ceiling', () => {
+    expect(reservedOutputTokens(1e300, 'OpenAI')).toBe(MAX_RESERVED_OUTPUT_TOKENS);
+    expect(reservedOutputTokens(-1, 'Gemini')).toBe(65_536);
   });
 });

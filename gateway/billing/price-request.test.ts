@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadShippedPriceTable } from './load-price-table.js';
-import {
-  estimateReservation,
-  isTokenCountPath,
-  priceRequest,
-  readMaxOutputTokens,
-} from './price-request.js';
+import { estimateReservation, isTokenCountPath, priceRequest } from './price-request.js';
 
 const table = loadShippedPriceTable();
 const group = {
@@ -47,24 +42,30 @@ describe('priceRequest', () => {
   });
 });
 
-describe('readMaxOutputTokens and the reservation', () => {
-  it.each([
-    [{ max_tokens: 10 }, 10],
-    [{ max_output_tokens: 20 }, 20],
-    [{ max_completion_tokens: 30 }, 30],
-    [{ generationConfig: { maxOutputTokens: 40 } }, 40],
-    [{ request: { generationConfig: { maxOutputTokens: 50 } } }, 50],
-    [{ max_tokens: 'x' }, undefined],
-    ['text', undefined],
-  ])('%j -> %s', (json, expected) => {
-    expect(readMaxOutputTokens(json)).toBe(expected);
-  });
-
-  it('reserves body bytes / 4 input and the output limit at the price', () => {
+describe('the reservation', () => {
+  it('reserves body bytes / 4 input and the output cap at the price', () => {
     const price = priceRequest({ model: 'claude-sonnet-4-5', platform: 'Anthropic', group, table });
     expect(price).not.toBeNull();
-    const nano = estimateReservation({ price: price!, bodyBytes: 4000, json: { max_tokens: 500 } });
+    const nano = estimateReservation({
+      price: price!,
+      bodyBytes: 4000,
+      outputCap: 500,
+      platform: 'Anthropic',
+    });
     expect(nano).toBe(1000 * 3000 + 500 * 15000);
+  });
+
+  it('reserves the uncapped assumption when the request sets no cap', () => {
+    const price = priceRequest({ model: 'gpt-5', platform: 'OpenAI', group, table });
+    expect(price).not.toBeNull();
+    const nano = estimateReservation({
+      price: price!,
+      bodyBytes: 400,
+      outputCap: null,
+      platform: 'OpenAI',
+    });
+    // gpt-5: input 1250, output 10000 nano-USD per token.
+    expect(nano).toBe(100 * 1250 + 128_000 * 10_000);
   });
 
   it('knows the free token-count endpoints', () => {

@@ -164,6 +164,12 @@ export const ERROR_CATALOGUE = {
     retryable: true,
     message: 'The gateway is shutting down. Retry; another instance will answer.',
   },
+  TG_MODEL_NAME_INVALID: {
+    status: 400,
+    retryable: false,
+    message:
+      'The model name in the path is not valid. Use a model id such as gemini-2.5-flash: letters, digits, ".", "-", "_" and "@", starting with a letter or digit ("/", "%", ":", dot segments and control characters are refused).',
+  },
   TG_INTERNAL: {
     status: 500,
     retryable: true,

@@ -76,7 +76,14 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     const price = metering.price;
     const estimateNano =
       dependencies.estimateNano?.(request) ??
-      (price === null ? 0 : estimateReservation({ price, bodyBytes, json: context.json }));
+      (price === null
+        ? 0
+        : estimateReservation({
+            price,
+            bodyBytes,
+            outputCap: adapter.readOutputCap(context),
+            platform: policy.group.platform,
+          }));
     const now = dependencies.clock();
     state.admitted = await admitRequest(dependencies.store, {
       policy,

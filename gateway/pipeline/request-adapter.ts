@@ -60,8 +60,17 @@ export interface RequestAdapter {
     context: ForwardContext,
     reply: { stream: boolean; status: number },
   ): ReplyTranslator;
-  /** The model the caller asked for; null when the request does not name one. */
+  /**
+   * The model the caller asked for; null when the request does not name one. Throws a
+   * `GatewayError` when the name cannot be forwarded safely (a model carried in the path).
+   */
   readModel(context: ForwardContext): string | null;
+  /**
+   * The output cap the upstream will be asked for (the same decision the request translation
+   * uses, so reservation and upstream agree); null when the request sets none and the model's own
+   * maximum applies. Admission reserves the output for it (docs/billing.md section 4).
+   */
+  readOutputCap(context: ForwardContext): number | null;
   /** True when the caller asked for a streamed reply. */
   isStream(context: ForwardContext): boolean;
   /** The upstream path and body; re-serialises only when `upstreamModel` differs. */

@@ -10,10 +10,12 @@ import {
   isAnthropicErrorBody,
   renderAnthropicStreamError,
 } from '../../errors/render-anthropic-error.js';
+import { readMessagesOutputCap } from '../../translate/messages-to-v1internal/read-messages-output-cap.js';
 
 export const anthropicMessagesAdapter: RequestAdapter = {
   upstreamFormat: () => 'anthropic-messages',
   readModel: (context) => jsonStringField(context.json, 'model'),
+  readOutputCap: (context) => readMessagesOutputCap(context.json),
   isStream: asksForStream,
   buildUpstream: (context, upstreamModel) => ({
     path: withQuery(context.path, context.query),

@@ -1,7 +1,8 @@
 /**
  * `/antigravity/v1beta/models/{model}:generateContent|:streamGenerateContent|:countTokens`: the
  * Gemini body wrapped into the Cloud Code `v1internal` envelope (bound per upstream for its project)
- * and the reply unwrapped. Upstream streams are always SSE; a client without `alt=sse` gets the
+ * and the reply unwrapped. The path's model is validated (`readPathModel`) before it is checked,
+ * priced or put into the envelope. Upstream streams are always SSE; a client without `alt=sse` gets the
  * chunks as one JSON array, as the Gemini API sends them. Credential: Google OAuth Bearer.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,9 @@ import type {
   RequestAdapter,
   UpstreamRequestParts,
 } from '../../pipeline/request-adapter.js';
+import { readPathModel } from '../../pipeline/read-path-model.js';
 import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
+import { readGeminiOutputCap } from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
 import {
   wrapGeminiCountTokens,
   wrapGeminiRequest,
@@ -19,12 +22,9 @@ import {
 import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
 import { translateGeminiReply } from './translate-antigravity-reply.js';
 
-const modelMethod = /\/models\/([^/:]+):([A-Za-z]+)$/;
-
 function splitPath(context: ForwardContext): { model: string; method: string } | null {
-  const match = modelMethod.exec(context.path);
-  if (match === null) return null;
-  return { model: decodeURIComponent(match[1] ?? ''), method: match[2] ?? '' };
+  const parts = readPathModel(context.path);
+  return parts === null || parts.method === '' ? null : parts;
 }
 
 const isStream = (context: ForwardContext): boolean =>
@@ -63,7 +63,8 @@ function buildV1internal(
 function adapterFor(projectId: string): RequestAdapter {
   return {
     upstreamFormat: () => 'v1internal',
-    readModel: (context) => splitPath(context)?.model.replace(/^models\//, '') ?? null,
+    readModel: (context) => splitPath(context)?.model ?? null,
+    readOutputCap: (context) => readGeminiOutputCap(context.json),
     isStream,
     buildUpstream: (context, upstreamModel) =>
       buildV1internal(context, { upstreamModel, projectId }),

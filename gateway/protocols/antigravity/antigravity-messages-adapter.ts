@@ -16,6 +16,7 @@ import {
 import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
 import { convertCountTokensRequest } from '../../translate/messages-to-v1internal/convert-count-tokens.js';
 import { convertMessagesRequest } from '../../translate/messages-to-v1internal/convert-messages-request.js';
+import { readMessagesOutputCap } from '../../translate/messages-to-v1internal/read-messages-output-cap.js';
 import {
   isAnthropicErrorBody,
   renderAnthropicStreamError,
@@ -65,6 +66,7 @@ function adapterFor(projectId: string): RequestAdapter {
   return {
     upstreamFormat: () => 'v1internal',
     readModel: (context) => jsonStringField(context.json, 'model'),
+    readOutputCap: (context) => readMessagesOutputCap(context.json),
     isStream,
     buildUpstream: (context, upstreamModel) =>
       buildV1internal(context, { upstreamModel, projectId }),

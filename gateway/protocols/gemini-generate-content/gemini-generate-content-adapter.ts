@@ -1,35 +1,36 @@
 /**
- * Gemini pass-through: the model is in the path (`/v1beta/models/{model}:{method}`), so a model
- * override rewrites the path and the body bytes always pass untouched. Credential: x-goog-api-key.
+ * Gemini pass-through: the model is in the path (`/v1beta/models/{model}:{method}`). The model
+ * segment is validated (`readPathModel`) and the upstream path is rebuilt from the validated name
+ * (or the upstream's model override), never copied from the request; the body bytes always pass
+ * untouched. Credential: x-goog-api-key.
  */
+import { GatewayError } from '../../errors/gateway-error.js';
+import { isValidModelName, readPathModel } from '../../pipeline/read-path-model.js';
 import { withQuery, type RequestAdapter } from '../../pipeline/request-adapter.js';
 import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
+import { readGeminiOutputCap } from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
 
-const modelPath = /^(.*\/models\/)([^/:]+)(:[A-Za-z]+)?$/;
-
-export function splitModelPath(
-  path: string,
-): { prefix: string; model: string; method: string } | null {
-  const match = modelPath.exec(path);
-  if (match === null) return null;
-  return {
-    prefix: match[1] ?? '',
-    model: decodeURIComponent(match[2] ?? ''),
-    method: match[3] ?? '',
-  };
-}
+const GEMINI_MODELS_PATH = '/v1beta/models/';
 
 export const geminiGenerateContentAdapter: RequestAdapter = {
   upstreamFormat: () => 'gemini-generate-content',
-  readModel: (context) => splitModelPath(context.path)?.model ?? null,
+  readModel: (context) => readPathModel(context.path)?.model ?? null,
+  readOutputCap: (context) => readGeminiOutputCap(context.json),
   isStream: (context) => context.path.endsWith(':streamGenerateContent'),
   buildUpstream: (context, upstreamModel) => {
-    const parts = splitModelPath(context.path);
-    const path =
-      parts === null || upstreamModel === null
-        ? context.path
-        : `${parts.prefix}${encodeURIComponent(upstreamModel)}${parts.method}`;
-    return { path: withQuery(path, context.query), body: context.body };
+    const parts = readPathModel(context.path);
+    if (parts === null) throw new GatewayError('TG_ROUTE_NOT_FOUND');
+    const model = upstreamModel ?? parts.model;
+    if (!isValidModelName(model)) {
+      throw new GatewayError('TG_INTERNAL', {
+        detail: "The upstream's model override is not a valid model name; ask an administrator.",
+      });
+    }
+    const method = parts.method === '' ? '' : `:${parts.method}`;
+    return {
+      path: withQuery(`${GEMINI_MODELS_PATH}${model}${method}`, context.query),
+      body: context.body,
+    };
   },
   applyCredential: (headers, credential) => {
     headers['x-goog-api-key'] = credential;

@@ -26,6 +26,7 @@ import {
   isOpenAIErrorBody,
   renderOpenAIChatStreamError,
 } from '../../errors/render-openai-error.js';
+import { readChatOutputCapOnAnyUpstream } from '../../translate/chat-to-responses/read-chat-output-cap.js';
 import { translateChatReply } from './translate-chat-reply.js';
 
 /** The conversion of each request, computed once (admission reads the model, forward the body). */
@@ -48,6 +49,9 @@ const isStream = asksForStream;
 
 const shared = {
   readModel: (context: ForwardContext) => jsonStringField(context.json, 'model'),
+  // Admission runs before the upstream (translated or native) is chosen: reserve for either.
+  readOutputCap: (context: ForwardContext) =>
+    readChatOutputCapOnAnyUpstream(asObject(context.json)),
   isStream,
   applyCredential: (headers: Record<string, string | string[]>, credential: string) => {
     headers.authorization = `Bearer ${credential}`;

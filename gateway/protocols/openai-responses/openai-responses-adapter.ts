@@ -10,10 +10,12 @@ import {
   isOpenAIErrorBody,
   renderOpenAIResponsesStreamError,
 } from '../../errors/render-openai-error.js';
+import { readResponsesOutputCap } from './read-responses-output-cap.js';
 
 export const openAIResponsesAdapter: RequestAdapter = {
   upstreamFormat: () => 'openai-responses',
   readModel: (context) => jsonStringField(context.json, 'model'),
+  readOutputCap: (context) => readResponsesOutputCap(context.json),
   isStream: asksForStream,
   buildUpstream: (context, upstreamModel) => ({
     path: withQuery(context.path, context.query),

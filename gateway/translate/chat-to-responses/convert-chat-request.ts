@@ -4,6 +4,7 @@ import { chatRequestSchema, type ChatRequest } from './chat-request-schema.js';
 import { convertChatMessages } from './convert-chat-messages.js';
 import { convertChatToolChoice, convertChatTools } from './convert-chat-tools.js';
 import { findUnsupportedChatField } from './find-unsupported-chat-field.js';
+import { readChatOutputCap } from './read-chat-output-cap.js';
 import type {
   ChatTranslationRefusal,
   ResponsesRequest,
@@ -13,9 +14,6 @@ import type {
 export type ChatRequestConversion =
   | { ok: true; request: ResponsesRequest; includeUsage: boolean; model: string }
   | ChatTranslationRefusal;
-
-/** Responses rejects `max_output_tokens` below 16 (`integer_below_min_value`). */
-export const minimumOutputTokens = 16;
 
 /** Fields with the same name and meaning in both APIs. */
 const sameNameFields = [
@@ -68,11 +66,6 @@ function convertResponseFormat(request: ChatRequest): FormatResult {
   }
 }
 
-function convertMaxTokens(request: ChatRequest): number | undefined {
-  const requested = request.max_completion_tokens ?? request.max_tokens;
-  return requested == null ? undefined : Math.max(minimumOutputTokens, requested);
-}
-
 /**
  * Chat Completions request body (parsed JSON) -> Responses request (PROTOCOLS 3.4.1).
  * Always stateless: `store:false` and encrypted reasoning included.
@@ -111,7 +104,7 @@ export function convertChatRequest(body: unknown): ChatRequestConversion {
       'stream_options',
       includeObfuscation == null ? undefined : { include_obfuscation: includeObfuscation },
     ),
-    ...definedEntry('max_output_tokens', convertMaxTokens(chat)),
+    ...definedEntry('max_output_tokens', readChatOutputCap(chat) ?? undefined),
     ...definedEntry(
       'reasoning',
       chat.reasoning_effort == null ? undefined : { effort: chat.reasoning_effort },

@@ -3,6 +3,7 @@ import { definedEntry } from '../pick-defined.js';
 import { convertMessagesContent, joinSystemText } from './convert-messages-content.js';
 import { convertMessagesTools } from './convert-messages-tools.js';
 import { messagesRequestSchema, type MessagesRequest } from './messages-request-schema.js';
+import { readMessagesOutputCap } from './read-messages-output-cap.js';
 import type {
   GenerationConfig,
   MessagesTranslationRefusal,
@@ -64,7 +65,8 @@ export function convertMessagesRequest(
   ];
 
   const generationConfig: GenerationConfig = {
-    maxOutputTokens: request.max_tokens,
+    // The schema guarantees a positive integer, so this is `max_tokens` itself.
+    maxOutputTokens: readMessagesOutputCap(request) ?? request.max_tokens,
     ...definedEntry('temperature', request.temperature),
     ...definedEntry('topP', request.top_p),
     ...definedEntry('topK', request.top_k),

@@ -52,7 +52,7 @@ describe.each(STORE_KINDS)('quota burst on the %s store', (kind) => {
     );
     const estimate = estimateRequestCost({
       bodyBytes: Buffer.byteLength(body),
-      maxOutputTokens: 16,
+      outputTokens: 16,
       price,
       multiplier: one,
     });
