@@ -9,6 +9,13 @@ import {
 
 export const CATEGORY = 'tollgate';
 
+/** A CRD may restrict only `metadata.name` (and `generateName`); other metadata is the server's. */
+function metadataSchema(definition: ResourceDefinition): OpenApiSchema {
+  if (!('allowedNames' in definition)) return { type: 'object' };
+  const name: OpenApiSchema = { type: 'string', enum: definition.allowedNames };
+  return { type: 'object', properties: { name } };
+}
+
 function rootSchema(definition: ResourceDefinition): OpenApiSchema {
   const schema: OpenApiSchema = {
     type: 'object',
@@ -16,12 +23,11 @@ function rootSchema(definition: ResourceDefinition): OpenApiSchema {
     properties: {
       apiVersion: { type: 'string', maxLength: 253 },
       kind: { type: 'string', maxLength: 63 },
-      metadata: { type: 'object' },
+      metadata: metadataSchema(definition),
       spec: { ...definition.spec.openapi, default: {} },
       status: definition.status.openapi,
     },
   };
-  if (definition.rootRules.length > 0) schema['x-kubernetes-validations'] = definition.rootRules;
   return schema;
 }
 

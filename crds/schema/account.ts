@@ -29,13 +29,8 @@ export const accountDefinition = {
   scope: 'Namespaced',
   spec: accountSpec,
   status: accountStatus,
-  rootRules: [
-    {
-      rule: "self.metadata.name == 'default'",
-      message: "an Account must be named 'default' (one per namespace)",
-      fieldPath: '.metadata.name',
-    },
-  ],
+  /** One per namespace: the schema restricts `metadata.name`, so a refusal names the wrong name. */
+  allowedNames: ['default'],
   printerColumns: [
     { name: 'Display Name', type: 'string', jsonPath: '.spec.displayName' },
     { name: 'Credit', type: 'string', jsonPath: '.spec.creditUSD' },

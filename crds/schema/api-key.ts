@@ -75,7 +75,6 @@ export const apiKeyDefinition = {
   scope: 'Namespaced',
   spec: apiKeySpec,
   status: apiKeyStatus,
-  rootRules: [],
   printerColumns: [
     { name: 'Display Name', type: 'string', jsonPath: '.spec.displayName' },
     { name: 'Group', type: 'string', jsonPath: '.spec.groupName' },

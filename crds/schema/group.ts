@@ -10,7 +10,15 @@ import {
   statusBase,
   withDefault,
 } from './common-fields.js';
-import { decimal, enumOf, integer, list, object, string } from './schema-builder.js';
+import {
+  decimal,
+  enumOf,
+  integer,
+  list,
+  object,
+  string,
+  withCodeDefault,
+} from './schema-builder.js';
 
 const prices = {
   inputPerMTok: money('USD per million uncached input tokens.'),
@@ -38,9 +46,16 @@ export const groupSpec = object(
       object(
         {
           name: objectName('An Upstream of the same platform.'),
-          weight: withDefault(integer({ minimum: 1, maximum: 1000 }), 1),
-          priority: withDefault(
-            integer({ description: 'Lower is tried first.', minimum: 0, maximum: 1000 }),
+          weight: withCodeDefault(
+            integer({ description: 'Share of traffic; absent = 1.', minimum: 1, maximum: 1000 }),
+            1,
+          ),
+          priority: withCodeDefault(
+            integer({
+              description: 'Lower is tried first; absent = 0.',
+              minimum: 0,
+              maximum: 1000,
+            }),
             0,
           ),
         },
@@ -96,7 +111,6 @@ export const groupDefinition = {
   scope: 'Cluster',
   spec: groupSpec,
   status: groupStatus,
-  rootRules: [],
   printerColumns: [
     { name: 'Platform', type: 'string', jsonPath: '.spec.platform' },
     { name: 'Multiplier', type: 'string', jsonPath: '.spec.rateMultiplier' },

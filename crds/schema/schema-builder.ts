@@ -219,3 +219,15 @@ export function withDefault<Z extends z.ZodType>(
     hasDefault: true,
   };
 }
+
+/**
+ * A default the code applies when it reads the object, not the API server. For fields inside list
+ * items: lists are replaced whole by merge patches, so a server-side default there makes every
+ * client-side `kubectl apply` of an unchanged manifest report `configured`.
+ */
+export function withCodeDefault<Z extends z.ZodType>(
+  field: Field<Z>,
+  value: z.input<Z> & z.output<Z>,
+): Field<z.ZodDefault<Z>> {
+  return { zod: field.zod.default(value as never), openapi: field.openapi, hasDefault: true };
+}

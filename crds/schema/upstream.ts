@@ -109,7 +109,6 @@ export const upstreamDefinition = {
   scope: 'Cluster',
   spec: upstreamSpec,
   status: upstreamStatus,
-  rootRules: [],
   printerColumns: [
     { name: 'Platform', type: 'string', jsonPath: '.spec.platform' },
     {

@@ -64,6 +64,38 @@ function normaliseSecret(object: KubeObject): StatusCause[] {
   return causes;
 }
 
+/** `metav1.ObjectMeta` fields are all `omitempty`: an API server never stores `annotations: {}`. */
+function dropEmptyMetadata(object: KubeObject): void {
+  for (const [key, value] of Object.entries(object.metadata)) {
+    const empty =
+      value === null ||
+      value === '' ||
+      (Array.isArray(value) && value.length === 0) ||
+      (isJsonObject(value) && Object.keys(value).length === 0);
+    if (empty) Reflect.deleteProperty(object.metadata, key);
+  }
+}
+
+const annotationBytesLimit = 256 * 1024;
+
+/** The API server's cap on all annotations of one object together (keys plus values). */
+function checkAnnotationSize(object: KubeObject): StatusCause[] {
+  const annotations = object.metadata.annotations;
+  if (!isJsonObject(annotations)) return [];
+  let bytes = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(typeof value === 'string' ? value : '');
+  }
+  if (bytes <= annotationBytesLimit) return [];
+  return [
+    {
+      reason: 'FieldValueTooLong',
+      message: `Too long: may not be more than ${annotationBytesLimit} bytes`,
+      field: 'metadata.annotations',
+    },
+  ];
+}
+
 export interface Admission {
   kind: ResourceKind;
   object: KubeObject;
@@ -81,7 +113,9 @@ export function admitObject(admission: Admission): KubeObject {
       `the API version in the data (${object.apiVersion}) does not match the expected API version (${apiVersionOf(kind)})`,
     );
   }
+  dropEmptyMetadata(object);
   const causes = checkName(kind, objectName(object));
+  causes.push(...checkAnnotationSize(object));
   if (kind.kind === 'Secret') causes.push(...normaliseSecret(object));
   if (kind.kind === 'Namespace') object.status = { phase: 'Active' };
   let admitted = object;

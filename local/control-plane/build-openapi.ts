@@ -9,7 +9,7 @@ export function groupVersionPath(kind: { group: string; version: string }): stri
   return kind.group === '' ? `api/${kind.version}` : `apis/${kind.group}/${kind.version}`;
 }
 
-function schemaName(kind: ResourceKind): string {
+export function schemaName(kind: ResourceKind): string {
   const group = kind.group === '' ? 'io.k8s.api.core' : kind.group.split('.').reverse().join('.');
   return `${group}.${kind.version}.${kind.kind}`;
 }

@@ -10,6 +10,12 @@ import {
   versionInfo,
 } from './build-discovery.js';
 import { openApiDocument, openApiIndex } from './build-openapi.js';
+import { openApiV2Document, openApiV2Json } from './build-openapi-v2.js';
+import {
+  encodeOpenApiV2,
+  OPENAPI_V2_PROTOBUF,
+  OPENAPI_V2_PROTOBUF_REPLY,
+} from './encode-openapi-v2.js';
 import { parse as parseYaml } from 'yaml';
 import { decodeKubernetesProtobuf } from './decode-protobuf.js';
 import type { JsonValue } from './kube-object.js';
@@ -87,6 +93,21 @@ function send(response: ServerResponse, reply: { code: number; body: JsonValue }
   response.end(text);
 }
 
+/** Protobuf for client-go (kubectl), JSON for anything else. */
+function sendOpenApiV2(context: ApiContext, request: IncomingMessage, response: ServerResponse) {
+  const document = openApiV2Document(context.kinds);
+  if ((request.headers.accept ?? '').includes(OPENAPI_V2_PROTOBUF)) {
+    const bytes = encodeOpenApiV2(document);
+    response.writeHead(200, {
+      'content-type': OPENAPI_V2_PROTOBUF_REPLY,
+      'content-length': bytes.length,
+    });
+    response.end(bytes);
+    return;
+  }
+  send(response, { code: 200, body: openApiV2Json(document) as JsonValue });
+}
+
 function discovery(context: ApiContext, pathname: string): JsonValue | undefined {
   const parts = pathname.split('/').filter((part) => part !== '');
   if (pathname === '/version') return versionInfo();
@@ -122,6 +143,10 @@ async function route(context: ApiContext, request: IncomingMessage, response: Se
   }
   if (!authorized(request, context.token)) throw unauthorized();
   const body = await readBody(request);
+  if (request.method === 'GET' && url.pathname === '/openapi/v2') {
+    sendOpenApiV2(context, request, response);
+    return;
+  }
   const document = request.method === 'GET' ? discovery(context, url.pathname) : undefined;
   if (document !== undefined) {
     send(response, { code: 200, body: document });

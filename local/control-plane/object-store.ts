@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { admitObject } from './admit-object.js';
-import { badRequest, conflict, notFound, alreadyExists } from './api-errors.js';
+import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-errors.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
 import {
   finalizersOf,
@@ -162,6 +162,16 @@ export class ObjectStore {
     const metadata: JsonObject = isJsonObject(body.metadata) ? body.metadata : {};
     const target = { group: kind.group, kind: kind.kind, name: request.ref.name };
     const wanted = stringField(metadata, 'resourceVersion');
+    if ((wanted === undefined || wanted === '') && kind.tracksGeneration) {
+      // Custom resources do not allow unconditional updates (the CRD strategy of the API server).
+      throw invalid({ ...target, kind: kind.plural }, [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 0x0: must be specified for an update',
+          field: 'metadata.resourceVersion',
+        },
+      ]);
+    }
     if (wanted !== undefined && wanted !== '' && wanted !== old.metadata.resourceVersion) {
       throw conflict(target, kind.plural);
     }

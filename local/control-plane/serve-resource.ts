@@ -148,6 +148,13 @@ export function serveResource(call: ResourceCall): Reply | undefined {
       }
       const current = store.get(kind, ref);
       const patched = requireObject(applyPatch(current, { type, body: call.body ?? null }));
+      // A patch is unconditional unless it names a resourceVersion itself.
+      if (
+        typeof patched.metadata.resourceVersion !== 'string' ||
+        patched.metadata.resourceVersion === ''
+      ) {
+        patched.metadata.resourceVersion = current.metadata.resourceVersion ?? '';
+      }
       return { code: 200, body: store.update(kind, { ref, body: patched, status, options }) };
     }
     case 'DELETE':

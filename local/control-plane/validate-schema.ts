@@ -235,9 +235,37 @@ function walkValue(
   return value;
 }
 
+/**
+ * A CRD schema may restrict `metadata.name` and `metadata.generateName` only; the rest of metadata
+ * belongs to the API server and is neither validated nor pruned here.
+ */
+function checkMetadata(walk: Walk, schema: OpenApiSchema | undefined, metadata: JsonValue): void {
+  if (schema?.properties === undefined || !isJsonObject(metadata)) return;
+  for (const key of ['name', 'generateName']) {
+    const fieldSchema = schema.properties[key];
+    const value = metadata[key];
+    if (fieldSchema !== undefined && value !== undefined) {
+      walkValue(walk, fieldSchema, { value, path: `metadata.${key}` });
+    }
+  }
+}
+
 /** Validates `value` (a whole object) against the root schema; metadata is left to the caller. */
 export function validateSchema(schema: OpenApiSchema, value: JsonObject): SchemaResult {
   const walk: Walk = { causes: [], pruned: [] };
-  const out = walkValue(walk, schema, { value, path: '' });
+  const { metadata, ...rest } = value;
+  const properties = { ...schema.properties };
+  delete properties.metadata;
+  const walked = walkValue(walk, { ...schema, properties }, { value: rest, path: '' });
+  if (metadata === undefined || !isJsonObject(walked)) {
+    return { value: walked, causes: walk.causes, pruned: walk.pruned };
+  }
+  checkMetadata(walk, schema.properties?.metadata, metadata);
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const kept = key === 'metadata' ? metadata : walked[key];
+    if (kept !== undefined) out[key] = kept;
+  }
+  for (const [key, child] of Object.entries(walked)) out[key] ??= child;
   return { value: out, causes: walk.causes, pruned: walk.pruned };
 }

@@ -104,12 +104,12 @@ describe('CEL rules', () => {
     expect(patched.stderr).toContain('platform is immutable');
   });
 
-  it('refuses an Account not named default (a root rule on metadata.name)', async () => {
+  it('refuses an Account not named default, naming the wrong name', async () => {
     const stderr = await refused(
       'apiVersion: tollgate.dev/v1alpha1\nkind: Account\nmetadata: {name: other, namespace: default}\nspec: {creditUSD: 1}\n',
     );
     expect(stderr).toContain(
-      `metadata.name: Invalid value: "object": an Account must be named 'default' (one per namespace)`,
+      'The Account "other" is invalid: metadata.name: Unsupported value: "other": supported values: "default"',
     );
   });
 

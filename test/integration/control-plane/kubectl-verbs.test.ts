@@ -242,6 +242,7 @@ describe('the examples folder', () => {
       'team-a alice',
       'team-a bob',
       'team-a ci',
+      'team-a ide',
       'team-a paused',
     ]);
     const wide = await plane.ok(['get', 'ak', '-n', 'team-a', '-o', 'wide']);

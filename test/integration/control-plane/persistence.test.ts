@@ -49,6 +49,7 @@ describe('persistence', () => {
     expect(after.items.map((item) => (item.metadata as unknown as { name: string }).name)).toEqual([
       'alice',
       'bob',
+      'ide',
       'paused',
     ]);
     const again = await plane.ok(['apply', '-f', 'examples/']);
