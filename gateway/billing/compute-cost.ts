@@ -69,18 +69,46 @@ export function sumPicoCost(usage: UsageBuckets, price: ModelPrice | PicoModelPr
   );
 }
 
-/** Integer nano-USD: sum(bucket tokens x price) x multiplier, rounded once, half up. */
-export function computeCost(
+function nanoCost(
   usage: UsageBuckets,
   price: ModelPrice | PicoModelPrice,
   multiplier: Multiplier,
-): number {
+): bigint {
   const numerator = checkedBigInt(multiplier.numerator, 'multiplier numerator');
   const denominator = checkedBigInt(multiplier.denominator, 'multiplier denominator');
   if (denominator === 0n) throw new RangeError('multiplier denominator must be positive');
   const scaled = sumPicoCost(usage, price) * numerator;
   const divisor = denominator * PICO_PER_NANO;
-  const nano = (scaled * 2n + divisor) / (divisor * 2n);
+  return (scaled * 2n + divisor) / (divisor * 2n);
+}
+
+/**
+ * Integer nano-USD: sum(bucket tokens x price) x multiplier, rounded once, half up. Throws a
+ * RangeError on tokens that are not non-negative safe integers and on a cost beyond 2^53.
+ */
+export function computeCost(
+  usage: UsageBuckets,
+  price: ModelPrice | PicoModelPrice,
+  multiplier: Multiplier,
+): number {
+  const nano = nanoCost(usage, price, multiplier);
   if (nano > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('cost is too large');
   return Number(nano);
+}
+
+/**
+ * `computeCost` for settlement, on usage already checked (`checkUsageInvariants`): a cost beyond
+ * 2^53 nano-USD (about $9M, reachable only with absurd prices) is held at that bound and reported
+ * as `capped` instead of throwing.
+ */
+export function computeBoundedCost(
+  usage: UsageBuckets,
+  price: ModelPrice | PicoModelPrice,
+  multiplier: Multiplier,
+): { costNano: number; capped: boolean } {
+  const nano = nanoCost(usage, price, multiplier);
+  const bound = BigInt(Number.MAX_SAFE_INTEGER);
+  return nano > bound
+    ? { costNano: Number.MAX_SAFE_INTEGER, capped: true }
+    : { costNano: Number(nano), capped: false };
 }

@@ -4,7 +4,7 @@ import {
   estimateTokensFromBytes,
   estimateTokensFromChars,
 } from './accumulate-text.js';
-import { checkUsageInvariants } from './check-usage-invariants.js';
+import { checkUsageInvariants, MAX_USAGE_TOKENS } from './check-usage-invariants.js';
 import { createBodyUsageAccumulator } from './create-body-usage-accumulator.js';
 import { resolveMeteredUsage } from './resolve-metered-usage.js';
 import { emptyBuckets, emptyReport } from './usage-report.js';
@@ -46,6 +46,16 @@ describe('resolveMeteredUsage', () => {
     });
   });
 
+  it('bills repaired usage as estimated, never below the request and text estimates', () => {
+    const checked = checkUsageInvariants({ ...reported, inputUncached: -4, output: 1e300 });
+    const report = { ...emptyReport(), ...checked, complete: true, textChars: 41 };
+    expect(resolveMeteredUsage({ report, estimatedInputTokens: 99 })).toEqual({
+      usage: { ...reported, inputUncached: 94, output: MAX_USAGE_TOKENS },
+      accuracy: 'estimated',
+      flags: ['negative-inputUncached', 'clamped-output', 'usage-repaired'],
+    });
+  });
+
   it('bills nothing without usage or text', () => {
     expect(resolveMeteredUsage({ report: emptyReport(), estimatedInputTokens: 250 })).toEqual({
       usage: emptyBuckets(),
@@ -61,8 +71,8 @@ describe('checkUsageInvariants', () => {
       checkUsageInvariants({
         inputUncached: -1,
         cacheRead: Number.NaN,
-        cacheWrite5m: 1.6,
-        cacheWrite1h: 0,
+        cacheWrite5m: 1.2,
+        cacheWrite1h: Infinity,
         output: 3,
         reasoning: 5,
       }),
@@ -71,7 +81,7 @@ describe('checkUsageInvariants', () => {
         inputUncached: 0,
         cacheRead: 0,
         cacheWrite5m: 2,
-        cacheWrite1h: 0,
+        cacheWrite1h: MAX_USAGE_TOKENS,
         output: 3,
         reasoning: 3,
       },
@@ -79,6 +89,7 @@ describe('checkUsageInvariants', () => {
         'negative-inputUncached',
         'invalid-cacheRead',
         'fractional-cacheWrite5m',
+        'clamped-cacheWrite1h',
         'reasoning-exceeds-output',
       ],
     });

@@ -76,9 +76,14 @@ export function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** A token count from JSON: null, absent and non-numbers count as 0. */
+/**
+ * A token count from JSON: null and absent count as 0; any number is kept as it is (a huge,
+ * negative or fractional one is repaired and flagged by `checkUsageInvariants`); anything else is
+ * NaN, so the bucket is flagged `invalid-…` and billed as an estimate, never silently as 0.
+ */
 export function tokenCount(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  if (value === undefined || value === null) return 0;
+  return typeof value === 'number' ? value : Number.NaN;
 }
 
 /** A string field, or null. */

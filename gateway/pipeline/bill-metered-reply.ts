@@ -3,10 +3,14 @@
  * reported usage is `exact`; a reply cut off by the client keeps what the upstream reported and
  * estimates the rest from the streamed text (`estimated`); an upstream failure bills nothing unless
  * the upstream reported usage; no reply (refused, failed before a success status) bills nothing.
- * Cost = computeCost(buckets, price, multiplier), integer nano-USD rounded once.
+ * Cost = computeCost(buckets, price, multiplier), integer nano-USD rounded once. Upstream numbers
+ * are untrusted: the buckets are checked once more here (non-negative integers within
+ * `MAX_USAGE_TOKENS`, repaired ones billed `estimated`) and the cost is bounded, so billing never
+ * throws on what an upstream reported.
  */
 import type { RequestPrice } from '../billing/price-request.js';
-import { computeCost } from '../billing/compute-cost.js';
+import { computeBoundedCost } from '../billing/compute-cost.js';
+import { checkUsageInvariants, hasRepairedUsage } from '../metering/check-usage-invariants.js';
 import { resolveMeteredUsage } from '../metering/resolve-metered-usage.js';
 import { emptyBuckets } from '../metering/usage-report.js';
 import type { UsageBuckets, UsageRecord } from '../store/usage-records.js';
@@ -56,12 +60,18 @@ export function billMeteredReply(input: BillInput): Bill {
     report,
     estimatedInputTokens: input.estimatedInputTokens,
   });
-  const costNano = price === null ? 0 : computeCost(metered.usage, price.price, price.multiplier);
+  const checked = checkUsageInvariants(metered.usage);
+  const cost =
+    price === null
+      ? { costNano: 0, capped: false }
+      : computeBoundedCost(checked.usage, price.price, price.multiplier);
+  if (cost.capped) flags.push('cost-capped');
+  const estimated = hasRepairedUsage(checked.flags) || cost.capped;
   return {
-    usage: metered.usage,
-    costNano,
-    accuracy: metered.accuracy,
+    usage: checked.usage,
+    costNano: cost.costNano,
+    accuracy: estimated && metered.accuracy === 'exact' ? 'estimated' : metered.accuracy,
     priceVersion,
-    flags: [...metered.flags, ...flags],
+    flags: [...metered.flags, ...checked.flags, ...flags],
   };
 }
