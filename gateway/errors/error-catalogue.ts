@@ -1,3 +1,12 @@
+/** One catalogue entry. */
+export interface CatalogueEntry {
+  status: number;
+  retryable: boolean;
+  message: string;
+  /** Sent as `retry-after` unless the refusal knows better (a window's reset time). */
+  retryAfterSeconds?: number;
+}
+
 /**
  * Every Tollgate error code with its HTTP status and a message that tells the caller what to do.
  * The code is stable (clients and dashboards match on it); the message may improve over time.
@@ -66,11 +75,13 @@ export const ERROR_CATALOGUE = {
   TG_ACCOUNT_CONCURRENCY: {
     status: 429,
     retryable: true,
+    retryAfterSeconds: 1,
     message: 'Too many concurrent requests for this account. Retry when one has finished.',
   },
   TG_KEY_CONCURRENCY: {
     status: 429,
     retryable: true,
+    retryAfterSeconds: 1,
     message: 'Too many concurrent requests for this key. Retry when one has finished.',
   },
   TG_MODEL_DENIED: {
@@ -99,6 +110,37 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: 'The request body is too large.',
   },
+  TG_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    retryable: false,
+    message:
+      'The request body must be JSON (content-type: application/json), sent as is or with content-encoding gzip, deflate or br.',
+  },
+  TG_HEADERS_TOO_LARGE: {
+    status: 431,
+    retryable: false,
+    message: 'The request headers or URL are too large. Send a shorter URL and smaller headers.',
+  },
+  TG_URL_TOO_LONG: {
+    status: 414,
+    retryable: false,
+    message: 'A part of the request path is too long. Check the model name in the path.',
+  },
+  TG_MALFORMED_REQUEST: {
+    status: 400,
+    retryable: false,
+    message: 'The request is not valid HTTP.',
+  },
+  TG_REQUEST_TIMEOUT: {
+    status: 408,
+    retryable: false,
+    message: 'The request was not received in time. Send the headers and body without pausing.',
+  },
+  TG_METHOD_NOT_ALLOWED: {
+    status: 405,
+    retryable: false,
+    message: 'This path does not accept this HTTP method. Generation endpoints take POST.',
+  },
   TG_ROUTE_NOT_FOUND: {
     status: 404,
     retryable: false,
@@ -122,16 +164,19 @@ export const ERROR_CATALOGUE = {
   TG_NO_UPSTREAM: {
     status: 503,
     retryable: true,
+    retryAfterSeconds: 30,
     message: "The key's group has no usable upstream. Ask an administrator to check the group.",
   },
   TG_UPSTREAM_BUSY: {
     status: 503,
     retryable: true,
+    retryAfterSeconds: 1,
     message: 'Every upstream of the group is at its concurrency limit. Retry shortly.',
   },
   TG_UPSTREAM_RATE_LIMITED: {
     status: 429,
     retryable: true,
+    retryAfterSeconds: 5,
     message: 'The upstream provider is rate limiting. Retry later.',
   },
   TG_UPSTREAM_AUTH_FAILED: {
@@ -157,11 +202,13 @@ export const ERROR_CATALOGUE = {
   TG_STORE_UNAVAILABLE: {
     status: 503,
     retryable: true,
+    retryAfterSeconds: 5,
     message: 'The gateway cannot reach its policy store. Retry shortly.',
   },
   TG_SHUTTING_DOWN: {
     status: 503,
     retryable: true,
+    retryAfterSeconds: 1,
     message: 'The gateway is shutting down. Retry; another instance will answer.',
   },
   TG_MODEL_NAME_INVALID: {
@@ -175,6 +222,6 @@ export const ERROR_CATALOGUE = {
     retryable: true,
     message: 'The gateway failed unexpectedly. Retry later.',
   },
-} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+} as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,5 +1,5 @@
 /** The one error class of the gateway: a stable catalogue code, its status, and what to do. */
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { ERROR_CATALOGUE, type CatalogueEntry, type ErrorCode } from './error-catalogue.js';
 
 const gatewayErrorBrand = Symbol.for('tollgate.GatewayError');
 
@@ -9,7 +9,7 @@ export interface GatewayErrorOptions {
   /** Added after the catalogue message. */
   detail?: string;
   cause?: unknown;
-  /** Seconds, sent as `retry-after`. */
+  /** Seconds, sent as `retry-after` (default: the catalogue's, for retryable refusals). */
   retryAfterSeconds?: number;
   /** The request field at fault, for protocols that name it (OpenAI `param`). */
   param?: string | null;
@@ -24,7 +24,7 @@ export class GatewayError extends Error {
   readonly param: string | null;
 
   constructor(code: ErrorCode, options: GatewayErrorOptions = {}) {
-    const entry = ERROR_CATALOGUE[code];
+    const entry: CatalogueEntry = ERROR_CATALOGUE[code];
     const base = options.message ?? entry.message;
     super(options.detail === undefined ? base : `${base} ${options.detail}`, {
       cause: options.cause,
@@ -33,7 +33,7 @@ export class GatewayError extends Error {
     this.code = code;
     this.statusCode = entry.status;
     this.retryable = entry.retryable;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? entry.retryAfterSeconds;
     this.param = options.param ?? null;
   }
 

@@ -131,3 +131,26 @@ describe('stream error frames', () => {
     expect(dataOf(frame)).toEqual(renderGoogleError(error));
   });
 });
+
+describe('retry-after', () => {
+  // Every retryable refusal (429 or 503); a window's refusal sets its own reset time.
+  const refusals = codes.filter((code) => {
+    const entry = ERROR_CATALOGUE[code];
+    const refusal = entry.status === 429 || entry.status === 503;
+    return refusal && entry.retryable && code !== 'TG_WINDOW_EXHAUSTED';
+  });
+
+  it.each(refusals)('%s, retryable, carries a default retry-after', (code) => {
+    expect(new GatewayError(code).retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('keeps a retry-after given by the refusal', () => {
+    expect(new GatewayError('TG_KEY_CONCURRENCY', { retryAfterSeconds: 9 }).retryAfterSeconds).toBe(
+      9,
+    );
+  });
+
+  it.each(['TG_QUOTA_EXHAUSTED', 'TG_BALANCE_EXHAUSTED'] as const)('%s has none', (code) => {
+    expect(new GatewayError(code).retryAfterSeconds).toBeUndefined();
+  });
+});
