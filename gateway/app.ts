@@ -3,7 +3,7 @@
  * `run-gateway.ts` listens and drains; tests call `build` and `listen({ port: 0 })` or `inject`.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Registry } from 'prom-client';
 import type { AppConfig } from './gateway-config.js';
 import { toGatewayError } from './errors/to-gateway-error.js';
@@ -13,10 +13,14 @@ import { UsagePruner } from './metering/prune-usage-periodically.js';
 import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
 import { createMeteringMetrics } from './metrics/metering-metrics.js';
 import { createAdmissionHook } from './pipeline/admission-hook.js';
+import { createClientErrorHandler } from './pipeline/answer-client-error.js';
+import { appendAuthorization, createAuthorizationHook } from './pipeline/authorization-hook.js';
 import { finishRequest, type FinishDependencies } from './pipeline/finish-request.js';
 import { guessErrorShape } from './pipeline/guess-error-shape.js';
 import { parseRanges } from './pipeline/match-source-ranges.js';
 import { redactUrl } from './pipeline/redact-url.js';
+import { allowedMethods } from './pipeline/match-method-path.js';
+import { createBodyReader, hasBody } from './pipeline/read-request-body.js';
 import { LeaseRenewer } from './pipeline/renew-leases.js';
 import { newRequestState } from './pipeline/request-state.js';
 import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
@@ -70,6 +74,9 @@ export function build(options: BuildOptions): FastifyInstance {
   const metrics = createGatewayMetrics(registry);
   const trustedProxies = parseRanges(config.trustedProxies);
   const health: HealthState = { draining: false };
+  const newRequestId = () => `req_${randomUUID().replaceAll('-', '')}`;
+  // Node cuts requests whose head or whole request is late (408); the check runs this often.
+  const headersTimeout = Math.min(config.requestHeadersTimeoutMs, config.requestTimeoutMs);
 
   const app = Fastify({
     logger: {
@@ -82,9 +89,27 @@ export function build(options: BuildOptions): FastifyInstance {
       },
     },
     bodyLimit: config.bodyLimitBytes,
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     return503OnClosing: true,
+    // Only the request's arrival is timed: long streamed responses are never cut by these.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    clientErrorHandler: createClientErrorHandler({
+      newRequestId,
+      onRefusal: (error, cause) => {
+        metrics.refusals.inc({ platform: 'none', reason: error.code });
+        app.log.debug({ err: cause, code: error.code }, 'client error');
+      },
+    }),
+    frameworkErrors: (error, request, reply) => {
+      attachState(request, reply);
+      void sendError(error, request, reply);
+    },
   });
 
   const renewer = new LeaseRenewer({
@@ -135,7 +160,7 @@ export function build(options: BuildOptions): FastifyInstance {
   });
   app.decorateRequest('tollgate', undefined as never);
 
-  app.addHook('onRequest', async (request, reply) => {
+  function attachState(request: FastifyRequest, reply: FastifyReply): void {
     request.tollgate = newRequestState({
       requestId: request.id,
       shape: guessErrorShape({ path: request.url, headers: request.headers }),
@@ -149,12 +174,26 @@ export function build(options: BuildOptions): FastifyInstance {
     reply.raw.once('close', () => {
       finishRequest(finishing, request.tollgate, reply);
     });
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    attachState(request, reply);
   });
+  const authorize = createAuthorizationHook({ store, pepper: config.pepper, clock });
+  app.addHook('onRoute', (route) => {
+    appendAuthorization(route, authorize);
+  });
+  app.addHook(
+    'preParsing',
+    createBodyReader({
+      limitBytes: config.bodyLimitBytes,
+      idleTimeoutMs: config.requestBodyIdleTimeoutMs,
+    }),
+  );
   app.addHook(
     'preHandler',
     createAdmissionHook({
       store,
-      pepper: config.pepper,
       clock,
       leaseMs: config.leaseMs,
       renewer,
@@ -174,7 +213,7 @@ export function build(options: BuildOptions): FastifyInstance {
     if (firstByteMs !== null) metrics.timeToFirstByte.observe({ platform }, firstByteMs / 1000);
   });
 
-  app.setErrorHandler(async (error, request, reply) => {
+  async function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const gatewayError = toGatewayError(error);
     if (gatewayError.code === 'TG_INTERNAL') request.log.error({ err: error }, 'unexpected error');
     else if (gatewayError.code === 'TG_STORE_UNAVAILABLE') {
@@ -183,15 +222,23 @@ export function build(options: BuildOptions): FastifyInstance {
     const state = request.tollgate as typeof request.tollgate | undefined;
     const shape = state?.shape ?? guessErrorShape({ path: request.url, headers: request.headers });
     if (state !== undefined) state.errorCode = gatewayError.code;
-    if (gatewayError.retryAfterSeconds !== undefined) {
+    if (gatewayError.retryAfterSeconds !== undefined && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(gatewayError.retryAfterSeconds));
     }
+    // Refused before its body was read (key, media type, size, timeout): do not wait for the rest.
+    if (hasBody(request.headers) && !request.raw.complete) reply.header('connection', 'close');
     return reply
       .code(gatewayError.statusCode)
       .type('application/json')
       .send(renderErrorBody(shape, gatewayError));
+  }
+  app.setErrorHandler(sendError);
+  app.setNotFoundHandler((request, reply) => {
+    const allow = allowedMethods(request.url);
+    if (allow === null) return Promise.reject(new GatewayError('TG_ROUTE_NOT_FOUND'));
+    reply.header('allow', allow);
+    return Promise.reject(new GatewayError('TG_METHOD_NOT_ALLOWED'));
   });
-  app.setNotFoundHandler(() => Promise.reject(new GatewayError('TG_ROUTE_NOT_FOUND')));
 
   registerHealthRoutes(app, { store, health });
   registerModelRoutes(app);

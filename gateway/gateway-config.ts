@@ -40,6 +40,12 @@ export const gatewaySettingsSchema = z.object({
   leaseMs: milliseconds(60_000),
   upstreamRefreshMs: milliseconds(30_000),
   drainTimeoutMs: milliseconds(30_000),
+  /** Longest time a client may take to send the request headers (then 408). */
+  requestHeadersTimeoutMs: milliseconds(30_000),
+  /** Longest time a client may take to send the whole request, body included (then 408). */
+  requestTimeoutMs: milliseconds(300_000),
+  /** Longest silence between two chunks of a request body (then 408). */
+  requestBodyIdleTimeoutMs: milliseconds(30_000),
   bodyLimitBytes: z.coerce
     .number()
     .int()

@@ -1,6 +1,7 @@
 /**
- * THE admission pipeline, one preHandler for every Tollgate route, in the seed's refusal order:
- * key (authorizeRequest) -> body, model and its price -> one `store.admit()` (windows, quota, IP,
+ * THE admission pipeline for every Tollgate route, in the seed's refusal order: key
+ * (authorizeRequest, an onRequest hook before the body is read: authorization-hook.ts) -> then
+ * this preHandler: body, model and its price -> one `store.admit()` (windows, quota, IP,
  * account, balance, concurrency, model; a model without a price is refused at the model rule's
  * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
  * available endpoints) stop after the key checks plus the IP rule.
@@ -12,17 +13,14 @@ import { estimateTokensFromBytes } from '../metering/accumulate-text.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Store } from '../store/store.js';
 import { admitRequest } from './admit-request.js';
-import { authorizeRequest } from './authorize-request.js';
 import { isSourceDenied } from './match-source-ranges.js';
 import { readForwardContext } from './read-forward-context.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import { requestMetering } from './request-metering.js';
 import './route-config.js';
-import { shapeForPlatform } from './route-profile.js';
 
 export interface AdmissionDependencies {
   store: Store;
-  pepper: Buffer;
   clock: () => number;
   leaseMs: number;
   renewer: LeaseRenewer;
@@ -37,17 +35,9 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     const { profile, adapter } = request.routeOptions.config;
     if (profile === undefined) return;
     const state = request.tollgate;
-    if (profile.errorShape !== 'by-platform') state.shape = profile.errorShape;
-    state.platform = profile.platforms.length === 1 ? (profile.platforms[0] ?? null) : null;
-
-    const policy = await authorizeRequest(dependencies, {
-      profile,
-      carrier: { headers: request.headers, query: request.query as Record<string, unknown> },
-      now: dependencies.clock(),
-    });
-    state.key = policy;
-    state.platform = policy.group.platform;
-    if (profile.errorShape === 'by-platform') state.shape = shapeForPlatform(policy.group.platform);
+    // The key checks ran before the body was read (authorization-hook.ts).
+    const policy = state.key;
+    if (policy === null) throw new GatewayError('TG_INTERNAL', { detail: 'no authorized key' });
 
     if (!profile.forwarded || adapter === undefined) {
       if (isSourceDenied(state.callerIp, policy.sourceRanges)) {

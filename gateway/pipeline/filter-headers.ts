@@ -1,4 +1,9 @@
-/** Which headers cross the gateway in each direction (pure). */
+/**
+ * Which headers cross the gateway in each direction (pure). Upstream: the caller's headers minus
+ * credentials, hops and what the gateway recomputes. Downstream: an allow-list only (content-type,
+ * the provider's request id and rate-limit headers), so an upstream can never set the gateway's
+ * own headers (`x-tollgate-*`), CORS, cookies or anything else on the caller's response.
+ */
 const hopByHop = new Set([
   'connection',
   'keep-alive',
@@ -20,6 +25,8 @@ const notForwardedUpstream = new Set([
   'cookie',
   'host',
   'content-length',
+  // The gateway decodes a compressed request body and sends it upstream as is.
+  'content-encoding',
   // Ask for identity encoding so the meter can read the bytes it passes through.
   'accept-encoding',
   'x-forwarded-for',
@@ -29,7 +36,21 @@ const notForwardedUpstream = new Set([
   'forwarded',
 ]);
 
-const notForwardedDownstream = new Set(['content-length', 'set-cookie', 'alt-svc']);
+const forwardedDownstream = new Set([
+  'content-type',
+  'request-id',
+  'x-request-id',
+  'retry-after',
+  'retry-after-ms',
+]);
+const forwardedDownstreamPrefixes = ['anthropic-ratelimit-', 'anthropic-priority-', 'x-ratelimit-'];
+
+/** True for an upstream reply header the caller may see. */
+export function isForwardedDownstream(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (forwardedDownstream.has(lower)) return true;
+  return forwardedDownstreamPrefixes.some((prefix) => lower.startsWith(prefix));
+}
 
 type HeaderValue = string | string[] | undefined;
 
@@ -69,5 +90,9 @@ export function headersForUpstream(
 export function headersForClient(
   headers: Record<string, HeaderValue>,
 ): Record<string, string | string[]> {
-  return filterHeaders(headers, notForwardedDownstream);
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && isForwardedDownstream(name)) result[name.toLowerCase()] = value;
+  }
+  return result;
 }

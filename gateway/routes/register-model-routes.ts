@@ -3,11 +3,12 @@
  * caller's API. `/v1/models` answers in the Anthropic shape for Anthropic keys and the OpenAI
  * shape for OpenAI keys.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Platform } from '../../crds/schema/resources.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { CatalogueModel } from '../models/model-catalogue.js';
 import { findAllowedModel, listAllowedModels } from '../models/list-allowed-models.js';
+import { allowedMethods } from '../pipeline/match-method-path.js';
 import '../pipeline/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
 import {
@@ -48,6 +49,13 @@ function renderersFor(shape: ListShape, platform: Platform) {
   return platform === 'Anthropic' ? listRenderers.anthropic : listRenderers.openai;
 }
 
+/** `GET /v1beta/models/{model}:generateContent` is a wrong method, not an unknown model. */
+function refuseGenerationPath(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (allowedMethods(request.url) !== 'POST') return Promise.resolve();
+  reply.header('allow', 'POST');
+  return Promise.reject(new GatewayError('TG_METHOD_NOT_ALLOWED'));
+}
+
 interface ModelRoute {
   path: string;
   profile: RouteProfile;
@@ -79,7 +87,7 @@ export function registerModelRoutes(app: FastifyInstance): void {
     });
     app.get<{ Params: { id: string } }>(
       `${route.path}/:id`,
-      { config: { profile: route.profile } },
+      { config: { profile: route.profile }, onRequest: refuseGenerationPath },
       (request) => {
         const scope = keyScope(request);
         const found = findAllowedModel(scope.platform, {

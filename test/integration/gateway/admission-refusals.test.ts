@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../../gateway/errors/error-catalogue.js';
 import type { Store } from '../../../gateway/store/store.js';
 import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
 import {
@@ -58,8 +59,11 @@ describe.each<StoreKind>(['memory', 'redis'])('admission refusals on the %s stor
       const response = await app.inject(route.request(key));
       expect(response.statusCode, response.body).toBe(rule.status);
       expectShape(route.shape, response.json(), rule.code, rule.status);
-      if (rule.code === 'TG_WINDOW_EXHAUSTED') {
+      // Every retryable refusal says when to retry; quota and balance refusals do not.
+      if (ERROR_CATALOGUE[rule.code as ErrorCode].retryable) {
         expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      } else {
+        expect(response.headers['retry-after']).toBeUndefined();
       }
       if (rule.code === 'TG_PLATFORM_MISMATCH') {
         expect(response.body).toMatch(/call paths under \//);

@@ -150,6 +150,7 @@ describe('Redis outage', () => {
     };
     expect(anthropicBody.type).toBe('error');
     expect(anthropicBody.error.message).toContain('TG_STORE_UNAVAILABLE');
+    expect(anthropic.headers['retry-after']).toBe('5');
 
     const gemini = await request(`${base}/v1beta/models/gemini-2.5-flash:generateContent`, {
       method: 'POST',
