@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   estimateRequestCost,
   MAX_RESERVED_OUTPUT_TOKENS,
+  outputAllowance,
   reservedOutputTokens,
   UNCAPPED_OUTPUT_TOKENS,
 } from './estimate-request-cost.js';
@@ -69,5 +70,16 @@ describe('reservedOutputTokens', () => {
   it('keeps absurd caps at the ceiling', () => {
     expect(reservedOutputTokens(1e300, 'OpenAI')).toBe(MAX_RESERVED_OUTPUT_TOKENS);
     expect(reservedOutputTokens(-1, 'Gemini')).toBe(65_536);
+  });
+});
+
+describe('outputAllowance', () => {
+  it('adds up the caps of several answers', () => {
+    expect(outputAllowance({ cap: 4000, answers: 3, platform: 'Gemini' })).toBe(12_000);
+    expect(outputAllowance({ cap: null, answers: 2, platform: 'OpenAI' })).toBe(256_000);
+    expect(outputAllowance({ cap: null, answers: 1, platform: 'OpenAI' })).toBeNull();
+    expect(outputAllowance({ cap: 500_000, answers: 8, platform: 'Gemini' })).toBe(
+      MAX_RESERVED_OUTPUT_TOKENS,
+    );
   });
 });

@@ -30,6 +30,22 @@ export const UNCAPPED_OUTPUT_TOKENS: Readonly<Record<Platform, number>> = {
  */
 export const MAX_RESERVED_OUTPUT_TOKENS = 1_000_000;
 
+/**
+ * The output allowance of a request that asks for several answers (Chat Completions `n`, Gemini
+ * `candidateCount`), each capped at `cap` (null = no cap: the platform's assumption per answer):
+ * the answers' caps added up. One answer: the cap as it is.
+ */
+export function outputAllowance(options: {
+  cap: number | null;
+  answers: number;
+  platform: Platform;
+}): number | null {
+  const { cap, answers } = options;
+  if (!Number.isSafeInteger(answers) || answers <= 1) return cap;
+  const perAnswer = cap ?? UNCAPPED_OUTPUT_TOKENS[options.platform];
+  return Math.min(perAnswer * answers, MAX_RESERVED_OUTPUT_TOKENS);
+}
+
 /** The output tokens reserved for a request with this cap (null = none) on this platform. */
 export function reservedOutputTokens(outputCap: number | null, platform: Platform): number {
   const cap =

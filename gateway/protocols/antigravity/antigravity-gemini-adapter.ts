@@ -14,7 +14,11 @@ import type {
 } from '../../pipeline/request-adapter.js';
 import { readPathModel } from '../../pipeline/read-path-model.js';
 import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
-import { readGeminiOutputCap } from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
+import { outputAllowance } from '../../billing/estimate-request-cost.js';
+import {
+  readGeminiCandidateCount,
+  readGeminiOutputCap,
+} from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
 import {
   wrapGeminiCountTokens,
   wrapGeminiRequest,
@@ -64,7 +68,12 @@ function adapterFor(projectId: string): RequestAdapter {
   return {
     upstreamFormat: () => 'v1internal',
     readModel: (context) => splitPath(context)?.model ?? null,
-    readOutputCap: (context) => readGeminiOutputCap(context.json),
+    readOutputCap: (context) =>
+      outputAllowance({
+        cap: readGeminiOutputCap(context.json),
+        answers: readGeminiCandidateCount(context.json),
+        platform: 'Antigravity',
+      }),
     isStream,
     buildUpstream: (context, upstreamModel) =>
       buildV1internal(context, { upstreamModel, projectId }),

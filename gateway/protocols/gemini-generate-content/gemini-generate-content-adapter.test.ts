@@ -28,6 +28,9 @@ describe('the Gemini output cap', () => {
     [{ generationConfig: { maxOutputTokens: 100, max_output_tokens: 0 } }, null],
     [{ generationConfig: { maxOutputTokens: -5 } }, null],
     [{ generationConfig: { maxOutputTokens: 'lots' } }, null],
+    // Every candidate may use the whole cap.
+    [{ generationConfig: { maxOutputTokens: 4000, candidateCount: 3 } }, 12_000],
+    [{ generation_config: { candidate_count: '2' } }, 2 * 65_536],
   ])('%j -> %s', (fields, expected) => {
     expect(geminiGenerateContentAdapter.readOutputCap(contextOf(fields))).toBe(expected);
   });

@@ -8,14 +8,24 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { isValidModelName, readPathModel } from '../../pipeline/read-path-model.js';
 import { withQuery, type RequestAdapter } from '../../pipeline/request-adapter.js';
 import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
-import { readGeminiOutputCap } from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
+import { outputAllowance } from '../../billing/estimate-request-cost.js';
+import {
+  readGeminiCandidateCount,
+  readGeminiOutputCap,
+} from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
 
 const GEMINI_MODELS_PATH = '/v1beta/models/';
 
 export const geminiGenerateContentAdapter: RequestAdapter = {
   upstreamFormat: () => 'gemini-generate-content',
   readModel: (context) => readPathModel(context.path)?.model ?? null,
-  readOutputCap: (context) => readGeminiOutputCap(context.json),
+  // Every candidate may use the whole cap.
+  readOutputCap: (context) =>
+    outputAllowance({
+      cap: readGeminiOutputCap(context.json),
+      answers: readGeminiCandidateCount(context.json),
+      platform: 'Gemini',
+    }),
   isStream: (context) => context.path.endsWith(':streamGenerateContent'),
   buildUpstream: (context, upstreamModel) => {
     const parts = readPathModel(context.path);

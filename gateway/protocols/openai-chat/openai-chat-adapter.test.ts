@@ -47,6 +47,14 @@ describe('the Chat Completions output cap', () => {
     expect(openAIChatAdapter.readOutputCap(context)).toBe(9000);
   });
 
+  it('reserves for every answer a native upstream may be asked for', () => {
+    expect(openAIChatAdapter.readOutputCap(contextOf({ max_completion_tokens: 1000, n: 4 }))).toBe(
+      4000,
+    );
+    expect(openAIChatAdapter.readOutputCap(contextOf({ n: 2 }))).toBe(256_000);
+    expect(openAIChatAdapter.readOutputCap(contextOf({ max_tokens: 100, n: 1 }))).toBe(100);
+  });
+
   it('assumes no cap when a cap field is not an integer', () => {
     expect(openAIChatAdapter.readOutputCap(contextOf({ max_completion_tokens: 'many' }))).toBe(
       null,

@@ -26,7 +26,11 @@ import {
   isOpenAIErrorBody,
   renderOpenAIChatStreamError,
 } from '../../errors/render-openai-error.js';
-import { readChatOutputCapOnAnyUpstream } from '../../translate/chat-to-responses/read-chat-output-cap.js';
+import { outputAllowance } from '../../billing/estimate-request-cost.js';
+import {
+  readChatAnswerCount,
+  readChatOutputCapOnAnyUpstream,
+} from '../../translate/chat-to-responses/read-chat-output-cap.js';
 import { translateChatReply } from './translate-chat-reply.js';
 
 /** The conversion of each request, computed once (admission reads the model, forward the body). */
@@ -49,9 +53,14 @@ const isStream = asksForStream;
 
 const shared = {
   readModel: (context: ForwardContext) => jsonStringField(context.json, 'model'),
-  // Admission runs before the upstream (translated or native) is chosen: reserve for either.
+  // Admission runs before the upstream (translated or native) is chosen: reserve for either, and
+  // for every answer a native upstream may be asked for (`n`).
   readOutputCap: (context: ForwardContext) =>
-    readChatOutputCapOnAnyUpstream(asObject(context.json)),
+    outputAllowance({
+      cap: readChatOutputCapOnAnyUpstream(asObject(context.json)),
+      answers: readChatAnswerCount(asObject(context.json)),
+      platform: 'OpenAI',
+    }),
   isStream,
   applyCredential: (headers: Record<string, string | string[]>, credential: string) => {
     headers.authorization = `Bearer ${credential}`;

@@ -29,8 +29,13 @@ export function readChatOutputCap(fields: ChatOutputCapFields): number | null {
   return Math.max(minimumOutputTokens, requested as number);
 }
 
+/** How many answers (`n`) a Chat Completions request asks for; 1 when absent or not a count. */
+export function readChatAnswerCount(fields: { n?: unknown }): number {
+  return isInteger(fields.n) && fields.n > 1 ? fields.n : 1;
+}
+
 /**
- * The most a Chat Completions request can be answered with on either kind of upstream: the
+ * The most one answer of a Chat Completions request can hold on either kind of upstream: the
  * translated cap, or, for an upstream that receives the body untouched (`chatCompletions: Native`)
  * and may honour either field, the larger of the two. Admission runs before the upstream is
  * chosen, so it reserves for this. Null when no field sets a cap.

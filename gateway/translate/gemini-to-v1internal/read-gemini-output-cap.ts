@@ -22,6 +22,20 @@ function positiveInteger(value: unknown): number | null {
   return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : null;
 }
 
+/** How many candidates (`candidateCount`, any spelling) a body asks for; 1 when not set. */
+export function readGeminiCandidateCount(json: unknown): number {
+  const body = asRecord(json);
+  let count = 1;
+  for (const configField of CONFIG_FIELDS) {
+    const config = asRecord(body?.[configField]);
+    for (const field of ['candidateCount', 'candidate_count']) {
+      count = Math.max(count, positiveInteger(config?.[field]) ?? 1);
+    }
+  }
+  return count;
+}
+
+/** The cap of each candidate; see above. */
 export function readGeminiOutputCap(json: unknown): number | null {
   const body = asRecord(json);
   const caps: (number | null)[] = [];
