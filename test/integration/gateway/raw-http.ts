@@ -102,9 +102,14 @@ export async function upload(port: number, head: string, bodyBytes: number): Pro
     const part = chunk.subarray(0, Math.min(chunk.length, bodyBytes - progress.written));
     progress.written += part.length;
     if (!socket.write(part)) {
-      await new Promise((resolve) => {
-        socket.once('drain', resolve);
-        socket.once('close', resolve);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('drain', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.once('drain', done);
+        socket.once('close', done);
       });
     }
   }
