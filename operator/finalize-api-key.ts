@@ -46,7 +46,7 @@ export async function finalizeApiKey(
   for (const hash of hashes) await deleteKeyPolicyIfOwned(context, { hash, keyUid });
   await context.store.deleteKeyCounters(apiKey.metadata.namespace ?? '', keyUid);
   context.writtenKeyHashes.delete(objectKey);
-  context.usageReadTimes.delete(keyUid);
+  context.usageReadRounds.delete(keyUid);
   context.metrics.forgetKey(apiKey);
   await context.api.removeFinalizer(
     { kind: 'ApiKey', namespace: apiKey.metadata.namespace, name: apiKey.metadata.name },

@@ -21,9 +21,10 @@ export interface OperatorContext {
   now: () => number;
   /** Key hash currently written per ApiKey uid (what this process knows it wrote). */
   writtenKeyHashes: Map<string, string>;
-  /** When usage figures were last read, per object uid. */
-  usageReadTimes: Map<string, number>;
-  usageRefreshMs: number;
+  /** The refresh round in which usage figures were last read, per object uid. */
+  usageReadRounds: Map<string, number>;
+  /** Refresh rounds started so far: the usage timer opens one per interval. */
+  usageRound: { current: number };
   keyHashIndex: KeyHashIndex;
 }
 
@@ -34,4 +35,16 @@ export function queueKey(kind: string, namespace: string | undefined, name: stri
 export function parseQueueKey(key: string): { kind: string; namespace: string; name: string } {
   const [kind = '', namespace = '', ...rest] = key.split('/');
   return { kind, namespace, name: rest.join('/') };
+}
+
+/**
+ * Usage figures are read at most once per refresh round and at least once in each round the timer
+ * opened (it queues every key), so `.status` is at most one interval behind. A guard on the time of
+ * the last read would race the timer and skip every other round.
+ */
+export function usageReadDue(context: OperatorContext, uid: string): boolean {
+  const lastRound = context.usageReadRounds.get(uid);
+  if (lastRound !== undefined && lastRound >= context.usageRound.current) return false;
+  context.usageReadRounds.set(uid, context.usageRound.current);
+  return true;
 }

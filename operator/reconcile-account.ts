@@ -1,5 +1,5 @@
 /** Reconciles an Account: its policy document, `spentUSD` / `balanceUSD`, and its keys. */
-import type { OperatorContext } from './operator-context.js';
+import { usageReadDue, type OperatorContext } from './operator-context.js';
 import { readResourceOrNull } from './read-typed-resource.js';
 import { writeConditions } from './reconcile-cluster-resources.js';
 import { projectAccountFigures, projectAccountPolicy } from './reconcile/project-account-policy.js';
@@ -18,12 +18,9 @@ export async function reconcileAccount(
   const policy = projectAccountPolicy(account);
   const existing = await context.store.getAccount(ref.namespace);
   if (existing?.digest !== policy.digest) await context.store.putAccount(ref.namespace, policy);
-  const now = context.now();
-  const lastRead = context.usageReadTimes.get(account.metadata.uid);
   let figures: Record<string, unknown> = {};
-  if (lastRead === undefined || now - lastRead >= context.usageRefreshMs) {
+  if (usageReadDue(context, account.metadata.uid)) {
     const counters = await context.store.accountCounters(ref.namespace);
-    context.usageReadTimes.set(account.metadata.uid, now);
     context.metrics.observeAccount(ref.namespace, counters);
     figures = projectAccountFigures(account, counters);
   }

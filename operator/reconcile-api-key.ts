@@ -2,7 +2,7 @@
 import { FINALIZER, RESET_QUOTA_ANNOTATION, type ApiKey } from '../crds/schema/resources.js';
 import { finalizeApiKey } from './finalize-api-key.js';
 import type { OperatorContext } from './operator-context.js';
-import { queueKey } from './operator-context.js';
+import { queueKey, usageReadDue } from './operator-context.js';
 import { readResource } from './read-resource.js';
 import { decideKeyState, type GroupLookup } from './reconcile/decide-key-state.js';
 import { matchLabelSelector } from './reconcile/match-label-selector.js';
@@ -57,15 +57,13 @@ async function handleQuotaReset(
 
 async function readUsage(context: OperatorContext, apiKey: ApiKey): Promise<KeyUsage | undefined> {
   const current = apiKey.status?.usage;
+  if (!usageReadDue(context, apiKey.metadata.uid)) return current;
   const now = context.now();
-  const lastRead = context.usageReadTimes.get(apiKey.metadata.uid);
-  if (lastRead !== undefined && now - lastRead < context.usageRefreshMs) return current;
   const counters = await context.store.keyCounters(
     apiKey.metadata.namespace ?? '',
     apiKey.metadata.uid,
     now,
   );
-  context.usageReadTimes.set(apiKey.metadata.uid, now);
   context.metrics.observeKeyUsage(apiKey, counters);
   return mergeKeyUsage(current, projectKeyUsage(counters), now);
 }

@@ -84,8 +84,8 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     credentialKey: options.credentialKey,
     now: () => Date.now(),
     writtenKeyHashes: new Map(),
-    usageReadTimes: new Map(),
-    usageRefreshMs,
+    usageReadRounds: new Map(),
+    usageRound: { current: 0 },
     keyHashIndex: new KeyHashIndex(),
   };
   wiring.context = context;
@@ -104,6 +104,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
 
   const usageTimer = setInterval(() => {
     if (!elector.isLeader()) return;
+    context.usageRound.current += 1;
     for (const key of cache.list('ApiKey')) {
       queue.add(queueKey('ApiKey', key.metadata.namespace, key.metadata.name));
     }
