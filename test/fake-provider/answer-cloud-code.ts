@@ -13,7 +13,8 @@ import { bodyFields, type FakeCall } from './fake-call.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
 export interface FakeOAuthSettings {
-  refreshToken: string;
+  /** The refresh token the endpoint requires; null accepts any (as `tollgate simulate` does). */
+  refreshToken: string | null;
   accessToken: string;
   expiresInSeconds: number;
 }
@@ -48,7 +49,9 @@ export async function answerCloudCode(call: FakeCall, method: string): Promise<v
 
 export async function answerOAuthToken(call: FakeCall, settings: FakeOAuthSettings): Promise<void> {
   const form = bodyFields(call);
-  if (form.grant_type !== 'refresh_token' || form.refresh_token !== settings.refreshToken) {
+  const token = typeof form.refresh_token === 'string' ? form.refresh_token : '';
+  const accepted = settings.refreshToken === null ? token !== '' : token === settings.refreshToken;
+  if (form.grant_type !== 'refresh_token' || !accepted) {
     await sendJson(call.write, {
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Bad refresh token.' },

@@ -70,4 +70,38 @@ describe('tollgate simulate', () => {
       clearTimeout(killer);
     }
   });
+
+  it('exchanges any refresh token for an access token, unless --credential names it', async () => {
+    const exchange = async (url: string, refreshToken: string): Promise<number> => {
+      const response = await request(`${url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_id: 'c',
+          client_secret: 's',
+        }).toString(),
+      });
+      const body = (await response.body.json()) as { access_token?: string };
+      return response.statusCode === 200 && typeof body.access_token === 'string'
+        ? 200
+        : response.statusCode;
+    };
+    const open = await startSimulate([]);
+    const strict = await startSimulate(['--credential', 'only-this-token']);
+    const killer = setTimeout(() => {
+      open.child.kill('SIGKILL');
+      strict.child.kill('SIGKILL');
+    }, 20_000);
+    try {
+      expect(await exchange(open.url, 'refresh-token-placeholder')).toBe(200);
+      expect(await exchange(strict.url, 'refresh-token-placeholder')).toBe(400);
+      expect(await exchange(strict.url, 'only-this-token')).toBe(200);
+      expect(await stop(open.child)).toBe(0);
+      expect(await stop(strict.child)).toBe(0);
+    } finally {
+      clearTimeout(killer);
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * `tollgate simulate --port P [--host H] [--credential K]`: runs the fake provider standalone for
- * trying clients without spending money. It accepts any upstream credential unless `--credential`
- * names the one to require. Prints its URL; stops on SIGINT or SIGTERM.
+ * trying clients without spending money. It accepts any upstream credential (API keys and the
+ * OAuth refresh token) unless `--credential` names the one to require. Prints its URL; stops on
+ * SIGINT or SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { startFakeProvider } from './start-fake-provider.js';
@@ -20,10 +21,13 @@ export async function run(args: readonly string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new Error(`--port must be a port number, got '${values.port}'`);
   }
+  const credential = values.credential ?? null;
   const provider = await startFakeProvider({
     port,
     host: values.host,
-    credential: values.credential ?? null,
+    credential,
+    // The OAuth refresh token is an upstream credential too: any, unless --credential names it.
+    oauth: { refreshToken: credential },
   });
   process.stdout.write(`tollgate simulate: fake provider listening on ${provider.url}\n`);
   const accepted = values.credential ?? 'any';

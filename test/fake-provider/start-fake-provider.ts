@@ -87,7 +87,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const credential =
     options.credential === undefined ? DEFAULT_FAKE_CREDENTIAL : options.credential;
   const oauth: FakeOAuthSettings = {
-    refreshToken: options.oauth?.refreshToken ?? 'fake-refresh-token',
+    refreshToken:
+      options.oauth?.refreshToken === undefined ? 'fake-refresh-token' : options.oauth.refreshToken,
     accessToken: options.oauth?.accessToken ?? 'fake-access-token',
     expiresInSeconds: options.oauth?.expiresInSeconds ?? 3600,
   };
