@@ -1,0 +1,7 @@
+/** Every ledger migration by name; names sort in the order they apply. Never edit an applied one. */
+import type { Migration } from 'kysely';
+import { usageRecordsMigration } from './0001-usage-records.js';
+
+export const LEDGER_MIGRATIONS: Record<string, Migration> = {
+  '0001-usage-records': usageRecordsMigration,
+};
