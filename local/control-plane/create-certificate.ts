@@ -67,12 +67,13 @@ function subjectAltNames(host: string): Buffer {
   return sequence(...entries);
 }
 
-function issue(host: string): { certificate: string; key: string } {
+export function issueCertificate(host: string): { certificate: string; key: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const algorithm = sequence(oid('1.2.840.10045.4.3.2'));
   const now = Date.now();
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  // A DER INTEGER is positive and minimal: first byte neither 0x00 (padding) nor >= 0x80 (sign).
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   const tbs = sequence(
     tlv(0xa0, tlv(0x02, Buffer.from([2]))),
     tlv(0x02, serial),
@@ -119,7 +120,7 @@ export function loadOrCreateCertificate(
       return { certificate, key };
     }
   }
-  const issued = issue(host);
+  const issued = issueCertificate(host);
   writeFileAtomically(keyPath, issued.key);
   writeFileAtomically(certificatePath, issued.certificate);
   return issued;
