@@ -23,6 +23,8 @@ import { allowedMethods } from './pipeline/match-method-path.js';
 import { createBodyReader, hasBody } from './pipeline/read-request-body.js';
 import { LeaseRenewer } from './pipeline/renew-leases.js';
 import { newRequestState } from './pipeline/request-state.js';
+import type { SettlementQueue } from './pipeline/settle-with-retry.js';
+import { startSettlement } from './pipeline/start-settlement.js';
 import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
 import { UpstreamCache } from './pipeline/resolve-upstreams.js';
 import './pipeline/route-config.js';
@@ -57,6 +59,8 @@ export interface GatewayHandle {
   registry: Registry;
   /** Admitted requests still streaming or settling. */
   inFlight(): number;
+  /** Settlements waiting for the store; `drainBy` sets the shutdown deadline. */
+  settlements: SettlementQueue;
   /** Prunes usage past the retention now, in the namespaces seen since the last prune. */
   pruneUsage(): Promise<number>;
 }
@@ -130,13 +134,22 @@ export function build(options: BuildOptions): FastifyInstance {
     },
   });
   pruner.start();
+  const meteringMetrics = createMeteringMetrics(registry);
+  const settlement = startSettlement({
+    store,
+    config,
+    clock,
+    log: app.log,
+    metrics: meteringMetrics,
+  });
   const finishing: FinishDependencies = {
+    settlements: settlement.queue,
     store,
     renewer,
     clock,
     timeZone: config.timeZone,
     pending: new Set(),
-    metrics: createMeteringMetrics(registry),
+    metrics: meteringMetrics,
     prices,
     pruner,
   };
@@ -151,6 +164,7 @@ export function build(options: BuildOptions): FastifyInstance {
     health,
     registry,
     inFlight: () => renewer.size + finishing.pending.size,
+    settlements: settlement.queue,
     pruneUsage: () => pruner.pruneNow(),
   });
 
@@ -199,6 +213,7 @@ export function build(options: BuildOptions): FastifyInstance {
       renewer,
       prices,
       estimateNano: options.estimateNano,
+      timeZone: config.timeZone,
     }),
   );
   app.addHook('onResponse', async (request, reply) => {
@@ -256,6 +271,7 @@ export function build(options: BuildOptions): FastifyInstance {
 
   app.addHook('onClose', async () => {
     await Promise.allSettled([...finishing.pending]);
+    await settlement.close();
     await pruner.stop();
     renewer.stop();
     await pools.close();

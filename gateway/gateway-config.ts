@@ -66,6 +66,12 @@ export const gatewaySettingsSchema = z.object({
   priceFile: z.string().min(1).optional(),
   /** Usage records and aggregates older than this are pruned; 0 keeps them forever. */
   usageRetentionDays: z.coerce.number().int().min(0).default(90),
+  /** How long a settlement the store refused is retried (backoff 100 ms doubling to 5 s). */
+  settlementRetryMs: milliseconds(300_000),
+  /** Settlements waiting for the store at most; beyond it they are left to their lease. */
+  settlementQueueLimit: z.coerce.number().int().positive().default(10_000),
+  /** Period of the sweep that charges expired unsettled leases; 0 turns the sweep off. */
+  leaseSweepMs: z.coerce.number().int().min(0).default(30_000),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

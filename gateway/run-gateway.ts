@@ -1,7 +1,8 @@
 /**
  * `tollgate gateway`: parse the configuration, open the store, serve the gateway and its metrics,
  * and on SIGTERM / SIGINT drain: refuse readiness, stop accepting, let streams finish up to the
- * drain deadline, settle everything, close the store.
+ * drain deadline, settle everything (settlements waiting for the store are retried until the same
+ * deadline, then handed over to lease expiry, which charges them as estimated), close the store.
  */
 import { once } from 'node:events';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -47,6 +48,7 @@ export async function run(args: readonly string[]): Promise<void> {
   const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
   app.log.info({ signal, inFlight: app.gateway.inFlight() }, 'draining');
   app.gateway.health.draining = true;
+  app.gateway.settlements.drainBy(Date.now() + settings.drainTimeoutMs);
   const deadline = setTimeout(() => {
     app.log.warn({ inFlight: app.gateway.inFlight() }, 'drain deadline reached; closing streams');
     app.server.closeAllConnections();

@@ -1,9 +1,11 @@
 /**
  * Metering metrics on the injected registry: settled requests, their duration and time to first
  * byte, tokens by bucket and cost, by platform, group, model and status class. The model label is
- * a price-table key, else `other`, so its values stay bounded; never a key id.
+ * a price-table key, else `other`, so its values stay bounded; never a key id. Also the health of
+ * settlement itself: settlements waiting for the store, failed attempts and hand-overs by reason,
+ * and expired leases charged as estimated records.
  */
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { UsageBuckets } from '../store/usage-records.js';
 import { statusClass } from './gateway-metrics.js';
 
@@ -15,6 +17,17 @@ export interface MeteringMetrics {
   timeToFirstByte: Histogram<Labels>;
   tokens: Counter<Labels | 'bucket'>;
   cost: Counter<Labels>;
+  /** Settlements submitted and not yet confirmed by the store (first attempt or retrying). */
+  pendingSettlements: Gauge;
+  /** Failed settlement attempts: `store_unavailable`, `store_error`. */
+  settlementFailures: Counter<'reason'>;
+  /**
+   * Settlements given up and left to their lease, which charges the reservation as an estimated
+   * record: `retry_window_ended`, `queue_full`, `shutdown`.
+   */
+  settlementsHandedOver: Counter<'reason'>;
+  /** Expired unsettled leases this gateway's sweep charged. */
+  expiredLeasesCharged: Counter;
 }
 
 export function createMeteringMetrics(registry: Registry): MeteringMetrics {
@@ -50,6 +63,30 @@ export function createMeteringMetrics(registry: Registry): MeteringMetrics {
       name: 'tollgate_cost_usd_total',
       help: 'Cost billed in USD (after the group multiplier).',
       labelNames,
+      registers: [registry],
+    }),
+    pendingSettlements: new Gauge({
+      name: 'tollgate_pending_settlements',
+      help: 'Settlements not yet confirmed by the store (first attempt in flight or retrying).',
+      registers: [registry],
+    }),
+    settlementFailures: new Counter({
+      name: 'tollgate_settlement_failures_total',
+      help: 'Failed settlement attempts, by reason (store_unavailable, store_error).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    settlementsHandedOver: new Counter({
+      name: 'tollgate_settlements_handed_over_total',
+      help:
+        'Settlements given up and left to lease expiry (charged as estimated), by reason ' +
+        '(retry_window_ended, queue_full, shutdown).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    expiredLeasesCharged: new Counter({
+      name: 'tollgate_expired_leases_charged_total',
+      help: 'Unsettled leases that ended and were charged their reservation by the lease sweep.',
       registers: [registry],
     }),
   };

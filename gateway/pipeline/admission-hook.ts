@@ -13,6 +13,7 @@ import { estimateTokensFromBytes } from '../metering/accumulate-text.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Store } from '../store/store.js';
 import { admitRequest } from './admit-request.js';
+import { describeLeaseCharge } from './describe-lease-charge.js';
 import { isSourceDenied } from './match-source-ranges.js';
 import { readForwardContext } from './read-forward-context.js';
 import type { LeaseRenewer } from './renew-leases.js';
@@ -28,6 +29,8 @@ export interface AdmissionDependencies {
   prices: PriceTable;
   /** Replaces the priced reservation estimate (tests); default: `estimateReservation`. */
   estimateNano?: ((request: FastifyRequest) => number) | undefined;
+  /** For the day of the estimated record charged if the lease ends unsettled (default UTC). */
+  timeZone?: string;
 }
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
@@ -84,6 +87,17 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       now,
       leaseMs: dependencies.leaseMs,
       modelNotPriced: !free && price === null,
+      charge: describeLeaseCharge({
+        requestId: state.requestId,
+        policy,
+        model,
+        now,
+        timeZone: dependencies.timeZone ?? 'UTC',
+        stream: adapter.isStream(context),
+        priceVersion: price?.version ?? dependencies.prices.version,
+        inputTokens: metering.estimatedInputTokens,
+        outputCap: price === null ? 0 : adapter.readOutputCap(context),
+      }),
     });
     dependencies.renewer.add({
       namespace: policy.namespace,

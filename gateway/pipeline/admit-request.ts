@@ -1,6 +1,6 @@
 /** The one `store.admit()` call and the mapping of its refusals to catalogue errors. */
 import { GatewayError } from '../errors/gateway-error.js';
-import type { AdmissionRefusal, SpendStore } from '../store/store.js';
+import type { AdmissionRefusal, LeaseCharge, SpendStore } from '../store/store.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import { isModelAllowed } from './match-model-globs.js';
 import { isSourceDenied } from './match-source-ranges.js';
@@ -16,6 +16,8 @@ export interface AdmitInput {
   leaseMs: number;
   /** No price for the model: refused at the model rule's place (last), as TG_MODEL_NOT_PRICED. */
   modelNotPriced?: boolean;
+  /** Charged as an estimated record if the lease ends unsettled (describe-lease-charge.ts). */
+  charge?: LeaseCharge;
 }
 
 export interface AdmittedRequest {
@@ -69,6 +71,7 @@ export async function admitRequest(store: SpendStore, input: AdmitInput): Promis
     estimateNano: input.estimateNano,
     now: input.now,
     leaseMs: input.leaseMs,
+    ...(input.charge === undefined ? {} : { charge: input.charge }),
   });
   if (!result.admitted) {
     if (result.refusal.reason === 'ModelDenied' && !modelDenied) {

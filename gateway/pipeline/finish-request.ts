@@ -1,26 +1,32 @@
 /**
- * Ends an admitted request exactly once, however it ended (completed, failed, client gone): stops
- * lease renewal, releases the upstream slot, waits for the reply meter, bills the metered usage
- * (`billMeteredReply`) and settles through `settleRequest` (the store settles once per id), then
- * counts the settled request in the metering metrics and notes its namespace for usage retention.
+ * Ends an admitted request exactly once, however it ended (completed, failed, client gone):
+ * releases the upstream slot, waits for the reply meter, bills the metered usage
+ * (`billMeteredReply`) and hands the settlement to the settlement queue (settle-with-retry.ts: the
+ * store settles once per id; a store blink is retried). Once the store confirms it, lease renewal
+ * stops, the request is counted in the metering metrics and its namespace noted for usage
+ * retention. Until then the lease is kept alive; if the settlement is given up, renewal stops and
+ * the lease end charges the reservation as estimated.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { PriceTable } from '../billing/load-price-table.js';
 import type { UsagePruner } from '../metering/prune-usage-periodically.js';
 import { observeSettledRequest, type MeteringMetrics } from '../metrics/metering-metrics.js';
-import type { SpendStore } from '../store/store.js';
+import type { SettlementResult, SpendStore } from '../store/store.js';
 import { billMeteredReply } from './bill-metered-reply.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import { requestMetering, type MeteredReply } from './request-metering.js';
 import type { RequestState } from './request-state.js';
-import { settleRequest } from './settle-request.js';
+import { buildSettlementRequest } from './settle-request.js';
+import type { SettlementQueue } from './settle-with-retry.js';
 
 export interface FinishDependencies {
-  store: Pick<SpendStore, 'settle' | 'releaseUpstreamSlot'>;
+  store: Pick<SpendStore, 'releaseUpstreamSlot'>;
   renewer: LeaseRenewer;
+  /** Settles with retries while the store is unavailable. */
+  settlements: SettlementQueue;
   clock: () => number;
   timeZone: string;
-  /** Settlements still running, awaited on close. */
+  /** Finishes still running (up to the first settlement try), awaited on close. */
   pending: Set<Promise<void>>;
   metrics?: MeteringMetrics;
   /** For the bounded model label: table keys are kept, anything else is `other`. */
@@ -39,11 +45,17 @@ async function finish(
 ) {
   const admitted = state.admitted;
   if (admitted === null) return;
-  dependencies.renewer.remove(admitted.requestId);
-  try {
-    if (state.upstreamSlot !== null) {
+  const { renewer } = dependencies;
+  renewer.releaseUpstreamSlot(admitted.requestId);
+  if (state.upstreamSlot !== null) {
+    try {
       await dependencies.store.releaseUpstreamSlot(state.upstreamSlot, admitted.requestId);
+    } catch (error) {
+      // The slot's own lease frees it; this must not keep the request from being settled.
+      log.warn({ err: error, requestId: admitted.requestId }, 'upstream slot release failed');
     }
+  }
+  try {
     const metering = requestMetering(state);
     const reply: MeteredReply | null = metering.reply === null ? null : await metering.reply;
     const bill = billMeteredReply({
@@ -53,7 +65,7 @@ async function finish(
     });
     if (bill.flags.length > 0) log.debug({ flags: bill.flags }, 'metering flags');
     const now = dependencies.clock();
-    await settleRequest(dependencies.store, {
+    const request = buildSettlementRequest({
       admitted,
       now,
       timeZone: dependencies.timeZone,
@@ -70,8 +82,17 @@ async function finish(
         flags: bill.flags,
       },
     });
-    dependencies.pruner?.noteNamespace(admitted.policy.namespace);
-    if (dependencies.metrics !== undefined) {
+    const settled = (result: SettlementResult): void => {
+      renewer.remove(admitted.requestId);
+      if (!result.applied) {
+        log.warn(
+          { requestId: admitted.requestId },
+          'already settled: the lease ended first and the reservation was charged as estimated',
+        );
+        return;
+      }
+      dependencies.pruner?.noteNamespace(admitted.policy.namespace);
+      if (dependencies.metrics === undefined) return;
       observeSettledRequest(dependencies.metrics, {
         platform: admitted.policy.group.platform,
         group: admitted.policy.group.name,
@@ -83,8 +104,17 @@ async function finish(
         usage: bill.usage,
         costNano: bill.costNano,
       });
-    }
+    };
+    await dependencies.settlements.submit({
+      request,
+      onSettled: settled,
+      onHandedOver: () => {
+        renewer.remove(admitted.requestId);
+      },
+    });
   } catch (error) {
+    // A bug before the settlement was built: the lease end charges the reservation instead.
+    renewer.remove(admitted.requestId);
     log.error({ err: error, requestId: admitted.requestId }, 'settlement failed');
   }
 }

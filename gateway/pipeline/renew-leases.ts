@@ -1,7 +1,9 @@
 /**
  * Keeps the reservation and slot leases of in-flight requests alive: one shared interval renews
  * every registered request with one store call, so a long stream never loses its slot while a
- * crashed gateway's leases still expire.
+ * crashed gateway's leases still expire (and are charged as estimated). A finished request stays
+ * registered until its settlement is confirmed or handed over (settle-with-retry.ts); only its
+ * upstream slot is let go at once.
  */
 import type { SpendStore } from '../store/store.js';
 
@@ -52,6 +54,11 @@ export class LeaseRenewer {
   /** Also keeps the request's upstream slot alive until `remove`. */
   holdUpstreamSlot(requestId: string, slot: UpstreamSlotRef): void {
     if (this.#inFlight.has(requestId)) this.#upstreamSlots.set(requestId, slot);
+  }
+
+  /** Stops renewing the request's upstream slot (the request no longer uses the upstream). */
+  releaseUpstreamSlot(requestId: string): void {
+    this.#upstreamSlots.delete(requestId);
   }
 
   remove(requestId: string): void {

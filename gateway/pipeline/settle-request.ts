@@ -1,10 +1,11 @@
 /**
  * The settle step: replaces the reservation by the actual cost exactly once per request id (the
- * store enforces once) and writes the usage record in the same atomic step. The metering issue
- * calls this with real usage; until then the gateway settles each request with cost 0.
+ * store enforces once) and writes the usage record in the same atomic step. `finishRequest` builds
+ * the request here and hands it to the settlement queue (settle-with-retry.ts), which retries it
+ * while the store is unavailable.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { SettlementResult, SpendStore } from '../store/store.js';
+import type { SettlementRequest, SettlementResult, SpendStore } from '../store/store.js';
 import type { UsageBuckets, UsageRecord } from '../store/usage-records.js';
 import type { AdmittedRequest } from './admit-request.js';
 
@@ -85,12 +86,9 @@ export function buildUsageRecord(input: SettleInput): UsageRecord {
   };
 }
 
-export async function settleRequest(
-  store: Pick<SpendStore, 'settle'>,
-  input: SettleInput,
-): Promise<SettlementResult> {
+export function buildSettlementRequest(input: SettleInput): SettlementRequest {
   const { admitted } = input;
-  return store.settle({
+  return {
     requestId: admitted.requestId,
     namespace: admitted.policy.namespace,
     keyUid: admitted.policy.keyUid,
@@ -98,5 +96,12 @@ export async function settleRequest(
     now: input.now,
     day: dayOf(input.now, input.timeZone),
     record: buildUsageRecord(input),
-  });
+  };
+}
+
+export async function settleRequest(
+  store: Pick<SpendStore, 'settle'>,
+  input: SettleInput,
+): Promise<SettlementResult> {
+  return store.settle(buildSettlementRequest(input));
 }
