@@ -55,9 +55,14 @@ async function handleQuotaReset(
   return token;
 }
 
-async function readUsage(context: OperatorContext, apiKey: ApiKey): Promise<KeyUsage | undefined> {
+/** Once per refresh round, and at once after a quota reset so `.status` shows the zeroed quota. */
+async function readUsage(
+  context: OperatorContext,
+  request: { apiKey: ApiKey; reset: boolean },
+): Promise<KeyUsage | undefined> {
+  const { apiKey } = request;
   const current = apiKey.status?.usage;
-  if (!usageReadDue(context, apiKey.metadata.uid)) return current;
+  if (!usageReadDue(context, apiKey.metadata.uid) && !request.reset) return current;
   const now = context.now();
   const counters = await context.store.keyCounters(
     apiKey.metadata.namespace ?? '',
@@ -127,7 +132,10 @@ export async function reconcileApiKey(
     decision,
     programmed,
     keyHint: material.status === 'Found' ? material.hint : apiKey.status?.keyHint,
-    usage: await readUsage(context, apiKey),
+    usage: await readUsage(context, {
+      apiKey,
+      reset: lastHandledQuotaReset !== apiKey.status?.lastHandledQuotaReset,
+    }),
     lastHandledQuotaReset,
     generation: apiKey.metadata.generation,
     now,

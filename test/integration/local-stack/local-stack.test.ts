@@ -179,6 +179,19 @@ describe('local mode, as the README walks through it', () => {
       'team-a',
       'tollgate.dev/reset-quota=before',
     ]);
+    await eventually(
+      () =>
+        kubectl([
+          'get',
+          'apikey',
+          'alice',
+          '-n',
+          'team-a',
+          '-o',
+          'jsonpath={.status.lastHandledQuotaReset}',
+        ]),
+      (token) => token === 'before',
+    );
     await patchAlice({ spec: { limits: { quotaUSD: '0.000001' } } });
     const spent = await eventually(callAsAlice, (outcome) => outcome.status === 200);
     expect(spent.status).toBe(200);
