@@ -3,7 +3,7 @@
  * fixed rates and how long each lasts, the saturation probe, the stream-holding phase, the provider's
  * timing, and how CPUs are split when `taskset` can pin. Pure.
  */
-import type { FakeBehaviour } from '../test/fake-provider/fake-behaviour.js';
+import type { FakeBehaviour } from '../local/simulator/fake-behaviour.js';
 
 export type Scenario = 'A' | 'B' | 'C' | 'D';
 

@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import { build } from '../gateway/app.js';
 import { createAppConfig } from '../gateway/gateway-config.js';
 import { runInWorkers } from '../gateway/run-gateway-workers.js';
-import { createStore } from '../gateway/store/create-store.js';
-import { hashKeyValue } from '../gateway/store/hash-key-value.js';
-import type { Platform } from '../gateway/store/store.js';
+import { createStore } from '../store/create-store.js';
+import { hashKeyValue } from '../store/hash-key-value.js';
+import type { Platform } from '../store/store.js';
 import {
   keyPolicy,
   writeAccount,

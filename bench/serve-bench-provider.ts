@@ -10,7 +10,7 @@
  */
 import http from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
-import type { FakeBehaviour } from '../test/fake-provider/fake-behaviour.js';
+import type { FakeBehaviour } from '../local/simulator/fake-behaviour.js';
 
 const KEEP_ALIVE_MS = 65_000;
 const originalCreateServer = http.createServer;
@@ -24,7 +24,7 @@ http.createServer = ((...args: Parameters<typeof http.createServer>) => {
   return server;
 }) as typeof http.createServer;
 syncBuiltinESMExports();
-const { startFakeProvider } = await import('../test/fake-provider/start-fake-provider.js');
+const { startFakeProvider } = await import('../local/simulator/start-fake-provider.js');
 
 const behaviour = JSON.parse(process.argv[2] ?? '{}') as FakeBehaviour;
 const provider = await startFakeProvider({ credential: null });

@@ -7,7 +7,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   gateway: () => import('../gateway/run-gateway-workers.js'),
   local: () => import('../local/run-local.js'),
   operator: () => import('../operator/run-operator.js'),
-  simulate: () => import('../test/fake-provider/run-simulate.js'),
+  simulate: () => import('../local/simulator/run-simulate.js'),
 };
 
 export function commandNames(): string[] {

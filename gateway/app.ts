@@ -26,18 +26,18 @@ import { newRequestState } from './pipeline/request-state.js';
 import type { SettlementQueue } from './pipeline/settle-with-retry.js';
 import { startSettlement } from './pipeline/start-settlement.js';
 import { resolveCallerIp } from './pipeline/resolve-caller-ip.js';
-import { UpstreamCache } from './pipeline/resolve-upstreams.js';
+import { UpstreamCache } from './upstreams/resolve-upstreams.js';
 import './pipeline/route-config.js';
-import { UpstreamPools } from './pipeline/upstream-pools.js';
+import { UpstreamPools } from './upstreams/upstream-pools.js';
 import {
   createUpstreamCredentials,
   type UpstreamCredentials,
-} from './pipeline/upstream-credentials.js';
-import { renderErrorBody } from './render-error.js';
+} from './upstreams/upstream-credentials.js';
+import { renderErrorBody } from './errors/render-error.js';
 import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
 import { registerModelRoutes } from './routes/register-model-routes.js';
-import type { Store } from './store/store.js';
+import type { Store } from '../store/store.js';
 import { GatewayError } from './errors/gateway-error.js';
 
 export interface BuildOptions {

@@ -3,7 +3,6 @@
  * `TOLLGATE_*` environment variables (`TOLLGATE_HEADERS_TIMEOUT_MS`) over defaults, parsed once by
  * zod. The only place the gateway reads the environment.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseRange } from './pipeline/match-source-ranges.js';
 
@@ -124,22 +123,6 @@ export function parseGatewaySettings(
 /** Reads the environment once: flags over `TOLLGATE_*` over defaults. */
 export function loadGatewaySettings(args: readonly string[]): GatewaySettings {
   return parseGatewaySettings(args, process.env);
-}
-
-/** A 32-byte key from a file holding raw bytes, base64 or hex. */
-export function readKeyFile(path: string): Buffer {
-  const raw = readFileSync(path);
-  if (raw.length === 32) return raw;
-  const text = raw.toString('utf8').trim();
-  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
-  const decoded = Buffer.from(text, 'base64');
-  if (decoded.length === 32) return decoded;
-  throw new Error(`${path} must hold a 32-byte key (raw, hex or base64)`);
-}
-
-/** The pepper: the file's exact bytes (a mounted Secret holds exactly the Secret's value). */
-export function readPepperFile(path: string): Buffer {
-  return readFileSync(path);
 }
 
 /** App config with defaults for everything but the secrets (tests, local mode). */

@@ -7,15 +7,10 @@
 import { once } from 'node:events';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { build } from './app.js';
-import {
-  loadGatewaySettings,
-  readKeyFile,
-  readPepperFile,
-  type AppConfig,
-  type GatewaySettings,
-} from './gateway-config.js';
+import { loadGatewaySettings, type AppConfig, type GatewaySettings } from './gateway-config.js';
+import { readKeyFile, readPepperFile } from '../store/read-secret-files.js';
 import { buildMetricsServer } from './metrics/serve-metrics.js';
-import { createStore } from './store/create-store.js';
+import { createStore } from '../store/create-store.js';
 
 function appConfigFrom(settings: GatewaySettings): AppConfig {
   const { pepperFile, credentialKeyFile, ...rest } = settings;

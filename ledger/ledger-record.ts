@@ -1,11 +1,11 @@
 /**
- * What the ledger stores: a usage record (gateway/store/usage-records.ts) plus, when the store
+ * What the ledger stores: a usage record (store/usage-records.ts) plus, when the store
  * knows it, `chargedAt`, the time the settlement moved the counters (spend windows open at that
  * time, so the counter rebuild replays it). Pure parsing and mapping to the table's columns.
  */
 import { z } from 'zod';
 import { PLATFORMS } from '../crds/schema/resources.js';
-import type { UsageRecord } from '../gateway/store/usage-records.js';
+import type { UsageRecord } from '../store/usage-records.js';
 
 export interface LedgerRecord extends UsageRecord {
   /** Epoch ms when the counters were charged; defaults to `time + durationMs`. */

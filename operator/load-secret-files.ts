@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, writeSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readKeyFile, readPepperFile } from '../gateway/gateway-config.js';
+import { readKeyFile, readPepperFile } from '../store/read-secret-files.js';
 
 /** Creates the file with 32 random bytes unless it exists (exclusive create, so never overwritten). */
 export function createKeyFileIfAbsent(path: string): void {

@@ -1,6 +1,6 @@
 /** What every reconciler shares: the API, the informer caches, the store, secrets and the queue. */
 import type { Logger } from 'pino';
-import type { Store } from '../gateway/store/store.js';
+import type { Store } from '../store/store.js';
 import type { KeyHashIndex } from './index-key-hashes.js';
 import type { KubernetesApi } from './kubernetes-api.js';
 import type { OperatorMetrics } from './operator-metrics.js';

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiKey } from '../crds/schema/resources.js';
-import type { AccountCounters, KeyCounters } from '../gateway/store/store.js';
+import type { AccountCounters, KeyCounters } from '../store/store.js';
 import { parseMoneyToNano } from './reconcile/parse-money.js';
 
 const PREFIX = 'tollgate_operator_';

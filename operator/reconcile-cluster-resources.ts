@@ -1,6 +1,6 @@
 /** Reconciles Groups and Upstreams (cluster-scoped): their policy documents and status. */
 import type { Platform } from '../crds/schema/resources.js';
-import { sealCredential } from '../gateway/store/seal-credential.js';
+import { sealCredential } from '../store/seal-credential.js';
 import type { OperatorContext } from './operator-context.js';
 import { decodeSecretData, type SecretObject } from './read-resource.js';
 import { readResourceOrNull } from './read-typed-resource.js';

@@ -11,7 +11,7 @@ import {
   API_VERSION,
   type ApiKey,
 } from '../crds/schema/resources.js';
-import { hashKeyValue } from '../gateway/store/hash-key-value.js';
+import { hashKeyValue } from '../store/hash-key-value.js';
 import type { OperatorContext } from './operator-context.js';
 import { creationTime, decodeSecretData, type SecretObject } from './read-resource.js';
 import type { KeyMaterial } from './reconcile/decide-key-state.js';

@@ -1,7 +1,7 @@
 /** `tollgate operator`: the operator as its own process (in-cluster config or KUBECONFIG). */
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { createStore } from '../gateway/store/create-store.js';
+import { createStore } from '../store/create-store.js';
 import { loadSecretFiles } from './load-secret-files.js';
 import { loadOperatorSettings } from './operator-config.js';
 import { startOperator } from './start-operator.js';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { pino, type Logger } from 'pino';
-import type { Store } from '../gateway/store/store.js';
+import type { Store } from '../store/store.js';
 import { LeaderElector } from './elect-leader.js';
 import { KeyHashIndex } from './index-key-hashes.js';
 import { KubernetesApi } from './kubernetes-api.js';

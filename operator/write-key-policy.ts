@@ -3,7 +3,7 @@
  * documents a key no longer owns (a rotated value leaves its old hash behind). A document is deleted
  * only when it still belongs to the same key uid, so a key never removes another key's entry.
  */
-import type { KeyPolicy } from '../gateway/store/policy-documents.js';
+import type { KeyPolicy } from '../store/policy-documents.js';
 import type { OperatorContext } from './operator-context.js';
 
 export interface KeyPolicyWrite {

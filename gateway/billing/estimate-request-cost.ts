@@ -8,7 +8,7 @@
  * reservation with the actual cost. See docs/billing.md section 4.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { ModelPrice } from '../store/policy-documents.js';
+import type { ModelPrice } from '../../store/policy-documents.js';
 import { computeCost, type Multiplier, type PicoModelPrice } from './compute-cost.js';
 
 /**

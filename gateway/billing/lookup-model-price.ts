@@ -5,7 +5,7 @@
  * refuses the request.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { ModelPrice } from '../store/policy-documents.js';
+import type { ModelPrice } from '../../store/policy-documents.js';
 import { toPicoPrice, type PicoModelPrice } from './compute-cost.js';
 import type { PriceTable } from './load-price-table.js';
 

@@ -5,7 +5,7 @@
  * adapter's `readOutputCap`). Pure; no clock, no store.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { KeyPolicy } from '../store/policy-documents.js';
+import type { KeyPolicy } from '../../store/policy-documents.js';
 import type { Multiplier, PicoModelPrice } from './compute-cost.js';
 import { estimateRequestCost, reservedOutputTokens } from './estimate-request-cost.js';
 import type { PriceTable } from './load-price-table.js';

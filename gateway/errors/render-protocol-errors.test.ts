@@ -16,7 +16,7 @@ import {
 } from './render-openai-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import { GatewayError, isGatewayError } from './gateway-error.js';
-import { renderErrorBody } from '../render-error.js';
+import { renderErrorBody } from './render-error.js';
 
 const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 

@@ -1,5 +1,5 @@
 /** Any thrown value as a GatewayError: store outages 503, fastify request errors 4xx, the rest 500. */
-import { StoreUnavailableError } from '../store/store.js';
+import { StoreUnavailableError } from '../../store/store.js';
 import type { ErrorCode } from './error-catalogue.js';
 import { GatewayError } from './gateway-error.js';
 

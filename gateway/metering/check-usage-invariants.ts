@@ -5,7 +5,7 @@
  * infinite: the bound) and reported as flags so the usage record keeps the evidence; a repaired
  * report is billed as `estimated` (`hasRepairedUsage`, `resolveMeteredUsage`). Never throws.
  */
-import type { UsageBuckets } from '../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-records.js';
 
 const BUCKETS = [
   'inputUncached',

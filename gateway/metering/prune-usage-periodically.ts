@@ -4,7 +4,7 @@
  * records and aggregates older than the retention in each namespace seen since the last run. Every
  * replica does this; pruning is idempotent, so the overlap costs only a few store calls.
  */
-import type { UsageQueries } from '../store/usage-records.js';
+import type { UsageQueries } from '../../store/usage-records.js';
 
 export interface UsagePrunerOptions {
   store: Pick<UsageQueries, 'pruneUsage'>;

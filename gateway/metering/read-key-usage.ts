@@ -5,8 +5,8 @@
  * time zone, the same ones settlement writes.
  */
 import { dayOf } from '../pipeline/settle-request.js';
-import type { SpendStore } from '../store/store.js';
-import type { DailyAggregate, UsageBuckets, UsageQueries } from '../store/usage-records.js';
+import type { SpendStore } from '../../store/store.js';
+import type { DailyAggregate, UsageBuckets, UsageQueries } from '../../store/usage-records.js';
 import { emptyBuckets } from './usage-report.js';
 
 export interface UsageTotal {

@@ -6,7 +6,7 @@
  * (request size for input, generated text for output); with no usage at all, the text and the
  * request size give an estimate; with neither usage nor text, nothing is billed (`none`).
  */
-import type { UsageBuckets, UsageRecord } from '../store/usage-records.js';
+import type { UsageBuckets, UsageRecord } from '../../store/usage-records.js';
 import { estimateTokensFromChars } from './accumulate-text.js';
 import { hasRepairedUsage, MAX_USAGE_TOKENS } from './check-usage-invariants.js';
 import { emptyBuckets, type UsageReport } from './usage-report.js';

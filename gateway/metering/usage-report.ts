@@ -3,7 +3,7 @@
  * the upstream reported usage), invariant flags, the model the upstream named, how much text was
  * generated (for estimates), and whether the protocol's terminal event arrived.
  */
-import type { UsageBuckets } from '../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-records.js';
 
 export interface UsageReport {
   /** Buckets from the usage the upstream reported; null when none arrived. */

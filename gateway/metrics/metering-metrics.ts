@@ -6,7 +6,7 @@
  * and expired leases charged as estimated records.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { UsageBuckets } from '../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-records.js';
 import { statusClass } from './gateway-metrics.js';
 
 type Labels = 'platform' | 'group' | 'model' | 'status_class';

@@ -11,11 +11,11 @@ import { estimateReservation, isTokenCountPath, priceRequest } from '../billing/
 import type { PriceTable } from '../billing/load-price-table.js';
 import { estimateTokensFromBytes } from '../metering/accumulate-text.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { isSourceDenied } from './match-source-ranges.js';
-import { readForwardContext } from './read-forward-context.js';
+import { readForwardContext } from '../protocols/read-forward-context.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import { requestMetering } from './request-metering.js';
 import './route-config.js';

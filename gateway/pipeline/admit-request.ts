@@ -1,6 +1,6 @@
 /** The one `store.admit()` call and the mapping of its refusals to catalogue errors. */
 import { GatewayError } from '../errors/gateway-error.js';
-import type { AdmissionRefusal, LeaseCharge, SpendStore } from '../store/store.js';
+import type { AdmissionRefusal, LeaseCharge, SpendStore } from '../../store/store.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import { isModelAllowed } from './match-model-globs.js';
 import { isSourceDenied } from './match-source-ranges.js';

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { ErrorShape } from '../errors/error-view.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { renderErrorBody } from '../render-error.js';
+import { renderErrorBody } from '../errors/render-error.js';
 import { guessErrorShape } from './guess-error-shape.js';
 import { parseRequestHead } from './parse-request-head.js';
 

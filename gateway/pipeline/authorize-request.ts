@@ -5,8 +5,8 @@
  */
 import type { Platform } from '../../crds/schema/resources.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { hashKeyValue } from '../store/hash-key-value.js';
-import type { KeyPolicy, PolicyReader } from '../store/store.js';
+import { hashKeyValue } from '../../store/hash-key-value.js';
+import type { KeyPolicy, PolicyReader } from '../../store/store.js';
 import { extractKey, type KeyCarrier } from './extract-key.js';
 import { PLATFORM_PATH_PREFIX, type RouteProfile } from './route-profile.js';
 

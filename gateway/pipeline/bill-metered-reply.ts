@@ -13,7 +13,7 @@ import { computeBoundedCost } from '../billing/compute-cost.js';
 import { checkUsageInvariants, hasRepairedUsage } from '../metering/check-usage-invariants.js';
 import { resolveMeteredUsage } from '../metering/resolve-metered-usage.js';
 import { emptyBuckets } from '../metering/usage-report.js';
-import type { UsageBuckets, UsageRecord } from '../store/usage-records.js';
+import type { UsageBuckets, UsageRecord } from '../../store/usage-records.js';
 import type { MeteredReply } from './request-metering.js';
 
 export interface Bill {

@@ -6,7 +6,7 @@
  * Pure.
  */
 import { reservedOutputTokens } from '../billing/estimate-request-cost.js';
-import type { LeaseCharge } from '../store/store.js';
+import type { LeaseCharge } from '../../store/store.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import { dayOf } from './settle-request.js';
 

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PriceTable } from '../billing/load-price-table.js';
 import type { UsagePruner } from '../metering/prune-usage-periodically.js';
 import { observeSettledRequest, type MeteringMetrics } from '../metrics/metering-metrics.js';
-import type { SettlementResult, SpendStore } from '../store/store.js';
+import type { SettlementResult, SpendStore } from '../../store/store.js';
 import { billMeteredReply } from './bill-metered-reply.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import { requestMetering, type MeteredReply } from './request-metering.js';

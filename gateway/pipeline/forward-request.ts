@@ -8,18 +8,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { SpendStore } from '../store/store.js';
+import type { SpendStore } from '../../store/store.js';
 import { headersForClient, headersForUpstream } from './filter-headers.js';
 import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
-import type { ForwardContext, RequestAdapter } from './request-adapter.js';
+import type { ForwardContext, RequestAdapter } from '../protocols/protocol-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
 import { requestMetering } from './request-metering.js';
 import { relayMeteredReply } from './relay-metered-reply.js';
-import type { ResolvedUpstream, UpstreamCache } from './resolve-upstreams.js';
-import type { UpstreamCredentials } from './upstream-credentials.js';
-import { orderUpstreams } from './select-upstream.js';
-import type { UpstreamPools } from './upstream-pools.js';
+import type { ResolvedUpstream, UpstreamCache } from '../upstreams/resolve-upstreams.js';
+import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
+import { orderUpstreams } from '../upstreams/select-upstream.js';
+import type { UpstreamPools } from '../upstreams/upstream-pools.js';
 
 export interface ForwardDependencies {
   store: Pick<SpendStore, 'acquireUpstreamSlot'>;

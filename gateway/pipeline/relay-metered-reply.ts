@@ -9,9 +9,9 @@ import { PassThrough, Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { TapOutcome } from '../sse/create-stream-tap.js';
 import { createStreamTap } from '../sse/create-stream-tap.js';
-import { selectUsageAccumulator } from '../metering/select-usage-accumulator.js';
+import { selectUsageAccumulator } from '../protocols/select-usage-reader.js';
 import type { UsageReport } from '../metering/usage-report.js';
-import type { ReplyTranslator, UpstreamWireFormat } from './request-adapter.js';
+import type { ReplyTranslator, UpstreamWireFormat } from '../protocols/protocol-adapter.js';
 import type { MeteredReply, ReplyEnd } from './request-metering.js';
 
 export interface RelayMeteredReplyOptions {

@@ -5,7 +5,7 @@
  * registered until its settlement is confirmed or handed over (settle-with-retry.ts); only its
  * upstream slot is let go at once.
  */
-import type { SpendStore } from '../store/store.js';
+import type { SpendStore } from '../../store/store.js';
 
 export interface LeaseRef {
   namespace: string;

@@ -3,7 +3,7 @@ import type { Platform } from '../../crds/schema/resources.js';
 import type { ErrorShape } from '../errors/error-view.js';
 import type { AdmittedRequest } from './admit-request.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
-import type { ForwardContext } from './request-adapter.js';
+import type { ForwardContext } from '../protocols/protocol-adapter.js';
 
 export interface ForwardOutcome {
   upstream: string | null;

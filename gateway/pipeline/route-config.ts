@@ -1,5 +1,5 @@
 /** Fastify typing for Tollgate routes: the route's profile and adapter, and the request state. */
-import type { RequestAdapter } from './request-adapter.js';
+import type { RequestAdapter } from '../protocols/protocol-adapter.js';
 import type { RequestState } from './request-state.js';
 import type { RouteProfile } from './route-profile.js';
 

@@ -5,8 +5,8 @@
  * while the store is unavailable.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { SettlementRequest, SettlementResult, SpendStore } from '../store/store.js';
-import type { UsageBuckets, UsageRecord } from '../store/usage-records.js';
+import type { SettlementRequest, SettlementResult, SpendStore } from '../../store/store.js';
+import type { UsageBuckets, UsageRecord } from '../../store/usage-records.js';
 import type { AdmittedRequest } from './admit-request.js';
 
 export interface SettleOutcome {

@@ -12,8 +12,8 @@
  * still be recovered. Nothing is silently free.
  */
 import type { MeteringMetrics } from '../metrics/metering-metrics.js';
-import type { SettlementRequest, SettlementResult, SpendStore } from '../store/store.js';
-import { StoreUnavailableError } from '../store/store.js';
+import type { SettlementRequest, SettlementResult, SpendStore } from '../../store/store.js';
+import { StoreUnavailableError } from '../../store/store.js';
 
 export type HandOverReason = 'retry_window_ended' | 'queue_full' | 'shutdown';
 

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../gateway-config.js';
 import type { MeteringMetrics } from '../metrics/metering-metrics.js';
-import type { SpendStore } from '../store/store.js';
+import type { SpendStore } from '../../store/store.js';
 import { SettlementQueue } from './settle-with-retry.js';
 import { LeaseSweeper } from './sweep-expired-leases.js';
 

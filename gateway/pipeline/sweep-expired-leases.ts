@@ -7,7 +7,7 @@
  * request id once, so overlapping sweeps are harmless.
  */
 import type { MeteringMetrics } from '../metrics/metering-metrics.js';
-import type { SpendStore } from '../store/store.js';
+import type { SpendStore } from '../../store/store.js';
 
 export interface LeaseSweeperOptions {
   store: Pick<SpendStore, 'sweepExpiredLeases'>;

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';
 import { forwardRequest, type ForwardDependencies } from '../pipeline/forward-request.js';
-import type { RequestAdapter } from '../pipeline/request-adapter.js';
+import type { RequestAdapter } from '../protocols/protocol-adapter.js';
 import '../pipeline/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
 import { anthropicMessagesAdapter } from '../protocols/anthropic-messages/anthropic-messages-adapter.js';

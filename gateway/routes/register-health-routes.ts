@@ -1,6 +1,6 @@
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the store answers). */
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 
 export interface HealthState {
   draining: boolean;

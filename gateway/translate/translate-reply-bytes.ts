@@ -5,7 +5,7 @@
  */
 import { createServerSentEventParser } from '../sse/parse-server-sent-events.js';
 
-/** The shape of `ReplyTranslator` (pipeline/request-adapter.ts), without importing the pipeline. */
+/** The shape of `ReplyTranslator` (protocols/protocol-adapter.ts), without importing the pipeline. */
 export interface ByteTranslator {
   push(chunk: Buffer): Buffer;
   end(): Buffer;

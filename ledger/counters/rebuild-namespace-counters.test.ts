@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStore } from '../../gateway/store/redis-store.js';
-import type { Store } from '../../gateway/store/store.js';
+import { createRedisStore } from '../../store/redis-store.js';
+import type { Store } from '../../store/store.js';
 import { startRedisServer, type RedisServer } from '../../test/support/redis-server.js';
 import { insertUsageRecords } from '../insert-usage-records.js';
 import type { LedgerRecord } from '../ledger-record.js';

@@ -1,11 +1,11 @@
 /**
  * Replays the spend windows from the charges in the ledger, with exactly the rule of the settlement
- * script (gateway/store/lua-shared-functions.ts `chargeCost`): a charge adds to a window that is
+ * script (store/lua-shared-functions.ts `chargeCost`): a charge adds to a window that is
  * still open (its end after the charge time); otherwise a positive charge opens a new window of the
  * window's duration with the charge as its first spend. Windows are fixed, so the state at `now`
  * depends on the whole chain of windows before it: replay from a time no window was open.
  */
-import { WINDOWS, type WindowName } from '../../gateway/store/store.js';
+import { WINDOWS, type WindowName } from '../../store/store.js';
 
 export interface Charge {
   /** Epoch ms the counters were charged (the record's `charged_at`). */

@@ -3,7 +3,7 @@
  * is the order of the `Ready` reasons: key material first (nothing else matters without a usable
  * value), then the owner's switches (suspend, expiry), then the group, then the account.
  */
-import type { KeyState } from '../../gateway/store/policy-documents.js';
+import type { KeyState } from '../../store/policy-documents.js';
 import type { DesiredCondition } from './manage-conditions.js';
 
 export type KeyMaterial =

@@ -1,7 +1,7 @@
 /** Account -> AccountPolicy, and its status figures from the store's counters. */
 import type { Account } from '../../crds/schema/resources.js';
-import type { AccountPolicy } from '../../gateway/store/policy-documents.js';
-import type { AccountCounters } from '../../gateway/store/store.js';
+import type { AccountPolicy } from '../../store/policy-documents.js';
+import type { AccountCounters } from '../../store/store.js';
 import { withDigest } from './compute-digest.js';
 import { formatNanoAsUSD, parseOptionalMoneyToNano } from './parse-money.js';
 

@@ -1,6 +1,6 @@
 /** Group -> GroupPolicy, the group part embedded in each key document, and the Group's conditions. */
 import type { Group, Platform } from '../../crds/schema/resources.js';
-import type { GroupPolicy, KeyPolicy, UpstreamRef } from '../../gateway/store/policy-documents.js';
+import type { GroupPolicy, KeyPolicy, UpstreamRef } from '../../store/policy-documents.js';
 import type { DesiredCondition } from './manage-conditions.js';
 import { withDigest } from './compute-digest.js';
 import { parseMultiplier } from './parse-multiplier.js';

@@ -1,6 +1,6 @@
 /** Group prices (USD per million tokens) -> integer nano-USD per token, with the documented defaults. */
 import type { GroupSpec } from '../../crds/schema/resources.js';
-import type { ModelPrice } from '../../gateway/store/policy-documents.js';
+import type { ModelPrice } from '../../store/policy-documents.js';
 import { divideRounded, parseMoneyToNano } from './parse-money.js';
 
 type PriceSpec = NonNullable<NonNullable<GroupSpec['pricing']>['fallback']>;

@@ -1,6 +1,6 @@
 /** ApiKey (+ its group, when usable) -> KeyPolicy, the one document the gateway reads per request. */
 import type { ApiKey, Group } from '../../crds/schema/resources.js';
-import type { KeyPolicy, KeyState } from '../../gateway/store/policy-documents.js';
+import type { KeyPolicy, KeyState } from '../../store/policy-documents.js';
 import { withDigest } from './compute-digest.js';
 import { parseMoneyToNano } from './parse-money.js';
 import { projectGroupForKey } from './project-group-policy.js';

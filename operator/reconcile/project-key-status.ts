@@ -1,6 +1,6 @@
 /** The ApiKey status: conditions from the decision, hint, usage figures, handled quota reset. */
 import type { ApiKeyStatus, Condition } from '../../crds/schema/resources.js';
-import type { KeyCounters } from '../../gateway/store/store.js';
+import type { KeyCounters } from '../../store/store.js';
 import type { KeyDecision } from './decide-key-state.js';
 import { formatTime, mergeConditions } from './manage-conditions.js';
 import { formatNanoAsUSD } from './parse-money.js';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Upstream } from '../../crds/schema/resources.js';
-import type { UpstreamPolicy } from '../../gateway/store/policy-documents.js';
+import type { UpstreamPolicy } from '../../store/policy-documents.js';
 import type { DesiredCondition } from './manage-conditions.js';
 import { computeDigest } from './compute-digest.js';
 

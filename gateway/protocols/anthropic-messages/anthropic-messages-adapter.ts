@@ -5,12 +5,12 @@ import {
   jsonStringField,
   withQuery,
   type RequestAdapter,
-} from '../../pipeline/request-adapter.js';
+} from '../protocol-adapter.js';
 import {
   isAnthropicErrorBody,
   renderAnthropicStreamError,
 } from '../../errors/render-anthropic-error.js';
-import { readMessagesOutputCap } from '../../translate/messages-to-v1internal/read-messages-output-cap.js';
+import { readMessagesOutputCap } from '../read-messages-output-cap.js';
 
 export const anthropicMessagesAdapter: RequestAdapter = {
   upstreamFormat: () => 'anthropic-messages',

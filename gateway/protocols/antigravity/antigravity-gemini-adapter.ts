@@ -7,22 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type {
-  ForwardContext,
-  RequestAdapter,
-  UpstreamRequestParts,
-} from '../../pipeline/request-adapter.js';
-import { readPathModel } from '../../pipeline/read-path-model.js';
-import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
+import type { ForwardContext, RequestAdapter, UpstreamRequestParts } from '../protocol-adapter.js';
+import { readPathModel } from '../read-path-model.js';
+import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
 import { outputAllowance } from '../../billing/estimate-request-cost.js';
-import {
-  readGeminiCandidateCount,
-  readGeminiOutputCap,
-} from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
+import { readGeminiCandidateCount, readGeminiOutputCap } from '../read-gemini-output-cap.js';
 import {
   wrapGeminiCountTokens,
   wrapGeminiRequest,
-} from '../../translate/gemini-to-v1internal/wrap-gemini-request.js';
+} from './gemini-to-antigravity/wrap-gemini-request.js';
 import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
 import { translateGeminiReply } from './translate-antigravity-reply.js';
 

@@ -12,11 +12,11 @@ import {
   type ForwardContext,
   type RequestAdapter,
   type UpstreamRequestParts,
-} from '../../pipeline/request-adapter.js';
-import type { ResolvedUpstream } from '../../pipeline/resolve-upstreams.js';
-import { convertCountTokensRequest } from '../../translate/messages-to-v1internal/convert-count-tokens.js';
-import { convertMessagesRequest } from '../../translate/messages-to-v1internal/convert-messages-request.js';
-import { readMessagesOutputCap } from '../../translate/messages-to-v1internal/read-messages-output-cap.js';
+} from '../protocol-adapter.js';
+import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import { convertCountTokensRequest } from './messages-to-antigravity/convert-count-tokens.js';
+import { convertMessagesRequest } from './messages-to-antigravity/convert-messages-request.js';
+import { readMessagesOutputCap } from '../read-messages-output-cap.js';
 import {
   isAnthropicErrorBody,
   renderAnthropicStreamError,

@@ -3,10 +3,10 @@
  * count_tokens, errors) for `/antigravity/v1/messages*`; plain Gemini (unwrapped `response`, as SSE
  * or as a JSON array) for `/antigravity/v1beta/*`.
  */
-import { unwrapV1internalReply } from '../../translate/gemini-to-v1internal/unwrap-v1internal-reply.js';
-import { convertCountTokensReply } from '../../translate/messages-to-v1internal/convert-count-tokens.js';
-import { convertV1internalReply } from '../../translate/messages-to-v1internal/convert-v1internal-reply.js';
-import { createMessagesStreamTranslator } from '../../translate/messages-to-v1internal/convert-v1internal-stream.js';
+import { unwrapV1internalReply } from './gemini-to-antigravity/unwrap-antigravity-reply.js';
+import { convertCountTokensReply } from './messages-to-antigravity/convert-count-tokens.js';
+import { convertV1internalReply } from './messages-to-antigravity/convert-antigravity-reply.js';
+import { createMessagesStreamTranslator } from './messages-to-antigravity/convert-antigravity-stream.js';
 import {
   translateEventStream,
   translateJsonBody,

@@ -5,14 +5,11 @@
  * untouched. Credential: x-goog-api-key.
  */
 import { GatewayError } from '../../errors/gateway-error.js';
-import { isValidModelName, readPathModel } from '../../pipeline/read-path-model.js';
-import { withQuery, type RequestAdapter } from '../../pipeline/request-adapter.js';
+import { isValidModelName, readPathModel } from '../read-path-model.js';
+import { withQuery, type RequestAdapter } from '../protocol-adapter.js';
 import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
 import { outputAllowance } from '../../billing/estimate-request-cost.js';
-import {
-  readGeminiCandidateCount,
-  readGeminiOutputCap,
-} from '../../translate/gemini-to-v1internal/read-gemini-output-cap.js';
+import { readGeminiCandidateCount, readGeminiOutputCap } from '../read-gemini-output-cap.js';
 
 const GEMINI_MODELS_PATH = '/v1beta/models/';
 

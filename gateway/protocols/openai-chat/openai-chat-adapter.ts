@@ -11,16 +11,16 @@ import {
   withQuery,
   type ForwardContext,
   type RequestAdapter,
-} from '../../pipeline/request-adapter.js';
+} from '../protocol-adapter.js';
 import {
   createChatUsageChunkStripper,
   requestChatStreamUsage,
-} from '../../metering/request-chat-stream-usage.js';
+} from './request-chat-stream-usage.js';
 import { passBytes } from '../../translate/translate-reply-bytes.js';
 import {
   convertChatRequest,
   type ChatRequestConversion,
-} from '../../translate/chat-to-responses/convert-chat-request.js';
+} from './chat-to-responses/convert-chat-request.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import {
   isOpenAIErrorBody,
@@ -30,7 +30,7 @@ import { outputAllowance } from '../../billing/estimate-request-cost.js';
 import {
   readChatAnswerCount,
   readChatOutputCapOnAnyUpstream,
-} from '../../translate/chat-to-responses/read-chat-output-cap.js';
+} from './chat-to-responses/read-chat-output-cap.js';
 import { translateChatReply } from './translate-chat-reply.js';
 
 /** The conversion of each request, computed once (admission reads the model, forward the body). */

@@ -3,8 +3,8 @@
  * Responses event stream as `chat.completion.chunk`s, a Responses JSON as a `chat.completion`
  * (a failed response as an OpenAI error body). Error statuses already have the OpenAI shape.
  */
-import { createChatStreamTranslator } from '../../translate/chat-to-responses/convert-responses-stream.js';
-import { convertResponsesReply } from '../../translate/chat-to-responses/convert-responses-reply.js';
+import { createChatStreamTranslator } from './chat-to-responses/convert-responses-stream.js';
+import { convertResponsesReply } from './chat-to-responses/convert-responses-reply.js';
 import {
   passBytes,
   translateEventStream,

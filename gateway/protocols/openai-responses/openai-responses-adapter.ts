@@ -5,7 +5,7 @@ import {
   jsonStringField,
   withQuery,
   type RequestAdapter,
-} from '../../pipeline/request-adapter.js';
+} from '../protocol-adapter.js';
 import {
   isOpenAIErrorBody,
   renderOpenAIResponsesStreamError,

@@ -5,8 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../../gateway/errors/error-catalogue.js';
-import type { Store } from '../../../gateway/store/store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import type { Store } from '../../../store/store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import {
   buildGateway,
   newSecrets,

@@ -9,10 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { sealCredential } from '../../../gateway/store/seal-credential.js';
-import type { UpstreamRef } from '../../../gateway/store/policy-documents.js';
-import type { Platform, Store } from '../../../gateway/store/store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import { sealCredential } from '../../../store/seal-credential.js';
+import type { UpstreamRef } from '../../../store/policy-documents.js';
+import type { Platform, Store } from '../../../store/store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import {
   buildGateway,
   createKey,

@@ -7,12 +7,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { build, type BuildOptions } from '../../../gateway/app.js';
 import { createAppConfig, type AppConfig } from '../../../gateway/gateway-config.js';
-import { createStore } from '../../../gateway/store/create-store.js';
-import { hashKeyValue } from '../../../gateway/store/hash-key-value.js';
-import type { KeyPolicy, UpstreamRef } from '../../../gateway/store/policy-documents.js';
-import { sealCredential } from '../../../gateway/store/seal-credential.js';
-import type { Platform, Store } from '../../../gateway/store/store.js';
-import { DEFAULT_FAKE_CREDENTIAL } from '../../fake-provider/start-fake-provider.js';
+import { createStore } from '../../../store/create-store.js';
+import { hashKeyValue } from '../../../store/hash-key-value.js';
+import type { KeyPolicy, UpstreamRef } from '../../../store/policy-documents.js';
+import { sealCredential } from '../../../store/seal-credential.js';
+import type { Platform, Store } from '../../../store/store.js';
+import { DEFAULT_FAKE_CREDENTIAL } from '../../../local/simulator/start-fake-provider.js';
 
 export type StoreKind = 'memory' | 'redis';
 

@@ -17,9 +17,12 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { computeCost } from '../../../gateway/billing/compute-cost.js';
 import { loadGatewayPrices } from '../../../gateway/billing/load-gateway-prices.js';
 import { priceRequest } from '../../../gateway/billing/price-request.js';
-import { createRedisStore } from '../../../gateway/store/redis-store.js';
-import type { KeyPolicy, Store } from '../../../gateway/store/store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import { createRedisStore } from '../../../store/redis-store.js';
+import type { KeyPolicy, Store } from '../../../store/store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import { freePort } from '../../support/redis-server.js';
 import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
 

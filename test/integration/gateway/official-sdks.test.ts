@@ -9,8 +9,11 @@ import { GoogleGenAI } from '@google/genai';
 import type { FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../../gateway/store/store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import type { Store } from '../../../store/store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import {
   buildGateway,
   createKey,

@@ -1,6 +1,6 @@
 /** The platform paths and header variants the refusal suite runs every rule against. */
 import type { InjectOptions } from 'fastify';
-import type { Platform } from '../../../gateway/store/store.js';
+import type { Platform } from '../../../store/store.js';
 
 export type Shape = 'anthropic' | 'openai' | 'google';
 

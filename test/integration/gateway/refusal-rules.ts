@@ -1,7 +1,7 @@
 /** The refusal rules (and combined conditions) with the key setup that triggers each one. */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Platform, Store } from '../../../gateway/store/store.js';
+import type { Platform, Store } from '../../../store/store.js';
 import {
   createKey,
   holdSlot,

@@ -1,9 +1,9 @@
 /** The in-memory upstream cache over a real store: cached reads, list changes, refresh, deletes. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { UpstreamCache } from '../../../gateway/pipeline/resolve-upstreams.js';
-import { sealCredential } from '../../../gateway/store/seal-credential.js';
-import type { Store } from '../../../gateway/store/store.js';
+import { UpstreamCache } from '../../../gateway/upstreams/resolve-upstreams.js';
+import { sealCredential } from '../../../store/seal-credential.js';
+import type { Store } from '../../../store/store.js';
 import { newSecrets, openStore } from './gateway-fixture.js';
 
 const secrets = newSecrets();

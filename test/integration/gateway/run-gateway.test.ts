@@ -9,8 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createStore } from '../../../gateway/store/create-store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import { createStore } from '../../../store/create-store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import { freePort } from '../../support/redis-server.js';
 import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
 

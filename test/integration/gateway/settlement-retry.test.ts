@@ -12,9 +12,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRedisStore } from '../../../gateway/store/redis-store.js';
-import type { KeyPolicy, Store } from '../../../gateway/store/store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import { createRedisStore } from '../../../store/redis-store.js';
+import type { KeyPolicy, Store } from '../../../store/store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import { freePort, startRedisServer, type RedisServer } from '../../support/redis-server.js';
 import {
   buildGateway,

@@ -6,9 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStore } from '../../../gateway/store/create-store.js';
-import type { Store } from '../../../gateway/store/store.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import { createStore } from '../../../store/create-store.js';
+import type { Store } from '../../../store/store.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 import {
   buildGateway,

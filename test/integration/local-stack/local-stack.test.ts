@@ -10,7 +10,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGatewaySettings } from '../../../gateway/gateway-config.js';
 import { startLocalStack, type LocalStack } from '../../../local/start-local-stack.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import { runKubectl } from '../control-plane/control-plane-harness.js';
 
 const dataDirectory = mkdtempSync(join(tmpdir(), 'tollgate-local-stack-'));

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sealCredential } from '../../../gateway/store/seal-credential.js';
-import { DEFAULT_FAKE_CREDENTIAL } from '../../fake-provider/start-fake-provider.js';
+import { sealCredential } from '../../../store/seal-credential.js';
+import { DEFAULT_FAKE_CREDENTIAL } from '../../../local/simulator/start-fake-provider.js';
 import { buckets, STORE_KINDS, useMeteringGateway } from './metering-harness.js';
 
 // gpt-4.1: input 2000, cache read 500, output 8000 nano-USD per token (see exact-cost.test.ts).

@@ -9,10 +9,13 @@ import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadShippedPriceTable } from '../../../gateway/billing/load-price-table.js';
 import { computeCost, type Multiplier } from '../../../gateway/billing/compute-cost.js';
-import type { Store } from '../../../gateway/store/store.js';
-import type { UsageBuckets, UsageRecord } from '../../../gateway/store/usage-records.js';
+import type { Store } from '../../../store/store.js';
+import type { UsageBuckets, UsageRecord } from '../../../store/usage-records.js';
 import type { BuildOptions } from '../../../gateway/app.js';
-import { startFakeProvider, type FakeProvider } from '../../fake-provider/start-fake-provider.js';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
 import {
   buildGateway,
   createKey,

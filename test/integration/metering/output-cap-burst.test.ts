@@ -18,8 +18,8 @@ import {
   estimateRequestCost,
   reservedOutputTokens,
 } from '../../../gateway/billing/estimate-request-cost.js';
-import type { RecordedRequest } from '../../fake-provider/fake-behaviour.js';
-import { computeFakeAnswer } from '../../fake-provider/compute-fake-answer.js';
+import type { RecordedRequest } from '../../../local/simulator/fake-behaviour.js';
+import { computeFakeAnswer } from '../../../local/simulator/compute-fake-answer.js';
 import { STORE_KINDS, useMeteringGateway, type CallOptions } from './metering-harness.js';
 
 // Nano-USD per token: $1 per MTok input, $10 per MTok output.

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { computeCost } from '../../../gateway/billing/compute-cost.js';
-import { computeFakeAnswer } from '../../fake-provider/compute-fake-answer.js';
+import { computeFakeAnswer } from '../../../local/simulator/compute-fake-answer.js';
 import { buckets, STORE_KINDS, tableCost, useMeteringGateway } from './metering-harness.js';
 
 const one = { numerator: 1, denominator: 1 };

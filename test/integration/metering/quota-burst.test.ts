@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { computeCost } from '../../../gateway/billing/compute-cost.js';
 import { estimateRequestCost } from '../../../gateway/billing/estimate-request-cost.js';
-import { computeFakeAnswer } from '../../fake-provider/compute-fake-answer.js';
+import { computeFakeAnswer } from '../../../local/simulator/compute-fake-answer.js';
 import { buckets, STORE_KINDS, useMeteringGateway } from './metering-harness.js';
 
 const QUOTA_NANO = 1_000_000_000;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Platform } from '../../../crds/schema/resources.js';
 import { MAX_USAGE_TOKENS } from '../../../gateway/metering/check-usage-invariants.js';
-import { computeFakeAnswer } from '../../fake-provider/compute-fake-answer.js';
+import { computeFakeAnswer } from '../../../local/simulator/compute-fake-answer.js';
 import { STORE_KINDS, useMeteringGateway, type CallOptions } from './metering-harness.js';
 
 const price = {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { startLocal, type Local } from '../../../local/start-local.js';
-import { createStore } from '../../../gateway/store/create-store.js';
-import type { Store } from '../../../gateway/store/store.js';
+import { createStore } from '../../../store/create-store.js';
+import type { Store } from '../../../store/store.js';
 import { startOperator, type RunningOperator } from '../../../operator/start-operator.js';
 
 export interface Harness {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { hashKeyValue } from '../../../gateway/store/hash-key-value.js';
+import { hashKeyValue } from '../../../store/hash-key-value.js';
 import { startOperator, type RunningOperator } from '../../../operator/start-operator.js';
 import { pino } from 'pino';
 import { startHarness, waitFor, type Harness } from './operator-harness.js';

@@ -1,8 +1,8 @@
 /** The operator scenarios, run once per store kind (memory, Redis). */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKeyValue } from '../../../gateway/store/hash-key-value.js';
-import { openCredential } from '../../../gateway/store/seal-credential.js';
+import { hashKeyValue } from '../../../store/hash-key-value.js';
+import { openCredential } from '../../../store/seal-credential.js';
 import type { RunningOperator } from '../../../operator/start-operator.js';
 import { startHarness, waitFor, type Harness } from './operator-harness.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../../gateway/store/store.js';
+import type { Store } from '../../../store/store.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describeSpendContract } from './describe-spend-contract.js';
 import { describeUsageContract } from './describe-usage-contract.js';

@@ -1,6 +1,6 @@
 /** Contract: usage records, daily aggregates equal to the sum of records, paging and pruning. */
 import { describe, expect, it } from 'vitest';
-import type { DailyAggregate, UsageRecord } from '../../../gateway/store/usage-records.js';
+import type { DailyAggregate, UsageRecord } from '../../../store/usage-records.js';
 import type { StoreHolder } from './describe-store-contract.js';
 import { settlement, tenant } from './store-fixtures.js';
 

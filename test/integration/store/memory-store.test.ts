@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStore } from '../../../gateway/store/create-store.js';
-import { createMemoryStore, MEMORY_STORE_FILE } from '../../../gateway/store/memory-store.js';
-import type { Store } from '../../../gateway/store/store.js';
-import { StoreUnavailableError } from '../../../gateway/store/store.js';
+import { createStore } from '../../../store/create-store.js';
+import { createMemoryStore, MEMORY_STORE_FILE } from '../../../store/memory-store.js';
+import type { Store } from '../../../store/store.js';
+import { StoreUnavailableError } from '../../../store/store.js';
 import { describeStoreContract } from './describe-store-contract.js';
 import { admission, settlement, tenant } from './store-fixtures.js';
 

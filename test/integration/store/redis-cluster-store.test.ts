@@ -1,8 +1,8 @@
 /** The store contract against a local 3-master Redis Cluster started for this file. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisStore } from '../../../gateway/store/redis-store.js';
-import type { Store } from '../../../gateway/store/store.js';
+import { createRedisStore } from '../../../store/redis-store.js';
+import type { Store } from '../../../store/store.js';
 import { describeStoreContract } from './describe-store-contract.js';
 import type { RedisCluster } from './start-redis-cluster.js';
 import { startRedisCluster } from './start-redis-cluster.js';

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore } from '../../../gateway/store/create-store.js';
-import type { Store } from '../../../gateway/store/store.js';
-import { StoreUnavailableError } from '../../../gateway/store/store.js';
+import { createStore } from '../../../store/create-store.js';
+import type { Store } from '../../../store/store.js';
+import { StoreUnavailableError } from '../../../store/store.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import { freePort, startRedisServer } from '../../support/redis-server.js';
 import { admission, settlement, tenant } from './store-fixtures.js';

@@ -7,8 +7,8 @@ import type {
   LeaseCharge,
   SettlementRequest,
   Store,
-} from '../../../gateway/store/store.js';
-import type { UsageRecord } from '../../../gateway/store/usage-records.js';
+} from '../../../store/store.js';
+import type { UsageRecord } from '../../../store/usage-records.js';
 
 export const NO_LIMITS: KeyPolicy['limits'] = {
   quotaNano: 0,

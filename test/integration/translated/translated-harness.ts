@@ -5,15 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { UpstreamPolicy } from '../../../gateway/store/policy-documents.js';
-import { sealCredential } from '../../../gateway/store/seal-credential.js';
-import type { Platform, Store } from '../../../gateway/store/store.js';
+import type { UpstreamPolicy } from '../../../store/policy-documents.js';
+import { sealCredential } from '../../../store/seal-credential.js';
+import type { Platform, Store } from '../../../store/store.js';
 import {
   DEFAULT_FAKE_CREDENTIAL,
   startFakeProvider,
   type FakeProvider,
   type FakeProviderOptions,
-} from '../../fake-provider/start-fake-provider.js';
+} from '../../../local/simulator/start-fake-provider.js';
 import {
   buildGateway,
   createKey,

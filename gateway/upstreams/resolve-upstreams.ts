@@ -1,0 +1,143 @@
+/**
+ * Upstream policies cached in gateway memory: read once per name; re-read when the group's
+ * upstream list changes or the entry is older than `refreshMs` (so a rotated credential shows up
+ * without a group change); decrypted only when the `digest` changes.
+ */
+import type { Platform } from '../../crds/schema/resources.js';
+import { openCredential } from '../../store/seal-credential.js';
+import type { UpstreamRef } from '../../store/policy-documents.js';
+import type { PolicyReader, UpstreamPolicy } from '../../store/store.js';
+
+export interface ResolvedUpstream {
+  name: string;
+  platform: Platform;
+  origin: string;
+  /** The baseURL path without a trailing slash ('' for none). */
+  basePath: string;
+  /** APIKey upstreams: the key. GoogleOAuth upstreams: the refresh token (see `oauth`). */
+  credential: string;
+  /** GoogleOAuth upstreams: what the token exchange needs; null for APIKey upstreams. */
+  oauth: GoogleOAuthCredential | null;
+  maxConcurrent: number;
+  modelOverrides: Record<string, string>;
+  /** OpenAI upstreams: Chat Completions translated to Responses, or passed through natively. */
+  chatCompletions: 'Translate' | 'Native';
+  weight: number;
+  priority: number;
+}
+
+export interface GoogleOAuthCredential {
+  clientID: string;
+  tokenURL: string;
+  projectID: string;
+  refreshToken: string;
+  clientSecret: string;
+}
+
+interface CacheEntry {
+  digest: string;
+  readAt: number;
+  upstream: Omit<ResolvedUpstream, 'weight' | 'priority'> | null;
+}
+
+export interface UpstreamCacheOptions {
+  store: Pick<PolicyReader, 'getUpstream'>;
+  credentialKey: Buffer;
+  clock: () => number;
+  refreshMs: number;
+}
+
+/** The secret from a sealed credential: JSON `{apiKey}`, a JSON string, or the plain text. */
+export function credentialSecret(plaintext: string): string {
+  try {
+    const parsed: unknown = JSON.parse(plaintext);
+    if (typeof parsed === 'string') return parsed;
+    if (typeof parsed === 'object' && parsed !== null) {
+      const record = parsed as Record<string, unknown>;
+      for (const field of ['apiKey', 'value', 'key', 'refreshToken']) {
+        const value = record[field];
+        if (typeof value === 'string') return value;
+      }
+    }
+  } catch {
+    // Not JSON: the plaintext is the secret itself.
+  }
+  return plaintext;
+}
+
+/** GoogleOAuth upstreams: the spec's public half plus the sealed `{refreshToken, clientSecret}`. */
+function googleOAuthCredential(
+  policy: UpstreamPolicy,
+  plaintext: string,
+): GoogleOAuthCredential | null {
+  if (policy.credentialType !== 'GoogleOAuth' || policy.oauth === null) return null;
+  let sealed: unknown;
+  try {
+    sealed = JSON.parse(plaintext);
+  } catch {
+    return null;
+  }
+  if (typeof sealed !== 'object' || sealed === null) return null;
+  const { refreshToken, clientSecret } = sealed as Record<string, unknown>;
+  if (typeof refreshToken !== 'string' || typeof clientSecret !== 'string') return null;
+  return { ...policy.oauth, refreshToken, clientSecret };
+}
+
+export class UpstreamCache {
+  readonly #entries = new Map<string, CacheEntry>();
+  /** The upstream names last seen per group, to notice list changes. */
+  readonly #groupLists = new Map<string, string>();
+  readonly #options: UpstreamCacheOptions;
+
+  constructor(options: UpstreamCacheOptions) {
+    this.#options = options;
+  }
+
+  async resolve(group: string, refs: readonly UpstreamRef[]): Promise<ResolvedUpstream[]> {
+    const names = refs.map((ref) => ref.name).join('\n');
+    const changed = this.#groupLists.get(group) !== names;
+    this.#groupLists.set(group, names);
+    const resolved = await Promise.all(refs.map((ref) => this.#resolveOne(ref, changed)));
+    return resolved.filter((upstream): upstream is ResolvedUpstream => upstream !== null);
+  }
+
+  /** Forget one upstream (for example after the upstream refused its credential). */
+  invalidate(name: string): void {
+    this.#entries.delete(name);
+  }
+
+  async #resolveOne(ref: UpstreamRef, force: boolean): Promise<ResolvedUpstream | null> {
+    const now = this.#options.clock();
+    let entry = this.#entries.get(ref.name);
+    if (force || entry === undefined || now - entry.readAt >= this.#options.refreshMs) {
+      const policy = await this.#options.store.getUpstream(ref.name);
+      entry = this.#toEntry(policy, entry, now);
+      this.#entries.set(ref.name, entry);
+    }
+    if (entry.upstream === null) return null;
+    return { ...entry.upstream, weight: ref.weight, priority: ref.priority };
+  }
+
+  #toEntry(policy: UpstreamPolicy | null, previous: CacheEntry | undefined, now: number) {
+    if (policy === null) return { digest: '', readAt: now, upstream: null };
+    if (previous?.digest === policy.digest) return { ...previous, readAt: now };
+    const url = new URL(policy.baseURL);
+    const plaintext = openCredential(this.#options.credentialKey, policy.sealedCredential);
+    const secret = credentialSecret(plaintext);
+    return {
+      digest: policy.digest,
+      readAt: now,
+      upstream: {
+        name: policy.name,
+        platform: policy.platform,
+        origin: url.origin,
+        basePath: url.pathname.replace(/\/+$/, ''),
+        credential: secret,
+        oauth: googleOAuthCredential(policy, plaintext),
+        maxConcurrent: policy.maxConcurrent,
+        modelOverrides: policy.modelOverrides,
+        chatCompletions: policy.chatCompletions,
+      },
+    };
+  }
+}

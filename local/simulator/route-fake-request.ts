@@ -1,0 +1,87 @@
+/**
+ * Which answer a request gets, by path: Anthropic, OpenAI, Gemini, Cloud Code v1internal and the
+ * OAuth token endpoint. `/v1/models` answers in Anthropic's shape when the caller sends
+ * `anthropic-version` or `x-api-key`, else in OpenAI's (CLIENTS.md 3.5).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  answerAnthropicCountTokens,
+  answerAnthropicMessages,
+  answerAnthropicModels,
+} from './answer-anthropic-messages.js';
+import { answerCloudCode } from './answer-antigravity.js';
+import {
+  answerGeminiCountTokens,
+  answerGeminiGenerate,
+  answerGeminiModels,
+} from './answer-gemini-generate-content.js';
+import { answerOpenAIChat, answerOpenAIModels } from './answer-openai-chat.js';
+import { answerOpenAIResponses } from './answer-openai-responses.js';
+import type { FakeCall } from './fake-call.js';
+
+export type FakeRoutePlatform = 'anthropic' | 'openai' | 'google' | 'cloud-code' | 'oauth';
+
+export interface FakeRoute {
+  platform: FakeRoutePlatform;
+  answer: (call: FakeCall) => Promise<void>;
+}
+
+const GEMINI_METHOD =
+  /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
+const GEMINI_MODEL = /^\/v1beta\/models\/([^/:]+)$/;
+const CLOUD_CODE = /^\/v1internal:(generateContent|streamGenerateContent|countTokens)$/;
+const MODEL_ID = /^\/v1\/models\/([^/]+)$/;
+
+function modelsRoute(headers: IncomingHttpHeaders, id?: string): FakeRoute {
+  const anthropic =
+    headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined;
+  return anthropic
+    ? { platform: 'anthropic', answer: (call) => answerAnthropicModels(call, id) }
+    : { platform: 'openai', answer: (call) => answerOpenAIModels(call, id) };
+}
+
+export function routeFakeRequest(request: {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}): FakeRoute | null {
+  const { method, path, headers } = request;
+  if (method === 'GET') {
+    if (path === '/v1/models') return modelsRoute(headers);
+    const modelId = MODEL_ID.exec(path)?.[1];
+    if (modelId !== undefined) return modelsRoute(headers, decodeURIComponent(modelId));
+    if (path === '/v1beta/models')
+      return { platform: 'google', answer: (call) => answerGeminiModels(call) };
+    const geminiModel = GEMINI_MODEL.exec(path)?.[1];
+    if (geminiModel !== undefined) {
+      return { platform: 'google', answer: (call) => answerGeminiModels(call, geminiModel) };
+    }
+    return null;
+  }
+  if (method !== 'POST') return null;
+  if (path === '/v1/messages') return { platform: 'anthropic', answer: answerAnthropicMessages };
+  if (path === '/v1/messages/count_tokens') {
+    return { platform: 'anthropic', answer: answerAnthropicCountTokens };
+  }
+  if (path === '/v1/responses') return { platform: 'openai', answer: answerOpenAIResponses };
+  if (path === '/v1/chat/completions') return { platform: 'openai', answer: answerOpenAIChat };
+  const gemini = GEMINI_METHOD.exec(path);
+  if (gemini !== null) {
+    const model = decodeURIComponent(gemini[1] ?? '');
+    const method = gemini[2];
+    if (method === 'countTokens') {
+      return { platform: 'google', answer: (call) => answerGeminiCountTokens(call, model) };
+    }
+    const streamed = method === 'streamGenerateContent';
+    return {
+      platform: 'google',
+      answer: (call) => answerGeminiGenerate(call, { model, streamed }),
+    };
+  }
+  const cloudCode = CLOUD_CODE.exec(path)?.[1];
+  if (cloudCode !== undefined) {
+    return { platform: 'cloud-code', answer: (call) => answerCloudCode(call, cloudCode) };
+  }
+  if (path === '/oauth2/token') return { platform: 'oauth', answer: () => Promise.resolve() };
+  return null;
+}

@@ -1,0 +1,188 @@
+/**
+ * The fake model provider: a real node:http server on 127.0.0.1 speaking the wire formats of all
+ * four platforms (see `route-fake-request.ts`). It checks the credential each platform expects,
+ * records every request, and follows a configurable behaviour (delays, drops, errors, usage).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { answerOAuthToken, type FakeOAuthSettings } from './answer-antigravity.js';
+import {
+  createBehaviourRegistry,
+  type FakeBehaviour,
+  type RecordedRequest,
+} from './fake-behaviour.js';
+import type { FakeCall } from './fake-call.js';
+import { platformStatus, renderFakeError, type FakePlatform } from './render-fake-error.js';
+import { routeFakeRequest, type FakeRoutePlatform } from './route-fake-request.js';
+import { sendJson } from './write-fake-response.js';
+
+export interface FakeProviderOptions {
+  port?: number;
+  host?: string;
+  /** The upstream key every platform expects; null accepts any caller. Default `fake-upstream-key`. */
+  credential?: string | null;
+  oauth?: Partial<FakeOAuthSettings>;
+}
+
+export interface FakeProvider {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Calls to the OAuth token endpoint. */
+  readonly oauthCalls: number;
+  /** Sets the global behaviour, or the behaviour of one path (e.g. `/v1/messages`). */
+  setBehaviour(behaviour: FakeBehaviour, path?: string): void;
+  /** Forgets recorded requests, OAuth calls and behaviours. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_FAKE_CREDENTIAL = 'fake-upstream-key';
+
+function errorShape(platform: FakeRoutePlatform): FakePlatform {
+  if (platform === 'anthropic' || platform === 'openai') return platform;
+  return 'google';
+}
+
+function isAuthorised(options: {
+  platform: FakeRoutePlatform;
+  request: RecordedRequest;
+  credential: string | null;
+  accessToken: string;
+}): boolean {
+  const { headers, query } = options.request;
+  if (options.platform === 'oauth') return true;
+  const bearer = headers.authorization?.replace(/^Bearer\s+/i, '');
+  if (options.platform === 'cloud-code') return bearer === options.accessToken;
+  const expected = options.credential;
+  if (expected === null) return true;
+  if (bearer === expected) return true;
+  if (options.platform === 'anthropic') return headers['x-api-key'] === expected;
+  if (options.platform === 'google') {
+    return headers['x-goog-api-key'] === expected || query.key === expected;
+  }
+  return false;
+}
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  if (raw === '') return null;
+  if (contentType?.includes('application/x-www-form-urlencoded') === true) {
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+async function readRequest(request: IncomingMessage): Promise<{ raw: string; bytes: number }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  return { raw: body.toString('utf8'), bytes: body.length };
+}
+
+export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
+  const credential =
+    options.credential === undefined ? DEFAULT_FAKE_CREDENTIAL : options.credential;
+  const oauth: FakeOAuthSettings = {
+    refreshToken:
+      options.oauth?.refreshToken === undefined ? 'fake-refresh-token' : options.oauth.refreshToken,
+    accessToken: options.oauth?.accessToken ?? 'fake-access-token',
+    expiresInSeconds: options.oauth?.expiresInSeconds ?? 3600,
+  };
+  const behaviours = createBehaviourRegistry();
+  const requests: RecordedRequest[] = [];
+  const closing = new AbortController();
+  let oauthCalls = 0;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://fake.invalid');
+    const { raw, bytes } = await readRequest(request);
+    const recorded: RecordedRequest = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: request.headers,
+      body: parseBody(raw, request.headers['content-type']),
+      rawBody: raw,
+    };
+    requests.push(recorded);
+    const gone = new AbortController();
+    response.on('close', () => {
+      gone.abort();
+    });
+    const signal = AbortSignal.any([gone.signal, closing.signal]);
+    const behaviour = behaviours.resolve(recorded.path);
+    const call: FakeCall = {
+      request: recorded,
+      behaviour,
+      bodyBytes: bytes,
+      write: { response, behaviour, signal },
+    };
+    const route = routeFakeRequest(recorded);
+    if (route === null) {
+      await sendJson(call.write, { status: 404, body: renderFakeError('openai', 404) });
+      return;
+    }
+    if (route.platform === 'oauth') {
+      oauthCalls += 1;
+      await answerOAuthToken({ ...call, write: { ...call.write, behaviour: {} } }, oauth);
+      return;
+    }
+    const shape = errorShape(route.platform);
+    const accessToken = oauth.accessToken;
+    if (!isAuthorised({ platform: route.platform, request: recorded, credential, accessToken })) {
+      await sendJson(call.write, { status: 401, body: renderFakeError(shape, 401) });
+      return;
+    }
+    if (behaviour.status !== undefined) {
+      const status = platformStatus(shape, behaviour.status);
+      const headers: Record<string, string> =
+        status === 429 ? { 'retry-after': String(behaviour.retryAfterSeconds ?? 7) } : {};
+      await sendJson(call.write, { status, body: renderFakeError(shape, status), headers });
+      return;
+    }
+    await route.answer(call);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    requests,
+    get oauthCalls() {
+      return oauthCalls;
+    },
+    setBehaviour: (behaviour, path) => {
+      behaviours.set(behaviour, path);
+    },
+    reset() {
+      requests.length = 0;
+      oauthCalls = 0;
+      behaviours.reset();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing.abort();
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The policy documents: the contract between operator (writer) and gateway (reader). Each document is
+ * a pure projection of the resources; `digest` identifies its content so writers apply only changes.
+ * A key document carries everything admission needs about its group and account placement, so the
+ * gateway reads one document per request.
+ */
+import type { Platform } from '../crds/schema/resources.js';
+
+/** Prices in integer nano-USD per token. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+}
+
+/** Why a key cannot be used, in the admission order; `Active` keys go on to the counters. */
+export type KeyState =
+  | 'Active'
+  | 'NoGroup'
+  | 'GroupNotFound'
+  | 'GroupNotPermitted'
+  | 'InvalidKey'
+  | 'SecretConflict'
+  | 'DuplicateKey';
+
+export interface UpstreamRef {
+  name: string;
+  weight: number;
+  priority: number;
+}
+
+export interface KeyPolicy {
+  digest: string;
+  keyUid: string;
+  namespace: string;
+  name: string;
+  state: KeyState;
+  suspended: boolean;
+  /** Epoch ms; null = never expires. */
+  expiresAt: number | null;
+  limits: { quotaNano: number; fiveHourNano: number; dailyNano: number; sevenDayNano: number };
+  sourceRanges: { allow: string[]; deny: string[] };
+  maxConcurrent: number;
+  /** Key-level model globs; null = all the group allows. */
+  modelsAllow: string[] | null;
+  /** Present when the key has a usable group (state Active). */
+  group: {
+    name: string;
+    platform: Platform;
+    /** Multiplier as an exact fraction: cost x numerator / denominator. */
+    multiplier: { numerator: number; denominator: number };
+    multiplierText: string;
+    upstreams: UpstreamRef[];
+    modelsAllow: string[] | null;
+    priceOverrides: Record<string, ModelPrice>;
+    priceFallback: ModelPrice | null;
+  } | null;
+}
+
+export interface GroupPolicy {
+  digest: string;
+  name: string;
+  platform: Platform;
+  multiplierText: string;
+  upstreams: UpstreamRef[];
+}
+
+export interface UpstreamPolicy {
+  digest: string;
+  name: string;
+  platform: Platform;
+  baseURL: string;
+  /** AES-256-GCM sealed JSON of the credential; opened only in gateway memory. */
+  sealedCredential: string;
+  credentialType: 'APIKey' | 'GoogleOAuth';
+  /** For GoogleOAuth: the non-secret half of the credential. */
+  oauth: { clientID: string; tokenURL: string; projectID: string } | null;
+  maxConcurrent: number;
+  modelOverrides: Record<string, string>;
+  chatCompletions: 'Translate' | 'Native';
+}
+
+export interface AccountPolicy {
+  digest: string;
+  uid: string;
+  namespace: string;
+  /** Null = no balance limit. */
+  creditNano: number | null;
+  maxConcurrent: number;
+}
