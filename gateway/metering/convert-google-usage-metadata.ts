@@ -1,5 +1,5 @@
 /**
- * Gemini `usageMetadata` (also inside v1internal `response`) to buckets: the prompt count includes
+ * Gemini `usageMetadata` (also inside the Antigravity `response`) to buckets: the prompt count includes
  * cached tokens; thoughts are separate from candidates and billed as output; tool-use prompt tokens
  * are billed as input. Shared by the Gemini and Antigravity protocols. Checks `totalTokenCount`.
  */

@@ -23,13 +23,19 @@ export interface UpstreamRequestParts {
   body: Buffer | null;
 }
 
-/** The format the upstream replies in; the meter picks its usage extractor by it. */
-export type UpstreamWireFormat =
-  | 'anthropic-messages'
-  | 'openai-responses'
-  | 'openai-chat'
-  | 'gemini-generate-content'
-  | 'v1internal';
+/**
+ * The wire formats an upstream replies in, one per folder of `protocols/` (docs/wire-formats.md);
+ * the meter picks its usage reader by it.
+ */
+export const UPSTREAM_WIRE_FORMATS = [
+  'anthropic-messages',
+  'openai-responses',
+  'openai-chat',
+  'gemini-generate-content',
+  'antigravity',
+] as const;
+
+export type UpstreamWireFormat = (typeof UPSTREAM_WIRE_FORMATS)[number];
 
 /**
  * Translated routes only: turns upstream reply bytes into the caller's protocol, incrementally.

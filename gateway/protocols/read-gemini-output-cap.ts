@@ -2,7 +2,7 @@
  * The output cap a Gemini `generateContent` body puts on the upstream: its generation config's
  * `maxOutputTokens`. Google parses request JSON as proto3 JSON, so the config and the field may
  * also be spelt `generation_config` / `max_output_tokens`, the value may be an integer string, and
- * 0 means "not set" (the model's own maximum applies). The v1internal envelope carries the body
+ * 0 means "not set" (the model's own maximum applies). The Antigravity envelope carries the body
  * untouched as `request`, so the Gemini and Antigravity routes, and admission, all read the cap
  * here. Null when no spelling sets a cap, or when one that is present is not a positive integer
  * (0 or a value the upstream may ignore: the model's maximum may apply); when several spellings

@@ -1,7 +1,7 @@
 /**
  * The output cap an Anthropic Messages request puts on the upstream: `max_tokens`, which the API
  * requires as a positive integer. The same value goes to Anthropic untouched and becomes
- * `generationConfig.maxOutputTokens` in the v1internal envelope, and admission reserves for it.
+ * `generationConfig.maxOutputTokens` in the Antigravity envelope, and admission reserves for it.
  * Null when the field is missing or not a positive integer (the upstream, or the translator,
  * then refuses the request; a reservation assumes no cap).
  */

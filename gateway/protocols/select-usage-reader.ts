@@ -45,7 +45,7 @@ const READERS: Record<
     stream: createGeminiGenerateContentUsageAccumulator,
     body: extractGeminiGenerateContentUsage,
   },
-  v1internal: { stream: createAntigravityUsageAccumulator, body: extractAntigravityUsage },
+  antigravity: { stream: createAntigravityUsageAccumulator, body: extractAntigravityUsage },
 };
 
 export interface ReplyReader {

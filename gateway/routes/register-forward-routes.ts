@@ -1,7 +1,7 @@
 /**
  * The forwarded generation routes: pass-through (Anthropic Messages, OpenAI Responses, Gemini
  * generateContent family) and translated (Chat Completions over Responses; the Antigravity
- * messages and v1beta routes over Cloud Code `v1internal`).
+ * messages and v1beta routes over the Antigravity envelope).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';

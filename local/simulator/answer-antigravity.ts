@@ -1,5 +1,5 @@
 /**
- * Cloud Code `v1internal` on the fake (the Antigravity upstream): `:generateContent`,
+ * The Antigravity upstream on the fake: `:generateContent`,
  * `:streamGenerateContent?alt=sse` and `:countTokens`, each reply wrapped as `{response: {…}}`; and
  * the Google OAuth token endpoint `POST /oauth2/token` (form body, `grant_type=refresh_token`).
  */
@@ -19,7 +19,7 @@ export interface FakeOAuthSettings {
   expiresInSeconds: number;
 }
 
-export async function answerCloudCode(call: FakeCall, method: string): Promise<void> {
+export async function answerAntigravity(call: FakeCall, method: string): Promise<void> {
   const body = bodyFields(call);
   const model = typeof body.model === 'string' ? body.model : 'gemini-fake';
   const answer = fakeAnswerFor(call, model);

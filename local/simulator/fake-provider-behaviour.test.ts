@@ -1,7 +1,7 @@
 /**
  * The fake provider's behaviours over real HTTP (undici): errors in each platform's shape, 429 with
  * `retry-after`, Anthropic 529, slow headers, connection drops, per-path settings, the Gemini JSON
- * array stream, the Cloud Code envelope and the OAuth token endpoint, and request recording.
+ * array stream, the Antigravity envelope and the OAuth token endpoint, and request recording.
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -168,7 +168,7 @@ describe('streams', () => {
   });
 });
 
-describe('Cloud Code v1internal and OAuth', () => {
+describe('Antigravity and OAuth', () => {
   it('issues an access token for the refresh token and counts the calls', async () => {
     const form = 'grant_type=refresh_token&refresh_token=fake-refresh-token&client_id=c';
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -177,7 +177,7 @@ describe('metering the fake provider', () => {
     expect(array.outcome.result).toEqual(sse.outcome.result);
   });
 
-  it('Antigravity: the v1internal envelope', async () => {
+  it('Antigravity: the envelope', async () => {
     const { outcome } = await meter({
       path: '/v1internal:streamGenerateContent?alt=sse',
       headers: { authorization: 'Bearer fake-access-token' },

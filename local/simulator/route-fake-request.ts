@@ -1,5 +1,5 @@
 /**
- * Which answer a request gets, by path: Anthropic, OpenAI, Gemini, Cloud Code v1internal and the
+ * Which answer a request gets, by path: Anthropic, OpenAI, Gemini, Antigravity and the
  * OAuth token endpoint. `/v1/models` answers in Anthropic's shape when the caller sends
  * `anthropic-version` or `x-api-key`, else in OpenAI's (CLIENTS.md 3.5).
  */
@@ -9,7 +9,7 @@ import {
   answerAnthropicMessages,
   answerAnthropicModels,
 } from './answer-anthropic-messages.js';
-import { answerCloudCode } from './answer-antigravity.js';
+import { answerAntigravity } from './answer-antigravity.js';
 import {
   answerGeminiCountTokens,
   answerGeminiGenerate,
@@ -19,7 +19,7 @@ import { answerOpenAIChat, answerOpenAIModels } from './answer-openai-chat.js';
 import { answerOpenAIResponses } from './answer-openai-responses.js';
 import type { FakeCall } from './fake-call.js';
 
-export type FakeRoutePlatform = 'anthropic' | 'openai' | 'google' | 'cloud-code' | 'oauth';
+export type FakeRoutePlatform = 'anthropic' | 'openai' | 'google' | 'antigravity' | 'oauth';
 
 export interface FakeRoute {
   platform: FakeRoutePlatform;
@@ -29,7 +29,7 @@ export interface FakeRoute {
 const GEMINI_METHOD =
   /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 const GEMINI_MODEL = /^\/v1beta\/models\/([^/:]+)$/;
-const CLOUD_CODE = /^\/v1internal:(generateContent|streamGenerateContent|countTokens)$/;
+const ANTIGRAVITY_METHOD = /^\/v1internal:(generateContent|streamGenerateContent|countTokens)$/;
 const MODEL_ID = /^\/v1\/models\/([^/]+)$/;
 
 function modelsRoute(headers: IncomingHttpHeaders, id?: string): FakeRoute {
@@ -78,9 +78,12 @@ export function routeFakeRequest(request: {
       answer: (call) => answerGeminiGenerate(call, { model, streamed }),
     };
   }
-  const cloudCode = CLOUD_CODE.exec(path)?.[1];
-  if (cloudCode !== undefined) {
-    return { platform: 'cloud-code', answer: (call) => answerCloudCode(call, cloudCode) };
+  const antigravityMethod = ANTIGRAVITY_METHOD.exec(path)?.[1];
+  if (antigravityMethod !== undefined) {
+    return {
+      platform: 'antigravity',
+      answer: (call) => answerAntigravity(call, antigravityMethod),
+    };
   }
   if (path === '/oauth2/token') return { platform: 'oauth', answer: () => Promise.resolve() };
   return null;

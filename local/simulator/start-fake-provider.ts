@@ -53,7 +53,7 @@ function isAuthorised(options: {
   const { headers, query } = options.request;
   if (options.platform === 'oauth') return true;
   const bearer = headers.authorization?.replace(/^Bearer\s+/i, '');
-  if (options.platform === 'cloud-code') return bearer === options.accessToken;
+  if (options.platform === 'antigravity') return bearer === options.accessToken;
   const expected = options.credential;
   if (expected === null) return true;
   if (bearer === expected) return true;

@@ -222,7 +222,7 @@ describe('GoogleOAuth upstream projection', () => {
   const upstream: Upstream = {
     apiVersion: 'tollgate.dev/v1alpha1',
     kind: 'Upstream',
-    metadata: meta('cloud-code'),
+    metadata: meta('antigravity'),
     spec: {
       platform: 'Antigravity',
       baseURL: 'https://cloudcode-pa.googleapis.com',

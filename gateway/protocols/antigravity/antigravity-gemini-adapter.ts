@@ -1,6 +1,6 @@
 /**
  * `/antigravity/v1beta/models/{model}:generateContent|:streamGenerateContent|:countTokens`: the
- * Gemini body wrapped into the Cloud Code `v1internal` envelope (bound per upstream for its project)
+ * Gemini body wrapped into the Antigravity envelope (bound per upstream for its project)
  * and the reply unwrapped. The path's model is validated (`readPathModel`) before it is checked,
  * priced or put into the envelope. Upstream streams are always SSE; a client without `alt=sse` gets the
  * chunks as one JSON array, as the Gemini API sends them. Credential: Google OAuth Bearer.
@@ -30,7 +30,7 @@ const isStream = (context: ForwardContext): boolean =>
 const wantsSse = (context: ForwardContext): boolean =>
   new URLSearchParams(context.query).get('alt') === 'sse';
 
-function buildV1internal(
+function buildAntigravityUpstream(
   context: ForwardContext,
   target: { upstreamModel: string | null; projectId: string },
 ): UpstreamRequestParts {
@@ -59,7 +59,7 @@ function buildV1internal(
 
 function adapterFor(projectId: string): RequestAdapter {
   return {
-    upstreamFormat: () => 'v1internal',
+    upstreamFormat: () => 'antigravity',
     readModel: (context) => splitPath(context)?.model ?? null,
     readOutputCap: (context) =>
       outputAllowance({
@@ -69,7 +69,7 @@ function adapterFor(projectId: string): RequestAdapter {
       }),
     isStream,
     buildUpstream: (context, upstreamModel) =>
-      buildV1internal(context, { upstreamModel, projectId }),
+      buildAntigravityUpstream(context, { upstreamModel, projectId }),
     translateReply: (context, reply) => translateGeminiReply({ ...reply, sse: wantsSse(context) }),
     applyCredential: (headers, credential) => {
       headers.authorization = `Bearer ${credential}`;

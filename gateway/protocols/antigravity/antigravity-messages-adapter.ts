@@ -1,7 +1,7 @@
 /**
- * `/antigravity/v1/messages` and `/count_tokens`: Anthropic Messages translated to the Cloud Code
- * `v1internal` envelope (`:generateContent`, `:streamGenerateContent?alt=sse`, `:countTokens`) and
- * the reply translated back. The envelope names the Upstream's Cloud Code project, so the adapter is
+ * `/antigravity/v1/messages` and `/count_tokens`: Anthropic Messages translated to the Antigravity
+ * envelope (`:generateContent`, `:streamGenerateContent?alt=sse`, `:countTokens`) and
+ * the reply translated back. The envelope names the Upstream's Antigravity project, so the adapter is
  * bound per upstream (`forUpstream`). Credential: a Google OAuth access token as Bearer.
  */
 import { randomUUID } from 'node:crypto';
@@ -41,7 +41,7 @@ function refuse(refusal: { param: string | null; message: string }): GatewayErro
   return new GatewayError('TG_BAD_REQUEST', { message: `${where}${refusal.message}` });
 }
 
-function buildV1internal(
+function buildAntigravityUpstream(
   context: ForwardContext,
   target: { upstreamModel: string | null; projectId: string },
 ): UpstreamRequestParts {
@@ -64,12 +64,12 @@ function buildV1internal(
 
 function adapterFor(projectId: string): RequestAdapter {
   return {
-    upstreamFormat: () => 'v1internal',
+    upstreamFormat: () => 'antigravity',
     readModel: (context) => jsonStringField(context.json, 'model'),
     readOutputCap: (context) => readMessagesOutputCap(context.json),
     isStream,
     buildUpstream: (context, upstreamModel) =>
-      buildV1internal(context, { upstreamModel, projectId }),
+      buildAntigravityUpstream(context, { upstreamModel, projectId }),
     translateReply: (context, reply) =>
       translateMessagesReply({
         ...reply,

@@ -1,5 +1,5 @@
 /**
- * Cloud Code `v1internal` usage (PROTOCOLS.md 5.2, 5.3): every reply and stream chunk wraps a Gemini
+ * Antigravity usage (PROTOCOLS.md 5.2, 5.3): every reply and stream chunk wraps a Gemini
  * `GenerateContentResponse` in `{response: {…}}`; usage is `response.usageMetadata` with Gemini
  * semantics (last snapshot wins, thoughts billed as output, no cache-write count). Error bodies are
  * Google-shaped and not wrapped.
@@ -24,7 +24,7 @@ function unwrap(payload: unknown): Record<string, unknown> | undefined {
   return asRecord(envelope.response) ?? envelope;
 }
 
-/** A non-streamed v1internal reply (or an error body). */
+/** A non-streamed Antigravity reply (or an error body). */
 export function extractAntigravityUsage(body: unknown): UsageReport {
   const reader = createGoogleResponseReader();
   reader.read(unwrap(body) ?? {});

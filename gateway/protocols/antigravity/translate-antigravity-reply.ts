@@ -1,11 +1,11 @@
 /**
- * v1internal reply bytes as the Antigravity caller's bytes: Anthropic Messages (message, SSE events,
+ * Antigravity reply bytes as the Antigravity caller's bytes: Anthropic Messages (message, SSE events,
  * count_tokens, errors) for `/antigravity/v1/messages*`; plain Gemini (unwrapped `response`, as SSE
  * or as a JSON array) for `/antigravity/v1beta/*`.
  */
-import { unwrapV1internalReply } from './gemini-to-antigravity/unwrap-antigravity-reply.js';
+import { unwrapAntigravityReply } from './gemini-to-antigravity/unwrap-antigravity-reply.js';
 import { convertCountTokensReply } from './messages-to-antigravity/convert-count-tokens.js';
-import { convertV1internalReply } from './messages-to-antigravity/convert-antigravity-reply.js';
+import { convertAntigravityReply } from './messages-to-antigravity/convert-antigravity-reply.js';
 import { createMessagesStreamTranslator } from './messages-to-antigravity/convert-antigravity-stream.js';
 import {
   translateEventStream,
@@ -36,7 +36,7 @@ export function translateMessagesReply(options: MessagesReplyOptions): ByteTrans
   }
   if (options.status >= 400 || !options.stream) {
     return translateJsonBody((json) => {
-      const converted = convertV1internalReply(json, replyOptions);
+      const converted = convertAntigravityReply(json, replyOptions);
       return converted.ok ? converted.message : { type: 'error', error: converted.error };
     });
   }
@@ -60,7 +60,7 @@ function arrayStream(): ByteTranslator {
     event: (payload) => {
       const prefix = opened ? ',' : '[';
       opened = true;
-      return [`${prefix}${JSON.stringify(unwrapV1internalReply(payload))}`];
+      return [`${prefix}${JSON.stringify(unwrapAntigravityReply(payload))}`];
     },
     end: () => [opened ? ']' : '[]'],
   });
@@ -73,12 +73,12 @@ const unreadableGemini = {
 export function translateGeminiReply(options: GeminiReplyOptions): ByteTranslator {
   if (!options.stream || options.status >= 400) {
     return translateJsonBody((json) =>
-      json === undefined ? unreadableGemini : unwrapV1internalReply(json),
+      json === undefined ? unreadableGemini : unwrapAntigravityReply(json),
     );
   }
   if (!options.sse) return arrayStream();
   return translateEventStream({
-    event: (payload) => [`data: ${JSON.stringify(unwrapV1internalReply(payload))}\n\n`],
+    event: (payload) => [`data: ${JSON.stringify(unwrapAntigravityReply(payload))}\n\n`],
     end: () => [],
   });
 }

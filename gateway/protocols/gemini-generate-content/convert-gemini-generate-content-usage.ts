@@ -1,6 +1,6 @@
 /**
  * Gemini generateContent usage (PROTOCOLS.md 4.3, 4.4, 6.1): the last `usageMetadata` wins; the
- * normalisation itself is shared with v1internal (`metering/convert-google-usage-metadata.ts`).
+ * normalisation itself is shared with Antigravity (`metering/convert-google-usage-metadata.ts`).
  * Works for SSE chunks (`alt=sse`) and for elements of the streamed JSON array alike.
  */
 import type { UsageBuckets } from '../../../store/usage-records.js';

@@ -11,6 +11,7 @@ import { createStore } from '../../../store/create-store.js';
 import { hashKeyValue } from '../../../store/hash-key-value.js';
 import type { KeyPolicy, UpstreamRef } from '../../../store/policy-documents.js';
 import { sealCredential } from '../../../store/seal-credential.js';
+import { PLATFORMS } from '../../../crds/schema/resources.js';
 import type { Platform, Store } from '../../../store/store.js';
 import { DEFAULT_FAKE_CREDENTIAL } from '../../../local/simulator/start-fake-provider.js';
 
@@ -29,8 +30,6 @@ export interface Secrets {
 export function newSecrets(): Secrets {
   return { pepper: randomBytes(32), credentialKey: randomBytes(32) };
 }
-
-export const PLATFORMS: readonly Platform[] = ['Anthropic', 'OpenAI', 'Gemini', 'Antigravity'];
 
 /** One upstream per platform (all the fake provider), and one group per platform. */
 export async function writeUpstreams(

@@ -1,5 +1,5 @@
 /**
- * The Antigravity platform through the real gateway to the fake's Cloud Code `v1internal`
+ * The Antigravity platform through the real gateway to the fake's Antigravity
  * endpoints: `@anthropic-ai/sdk` on `/antigravity/v1/messages` (plain, streamed, count_tokens, a
  * tool call) and `@google/genai` on `/antigravity/v1beta` (generate, stream, countTokens), each
  * request wrapped in the envelope with the Upstream's project and a Google OAuth access token.
@@ -177,7 +177,7 @@ describe('@google/genai on /antigravity', () => {
       httpOptions: { baseUrl: `${env.base}/antigravity` },
     });
 
-  it('generates content, unwrapped from the v1internal envelope', async () => {
+  it('generates content, unwrapped from the Antigravity envelope', async () => {
     const response = await client().models.generateContent({
       model: 'gemini-2.5-flash',
       contents: 'hi',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { unwrapV1internalReply, unwrapV1internalStreamLine } from './unwrap-antigravity-reply.js';
+import { unwrapAntigravityReply, unwrapAntigravityStreamLine } from './unwrap-antigravity-reply.js';
 import { wrapGeminiCountTokens, wrapGeminiRequest } from './wrap-gemini-request.js';
 
 const body = {
@@ -60,13 +60,13 @@ describe('wrapGeminiRequest', () => {
   });
 });
 
-describe('unwrapV1internalReply', () => {
+describe('unwrapAntigravityReply', () => {
   it('unwraps response and uses traceId as responseId', () => {
     const reply = {
       response: { candidates: [], usageMetadata: { promptTokenCount: 1 } },
       traceId: 't',
     };
-    expect(unwrapV1internalReply(reply)).toEqual({
+    expect(unwrapAntigravityReply(reply)).toEqual({
       candidates: [],
       usageMetadata: { promptTokenCount: 1 },
       responseId: 't',
@@ -75,17 +75,17 @@ describe('unwrapV1internalReply', () => {
 
   it('returns error bodies unchanged', () => {
     const error = { error: { code: 429, message: 'x', status: 'RESOURCE_EXHAUSTED' } };
-    expect(unwrapV1internalReply(error)).toBe(error);
+    expect(unwrapAntigravityReply(error)).toBe(error);
   });
 });
 
-describe('unwrapV1internalStreamLine', () => {
+describe('unwrapAntigravityStreamLine', () => {
   it('rewrites data lines of a recorded stream and leaves every other line alone', () => {
     const text = readFileSync(
       new URL('./__fixtures__/wrapped-stream.chunks.txt', import.meta.url),
       'utf8',
     );
-    const lines = text.split('\n').map(unwrapV1internalStreamLine);
+    const lines = text.split('\n').map(unwrapAntigravityStreamLine);
     expect(lines[0]).toBe(
       'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"18°C"}]},"index":0}],"usageMetadata":{"promptTokenCount":120,"candidatesTokenCount":3,"totalTokenCount":123},"modelVersion":"gemini-2.5-flash","responseId":"trace-1"}',
     );

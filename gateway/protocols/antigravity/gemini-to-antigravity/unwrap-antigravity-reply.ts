@@ -7,11 +7,11 @@ const envelopeSchema = z.looseObject({
 });
 
 /**
- * A v1internal reply or stream chunk `{response:{…}, traceId}` -> the plain Gemini response.
+ * An Antigravity reply or stream chunk `{response:{…}, traceId}` -> the plain Gemini response.
  * `responseId` falls back to the envelope's `responseId`, then `traceId` (as gemini-cli does).
  * Anything else (an `{error:{…}}` body, for example) is returned unchanged.
  */
-export function unwrapV1internalReply(body: unknown): unknown {
+export function unwrapAntigravityReply(body: unknown): unknown {
   const parsed = envelopeSchema.safeParse(body);
   if (!parsed.success || !parsed.data.response) return body;
   const { response, traceId, responseId } = parsed.data;
@@ -20,10 +20,10 @@ export function unwrapV1internalReply(body: unknown): unknown {
 }
 
 /**
- * One line of a v1internal SSE stream -> the same line for a Gemini client: `data:` payloads are
+ * One line of an Antigravity SSE stream -> the same line for a Gemini client: `data:` payloads are
  * unwrapped, every other line (blank separators, comments, unparsable data) passes unchanged.
  */
-export function unwrapV1internalStreamLine(line: string): string {
+export function unwrapAntigravityStreamLine(line: string): string {
   const match = /^data: ?(.*)$/s.exec(line);
   const payload = match?.[1];
   if (payload === undefined) return line;
@@ -33,5 +33,5 @@ export function unwrapV1internalStreamLine(line: string): string {
   } catch {
     return line;
   }
-  return `data: ${JSON.stringify(unwrapV1internalReply(parsed))}`;
+  return `data: ${JSON.stringify(unwrapAntigravityReply(parsed))}`;
 }

@@ -27,7 +27,7 @@ export function modelFromPath(model: string): string {
 }
 
 /**
- * A Gemini `generateContent` body (parsed JSON) -> the v1internal envelope; the body itself is
+ * A Gemini `generateContent` body (parsed JSON) -> the Antigravity envelope; the body itself is
  * passed through untouched as `request`. `requestType` is `web_search` when a googleSearch tool is
  * present (PROTOCOLS 5.3).
  */
@@ -51,7 +51,7 @@ export function wrapGeminiRequest(
   };
 }
 
-/** A Gemini `countTokens` body (`{contents}` or `{generateContentRequest}`) -> v1internal `:countTokens`. */
+/** A Gemini `countTokens` body (`{contents}` or `{generateContentRequest}`) -> Antigravity `:countTokens`. */
 export function wrapGeminiCountTokens(
   body: unknown,
   model: string,

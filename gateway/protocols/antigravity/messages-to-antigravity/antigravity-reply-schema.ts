@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Lenient schema for a Gemini response (the `response` inside a v1internal reply or chunk). */
+/** Lenient schema for a Gemini response (the `response` inside an Antigravity reply or chunk). */
 export const geminiUsageSchema = z.looseObject({
   promptTokenCount: z.number().nullish(),
   candidatesTokenCount: z.number().nullish(),
@@ -44,7 +44,7 @@ export const googleErrorSchema = z.looseObject({
 });
 
 /** `{response:{…}}` or `{error:{…}}` (Google style). */
-export const v1internalReplySchema = z.looseObject({
+export const antigravityReplySchema = z.looseObject({
   response: geminiResponseSchema.nullish(),
   error: googleErrorSchema.nullish(),
 });

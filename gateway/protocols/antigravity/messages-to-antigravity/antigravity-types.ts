@@ -1,4 +1,4 @@
-/** The Gemini-format parts and envelope the Antigravity (`v1internal`) upstream takes. */
+/** The Gemini-format parts and envelope the Antigravity upstream takes. */
 
 export type GeminiPart =
   | { text: string; thought?: true; thoughtSignature?: string }
@@ -26,7 +26,7 @@ export interface GenerationConfig {
   thinkingConfig?: { includeThoughts: boolean; thinkingBudget?: number };
 }
 
-export interface V1internalRequest {
+export interface AntigravityRequest {
   contents: GeminiContent[];
   systemInstruction?: { role: 'user'; parts: { text: string }[] };
   generationConfig: GenerationConfig;
@@ -35,13 +35,13 @@ export interface V1internalRequest {
   sessionId?: string;
 }
 
-export interface V1internalEnvelope {
+export interface AntigravityEnvelope {
   project: string;
   requestId: string;
   userAgent: 'antigravity';
   requestType: 'agent';
   model: string;
-  request: V1internalRequest;
+  request: AntigravityRequest;
 }
 
 /** Why a Messages request cannot be translated: rendered by the caller as an Anthropic 400. */

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { convertCountTokensReply, convertCountTokensRequest } from './convert-count-tokens.js';
-import { convertV1internalReply } from './convert-antigravity-reply.js';
-import replies from './__fixtures__/v1internal-replies.json' with { type: 'json' };
+import { convertAntigravityReply } from './convert-antigravity-reply.js';
+import replies from './__fixtures__/antigravity-replies.json' with { type: 'json' };
 
 const options = { model: 'claude-sonnet-4-6', messageId: 'msg_abc' };
 
-describe('convertV1internalReply', () => {
+describe('convertAntigravityReply', () => {
   it.each(replies)('$name', ({ reply, message }) => {
-    expect(convertV1internalReply(reply, options)).toEqual({ ok: true, message });
+    expect(convertAntigravityReply(reply, options)).toEqual({ ok: true, message });
   });
 
   it('renders a Google error as an Anthropic error type with its status', () => {
     const body = {
       error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED' },
     };
-    expect(convertV1internalReply(body, options)).toEqual({
+    expect(convertAntigravityReply(body, options)).toEqual({
       ok: false,
       status: 429,
       error: { type: 'rate_limit_error', message: 'Resource has been exhausted' },
@@ -22,7 +22,7 @@ describe('convertV1internalReply', () => {
   });
 
   it('refuses an unreadable reply with a 502', () => {
-    expect(convertV1internalReply({ unrelated: true }, options)).toMatchObject({
+    expect(convertAntigravityReply({ unrelated: true }, options)).toMatchObject({
       ok: false,
       status: 502,
     });

@@ -1,10 +1,10 @@
-import { convertV1internalUsage, type AnthropicUsage } from './map-antigravity-usage.js';
+import { mapAntigravityUsage, type AnthropicUsage } from './map-antigravity-usage.js';
 import { mapGoogleStatusToAnthropicType } from './map-google-error-type.js';
 import {
-  mapV1internalStopReason,
+  mapAntigravityStopReason,
   type AnthropicStopReason,
 } from './map-antigravity-stop-reason.js';
-import { v1internalReplySchema, type GeminiReplyPart } from './antigravity-reply-schema.js';
+import { antigravityReplySchema, type GeminiReplyPart } from './antigravity-reply-schema.js';
 
 export type AnthropicContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
@@ -29,7 +29,7 @@ export interface ReplyOptions {
   messageId: string;
 }
 
-export type V1internalReplyConversion =
+export type AntigravityReplyConversion =
   | { ok: true; message: AnthropicMessage }
   | { ok: false; status: number; error: { type: string; message: string } };
 
@@ -69,12 +69,12 @@ function appendPart(
   }
 }
 
-/** A non-streamed v1internal reply `{response:{…}}` (parsed JSON) -> Anthropic `message`. */
-export function convertV1internalReply(
+/** A non-streamed Antigravity reply `{response:{…}}` (parsed JSON) -> Anthropic `message`. */
+export function convertAntigravityReply(
   body: unknown,
   options: ReplyOptions,
-): V1internalReplyConversion {
-  const parsed = v1internalReplySchema.safeParse(body);
+): AntigravityReplyConversion {
+  const parsed = antigravityReplySchema.safeParse(body);
   if (!parsed.success || (!parsed.data.response && !parsed.data.error))
     return {
       ok: false,
@@ -93,7 +93,7 @@ export function convertV1internalReply(
   const candidate = response.candidates?.[0];
   const blocks: AnthropicContentBlock[] = [];
   for (const part of candidate?.content?.parts ?? []) appendPart(blocks, part, options);
-  const stopReason = mapV1internalStopReason({
+  const stopReason = mapAntigravityStopReason({
     finishReason: candidate?.finishReason,
     sawFunctionCall: blocks.some((block) => block.type === 'tool_use'),
     promptBlocked: !candidate && response.promptFeedback?.blockReason != null,
@@ -108,7 +108,7 @@ export function convertV1internalReply(
       content: blocks,
       stop_reason: stopReason,
       stop_sequence: null,
-      usage: convertV1internalUsage(response.usageMetadata),
+      usage: mapAntigravityUsage(response.usageMetadata),
     },
   };
 }

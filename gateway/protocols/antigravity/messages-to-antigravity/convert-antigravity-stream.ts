@@ -1,18 +1,18 @@
 import { encodeEventFrame } from '../../../sse/encode-sse-frame.js';
 import { generateToolUseId, type ReplyOptions } from './convert-antigravity-reply.js';
-import { convertV1internalUsage, type AnthropicUsage } from './map-antigravity-usage.js';
+import { mapAntigravityUsage, type AnthropicUsage } from './map-antigravity-usage.js';
 import { mapGoogleStatusToAnthropicType } from './map-google-error-type.js';
-import { mapV1internalStopReason } from './map-antigravity-stop-reason.js';
+import { mapAntigravityStopReason } from './map-antigravity-stop-reason.js';
 import {
-  v1internalReplySchema,
+  antigravityReplySchema,
   type GeminiReplyPart,
   type GeminiUsage,
 } from './antigravity-reply-schema.js';
 
 export interface MessagesStreamTranslator {
-  /** One parsed v1internal SSE chunk `{response:{…}}` -> Anthropic SSE frames (`event:` + `data:`). */
+  /** One parsed Antigravity SSE chunk `{response:{…}}` -> Anthropic SSE frames (`event:` + `data:`). */
   push: (chunk: unknown) => string[];
-  /** The upstream closed (v1internal streams end by closing): close blocks, message_delta, message_stop. */
+  /** The upstream closed (Antigravity streams end by closing): close blocks, message_delta, message_stop. */
   end: () => string[];
   /** Usage in Anthropic terms from the last usageMetadata seen (cumulative: last wins). */
   readonly usage: AnthropicUsage | undefined;
@@ -50,7 +50,7 @@ function start(state: StreamState): string[] {
     content: [],
     stop_reason: null,
     stop_sequence: null,
-    usage: convertV1internalUsage(state.rawUsage),
+    usage: mapAntigravityUsage(state.rawUsage),
   };
   return [frame({ type: 'message_start', message })];
 }
@@ -112,7 +112,7 @@ function translatePart(state: StreamState, part: GeminiReplyPart): string[] {
 }
 
 function translateChunk(state: StreamState, raw: unknown): string[] {
-  const parsed = v1internalReplySchema.safeParse(raw);
+  const parsed = antigravityReplySchema.safeParse(raw);
   if (!parsed.success) return [];
   const { response, error } = parsed.data;
   if (error) {
@@ -137,7 +137,7 @@ function translateChunk(state: StreamState, raw: unknown): string[] {
 
 function finish(state: StreamState): string[] {
   state.outcome = state.finishReason === undefined && !state.promptBlocked ? 'cut-off' : 'finished';
-  const stopReason = mapV1internalStopReason({
+  const stopReason = mapAntigravityStopReason({
     finishReason: state.finishReason,
     sawFunctionCall: state.sawToolUse,
     promptBlocked: state.promptBlocked,
@@ -148,13 +148,13 @@ function finish(state: StreamState): string[] {
     frame({
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: convertV1internalUsage(state.rawUsage),
+      usage: mapAntigravityUsage(state.rawUsage),
     }),
     frame({ type: 'message_stop' }),
   ];
 }
 
-/** A state machine turning v1internal stream chunks into an Anthropic Messages event stream. */
+/** A state machine turning Antigravity stream chunks into an Anthropic Messages event stream. */
 export function createMessagesStreamTranslator(options: ReplyOptions): MessagesStreamTranslator {
   const state: StreamState = {
     options,
@@ -171,7 +171,7 @@ export function createMessagesStreamTranslator(options: ReplyOptions): MessagesS
     push: (chunk) => (state.outcome === 'open' ? translateChunk(state, chunk) : []),
     end: () => (state.outcome === 'open' ? finish(state) : []),
     get usage() {
-      return state.rawUsage && convertV1internalUsage(state.rawUsage);
+      return state.rawUsage && mapAntigravityUsage(state.rawUsage);
     },
     get rawUsage() {
       return state.rawUsage;

@@ -4,18 +4,18 @@ import { convertMessagesContent, joinSystemText } from './convert-messages-conte
 import { countTokensRequestSchema } from './messages-request-schema.js';
 import type { GeminiContent, MessagesTranslationRefusal } from './antigravity-types.js';
 
-export interface V1internalCountTokensRequest {
+export interface AntigravityCountTokensRequest {
   request: { model: string; contents: GeminiContent[] };
 }
 
 /**
- * `/antigravity/v1/messages/count_tokens` body -> v1internal `:countTokens` body. The upstream
+ * `/antigravity/v1/messages/count_tokens` body -> Antigravity `:countTokens` body. The upstream
  * method takes only `contents`, so the system prompt is counted as a leading user turn; tool
  * definitions are not counted (see docs/translation.md).
  */
 export function convertCountTokensRequest(
   body: unknown,
-): { ok: true; body: V1internalCountTokensRequest; model: string } | MessagesTranslationRefusal {
+): { ok: true; body: AntigravityCountTokensRequest; model: string } | MessagesTranslationRefusal {
   const parsed = countTokensRequestSchema.safeParse(body);
   if (!parsed.success) return describeParseFailure(parsed.error);
   const request = parsed.data;
@@ -37,7 +37,7 @@ export function convertCountTokensRequest(
 
 const countTokensReplySchema = z.looseObject({ totalTokens: z.number().int().nonnegative() });
 
-/** v1internal `{totalTokens}` -> Anthropic `{input_tokens}`; undefined when the reply is unreadable. */
+/** Antigravity `{totalTokens}` -> Anthropic `{input_tokens}`; undefined when the reply is unreadable. */
 export function convertCountTokensReply(body: unknown): { input_tokens: number } | undefined {
   const parsed = countTokensReplySchema.safeParse(body);
   return parsed.success ? { input_tokens: parsed.data.totalTokens } : undefined;

@@ -7,15 +7,15 @@ import { readMessagesOutputCap } from '../../read-messages-output-cap.js';
 import type {
   GenerationConfig,
   MessagesTranslationRefusal,
-  V1internalEnvelope,
+  AntigravityEnvelope,
 } from './antigravity-types.js';
 
 export type MessagesRequestConversion =
-  | { ok: true; envelope: V1internalEnvelope; stream: boolean; model: string }
+  | { ok: true; envelope: AntigravityEnvelope; stream: boolean; model: string }
   | MessagesTranslationRefusal;
 
 export interface EnvelopeOptions {
-  /** The Upstream's Cloud Code project id. */
+  /** The Upstream's Antigravity project id. */
   projectId: string;
   /** Caller-generated, e.g. `agent-<uuid>`. */
   requestId: string;
@@ -46,7 +46,7 @@ function convertThinking(
   }
 }
 
-/** Anthropic Messages request body (parsed JSON) -> Antigravity v1internal envelope (PROTOCOLS 5.3). */
+/** Anthropic Messages request body (parsed JSON) -> Antigravity envelope (PROTOCOLS 5.3). */
 export function convertMessagesRequest(
   body: unknown,
   options: EnvelopeOptions,
@@ -76,7 +76,7 @@ export function convertMessagesRequest(
     ),
     ...definedEntry('thinkingConfig', convertThinking(request, unsignedThinking)),
   };
-  const envelope: V1internalEnvelope = {
+  const envelope: AntigravityEnvelope = {
     project: options.projectId,
     requestId: options.requestId,
     userAgent: 'antigravity',

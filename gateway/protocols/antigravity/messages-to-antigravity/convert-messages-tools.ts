@@ -8,11 +8,11 @@ import type {
 import type {
   GeminiFunctionDeclaration,
   MessagesTranslationRefusal,
-  V1internalRequest,
+  AntigravityRequest,
 } from './antigravity-types.js';
 
 type ToolsResult =
-  | { ok: true; tools: V1internalRequest['tools']; toolConfig: V1internalRequest['toolConfig'] }
+  | { ok: true; tools: AntigravityRequest['tools']; toolConfig: AntigravityRequest['toolConfig'] }
   | MessagesTranslationRefusal;
 
 /** Client tools only: server tools (web search, code execution, …) have a versioned `type`. */

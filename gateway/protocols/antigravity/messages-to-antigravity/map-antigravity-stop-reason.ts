@@ -6,7 +6,7 @@ const finishReasons: Readonly<Record<string, AnthropicStopReason>> = {
 };
 
 /** A tool call wins over any finish reason (Gemini ends tool calls with STOP). */
-export function mapV1internalStopReason(outcome: {
+export function mapAntigravityStopReason(outcome: {
   finishReason: string | null | undefined;
   sawFunctionCall: boolean;
   promptBlocked: boolean;

@@ -9,9 +9,9 @@ export interface AnthropicUsage {
 
 /**
  * Gemini usage semantics -> Anthropic semantics (PROTOCOLS 5.3): Anthropic input excludes cache
- * reads, Gemini output excludes thoughts; v1internal reports no cache writes.
+ * reads, Gemini output excludes thoughts; Antigravity reports no cache writes.
  */
-export function convertV1internalUsage(usage: GeminiUsage | null | undefined): AnthropicUsage {
+export function mapAntigravityUsage(usage: GeminiUsage | null | undefined): AnthropicUsage {
   const prompt = usage?.promptTokenCount ?? 0;
   const cached = usage?.cachedContentTokenCount ?? 0;
   return {
