@@ -1,6 +1,6 @@
 /** Costs computed by hand from the shipped list prices (USD per MTok x 1000 = nano-USD per token). */
 import { describe, expect, it } from 'vitest';
-import type { UsageBuckets } from '../../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { computeCost, toNanoPrice, type PicoModelPrice } from './compute-cost.js';
 import { loadShippedPriceTable } from './load-price-table.js';
 import { lookupModelPrice } from './lookup-model-price.js';

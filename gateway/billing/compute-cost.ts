@@ -5,7 +5,7 @@
  * price table holds, so sub-nano prices such as $0.01875/MTok stay exact). Arithmetic is in BigInt.
  */
 import type { ModelPrice } from '../../store/policy-documents.js';
-import type { UsageBuckets } from '../../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-buckets.js';
 
 /** Prices in integer pico-USD (1e-12) per token: USD per MTok x 1_000_000. */
 export interface PicoModelPrice {

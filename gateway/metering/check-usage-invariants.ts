@@ -5,16 +5,7 @@
  * infinite: the bound) and reported as flags so the usage record keeps the evidence; a repaired
  * report is billed as `estimated` (`hasRepairedUsage`, `resolveMeteredUsage`). Never throws.
  */
-import type { UsageBuckets } from '../../store/usage-records.js';
-
-const BUCKETS = [
-  'inputUncached',
-  'cacheRead',
-  'cacheWrite5m',
-  'cacheWrite1h',
-  'output',
-  'reasoning',
-] as const satisfies readonly (keyof UsageBuckets)[];
+import { USAGE_BUCKETS, type UsageBuckets } from '../../store/usage-buckets.js';
 
 /**
  * The most tokens one bucket of one request is billed for: five times the largest context window
@@ -39,7 +30,7 @@ export interface CheckedUsage {
 export function checkUsageInvariants(candidate: UsageBuckets): CheckedUsage {
   const usage = { ...candidate };
   const flags: string[] = [];
-  for (const bucket of BUCKETS) {
+  for (const bucket of USAGE_BUCKETS) {
     const value: unknown = usage[bucket];
     if (typeof value !== 'number' || Number.isNaN(value)) {
       flags.push(`invalid-${bucket}`);

@@ -3,7 +3,7 @@
  * cache-write parts, output totals include reasoning (PROTOCOLS.md 2.3, 3.2, 6.1). Normalised into
  * the disjoint buckets.
  */
-import type { UsageBuckets } from '../../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
 import { tokenCount } from './usage-report.js';
 

@@ -7,7 +7,8 @@ import {
 import { checkUsageInvariants, MAX_USAGE_TOKENS } from './check-usage-invariants.js';
 import { createBodyUsageAccumulator } from './create-body-usage-accumulator.js';
 import { resolveMeteredUsage } from './resolve-metered-usage.js';
-import { emptyBuckets, emptyReport } from './usage-report.js';
+import { emptyReport } from './usage-report.js';
+import { emptyUsage } from '../../store/usage-buckets.js';
 
 const reported = {
   inputUncached: 10,
@@ -40,7 +41,7 @@ describe('resolveMeteredUsage', () => {
   it('estimates input and output from request size and text when no usage came', () => {
     const report = { ...emptyReport(), textChars: 8, flags: ['x'] };
     expect(resolveMeteredUsage({ report, estimatedInputTokens: 250 })).toEqual({
-      usage: { ...emptyBuckets(), inputUncached: 250, output: 2 },
+      usage: { ...emptyUsage(), inputUncached: 250, output: 2 },
       accuracy: 'estimated',
       flags: ['x', 'usage-estimated'],
     });
@@ -58,7 +59,7 @@ describe('resolveMeteredUsage', () => {
 
   it('bills nothing without usage or text', () => {
     expect(resolveMeteredUsage({ report: emptyReport(), estimatedInputTokens: 250 })).toEqual({
-      usage: emptyBuckets(),
+      usage: emptyUsage(),
       accuracy: 'none',
       flags: [],
     });

@@ -6,10 +6,11 @@
  * (request size for input, generated text for output); with no usage at all, the text and the
  * request size give an estimate; with neither usage nor text, nothing is billed (`none`).
  */
-import type { UsageBuckets, UsageRecord } from '../../store/usage-records.js';
+import { emptyUsage, type UsageBuckets } from '../../store/usage-buckets.js';
+import type { UsageRecord } from '../../store/usage-records.js';
 import { estimateTokensFromChars } from './accumulate-text.js';
 import { hasRepairedUsage, MAX_USAGE_TOKENS } from './check-usage-invariants.js';
-import { emptyBuckets, type UsageReport } from './usage-report.js';
+import type { UsageReport } from './usage-report.js';
 
 export interface MeteredUsage {
   usage: UsageBuckets;
@@ -65,10 +66,10 @@ export function resolveMeteredUsage(options: ResolveMeteredUsageOptions): Metere
   }
   if (report.textChars > 0) {
     flags.push('usage-estimated');
-    const usage = emptyBuckets();
+    const usage = emptyUsage();
     usage.inputUncached = estimatedInput;
     usage.output = textTokens;
     return { usage, accuracy: 'estimated', flags };
   }
-  return { usage: emptyBuckets(), accuracy: 'none', flags };
+  return { usage: emptyUsage(), accuracy: 'none', flags };
 }

@@ -3,7 +3,7 @@
  * the upstream reported usage), invariant flags, the model the upstream named, how much text was
  * generated (for estimates), and whether the protocol's terminal event arrived.
  */
-import type { UsageBuckets } from '../../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-buckets.js';
 
 export interface UsageReport {
   /** Buckets from the usage the upstream reported; null when none arrived. */
@@ -26,17 +26,6 @@ export interface UsageReport {
 export interface UsageAccumulator {
   feed(payload: unknown): void;
   result(): UsageReport;
-}
-
-export function emptyBuckets(): UsageBuckets {
-  return {
-    inputUncached: 0,
-    cacheRead: 0,
-    cacheWrite5m: 0,
-    cacheWrite1h: 0,
-    output: 0,
-    reasoning: 0,
-  };
 }
 
 export function emptyReport(): UsageReport {

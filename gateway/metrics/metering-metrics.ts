@@ -6,7 +6,7 @@
  * and expired leases charged as estimated records.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { UsageBuckets } from '../../store/usage-records.js';
+import { USAGE_BUCKETS, type UsageBuckets } from '../../store/usage-buckets.js';
 import { statusClass } from './gateway-metrics.js';
 
 type Labels = 'platform' | 'group' | 'model' | 'status_class';
@@ -116,7 +116,7 @@ export function observeSettledRequest(metrics: MeteringMetrics, settled: Settled
   if (settled.timeToFirstByteMs !== null) {
     metrics.timeToFirstByte.observe(labels, settled.timeToFirstByteMs / 1000);
   }
-  for (const bucket of Object.keys(settled.usage) as (keyof UsageBuckets)[]) {
+  for (const bucket of USAGE_BUCKETS) {
     const tokens = settled.usage[bucket];
     if (tokens > 0) metrics.tokens.inc({ ...labels, bucket }, tokens);
   }

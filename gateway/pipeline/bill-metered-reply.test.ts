@@ -4,7 +4,8 @@ import { priceRequest } from '../billing/price-request.js';
 import { convertGoogleUsageMetadata } from '../metering/convert-google-usage-metadata.js';
 import { convertInclusiveUsage } from '../metering/convert-inclusive-usage.js';
 import { MAX_USAGE_TOKENS } from '../metering/check-usage-invariants.js';
-import { emptyBuckets, emptyReport } from '../metering/usage-report.js';
+import { emptyReport } from '../metering/usage-report.js';
+import { emptyUsage, USAGE_BUCKETS } from '../../store/usage-buckets.js';
 import { billMeteredReply } from './bill-metered-reply.js';
 import type { MeteredReply } from './request-metering.js';
 
@@ -19,7 +20,7 @@ const price = priceRequest({
   group,
   table: loadShippedPriceTable(),
 });
-const usage = { ...emptyBuckets(), inputUncached: 100, output: 10 };
+const usage = { ...emptyUsage(), inputUncached: 100, output: 10 };
 // (100 x 3000 + 10 x 15000) x 2
 const cost = 900_000;
 
@@ -97,7 +98,7 @@ describe('billMeteredReply', () => {
     const values = [1e300, 1.5, 0.4, -1, Number.NaN, Infinity, -Infinity, 1e20, 2 ** 53 - 1];
 
     it.each(values)('bills %s in any bucket without throwing, as estimated', (value) => {
-      for (const bucket of Object.keys(emptyBuckets()) as (keyof typeof usage)[]) {
+      for (const bucket of USAGE_BUCKETS) {
         const bill = billMeteredReply({
           price,
           reply: reply({ usage: { ...usage, [bucket]: value }, complete: true }, 'ended'),

@@ -12,8 +12,8 @@ import type { RequestPrice } from '../billing/price-request.js';
 import { computeBoundedCost } from '../billing/compute-cost.js';
 import { checkUsageInvariants, hasRepairedUsage } from '../metering/check-usage-invariants.js';
 import { resolveMeteredUsage } from '../metering/resolve-metered-usage.js';
-import { emptyBuckets } from '../metering/usage-report.js';
-import type { UsageBuckets, UsageRecord } from '../../store/usage-records.js';
+import { emptyUsage, type UsageBuckets } from '../../store/usage-buckets.js';
+import type { UsageRecord } from '../../store/usage-records.js';
 import type { MeteredReply } from './request-metering.js';
 
 export interface Bill {
@@ -40,7 +40,7 @@ export function billMeteredReply(input: BillInput): Bill {
   const { price, reply } = input;
   const priceVersion = price?.version ?? '';
   if (reply === null) {
-    return { usage: emptyBuckets(), costNano: 0, accuracy: 'none', priceVersion, flags: [] };
+    return { usage: emptyUsage(), costNano: 0, accuracy: 'none', priceVersion, flags: [] };
   }
   const { report } = reply;
   const flags: string[] = [...END_FLAGS[reply.end]];
@@ -49,7 +49,7 @@ export function billMeteredReply(input: BillInput): Bill {
   const failed = reply.end === 'upstream-failed' || report.error !== null;
   if (failed && report.usage === null) {
     return {
-      usage: emptyBuckets(),
+      usage: emptyUsage(),
       costNano: 0,
       accuracy: 'none',
       priceVersion,

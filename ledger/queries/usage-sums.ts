@@ -1,5 +1,5 @@
 /** The sums every usage query returns, the SQL that selects them and the mapping of a row. */
-import type { UsageBuckets } from '../../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { readNumber, type Row } from '../ledger-database.js';
 
 export interface UsageSums {

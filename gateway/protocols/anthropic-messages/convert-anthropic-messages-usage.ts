@@ -5,7 +5,7 @@
  * and a provisional output; every `message_delta` carries running totals that replace (never add to)
  * the earlier values; `message_stop` ends the message.
  */
-import type { UsageBuckets } from '../../../store/usage-records.js';
+import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
 import {

@@ -4,7 +4,7 @@
  * semantics (last snapshot wins, thoughts billed as output, no cache-write count). Error bodies are
  * Google-shaped and not wrapped.
  */
-import type { UsageBuckets } from '../../../store/usage-records.js';
+import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import {
   convertGoogleUsageMetadata,
   createGoogleResponseReader,

@@ -3,7 +3,7 @@
  * normalisation itself is shared with Antigravity (`metering/convert-google-usage-metadata.ts`).
  * Works for SSE chunks (`alt=sse`) and for elements of the streamed JSON array alike.
  */
-import type { UsageBuckets } from '../../../store/usage-records.js';
+import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import {
   convertGoogleUsageMetadata,
   createGoogleResponseReader,

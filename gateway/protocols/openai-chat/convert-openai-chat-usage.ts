@@ -3,7 +3,7 @@
  * cached and cache-write tokens; `completion_tokens` includes reasoning. In a stream, usage comes in
  * one chunk with `choices: []` (only with `stream_options.include_usage`), and `[DONE]` ends it.
  */
-import type { UsageBuckets } from '../../../store/usage-records.js';
+import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {

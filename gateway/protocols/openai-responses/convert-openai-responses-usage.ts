@@ -4,7 +4,7 @@
  * event's `response` (`response.completed`, `.incomplete`, `.failed`, or `response.done`); an `error`
  * event also ends the stream.
  */
-import type { UsageBuckets } from '../../../store/usage-records.js';
+import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {

@@ -11,6 +11,7 @@ import { createStore } from '../../../store/create-store.js';
 import { hashKeyValue } from '../../../store/hash-key-value.js';
 import type { KeyPolicy, UpstreamRef } from '../../../store/policy-documents.js';
 import { sealCredential } from '../../../store/seal-credential.js';
+import { emptyUsage } from '../../../store/usage-buckets.js';
 import { PLATFORMS } from '../../../crds/schema/resources.js';
 import type { Platform, Store } from '../../../store/store.js';
 import { DEFAULT_FAKE_CREDENTIAL } from '../../../local/simulator/start-fake-provider.js';
@@ -182,7 +183,6 @@ export async function spend(store: Store, policy: KeyPolicy, costNano: number): 
     keyUid: policy.keyUid,
     costNano,
     now,
-    day: new Date(now).toISOString().slice(0, 10),
     record: {
       requestId,
       time: now,
@@ -195,14 +195,7 @@ export async function spend(store: Store, policy: KeyPolicy, costNano: number): 
       platform: policy.group?.platform ?? 'Anthropic',
       model: 'test',
       upstreamModel: 'test',
-      usage: {
-        inputUncached: 0,
-        cacheRead: 0,
-        cacheWrite5m: 0,
-        cacheWrite1h: 0,
-        output: 0,
-        reasoning: 0,
-      },
+      usage: emptyUsage(),
       costNano,
       priceVersion: 'test',
       multiplier: '1',

@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { loadShippedPriceTable } from '../../../gateway/billing/load-price-table.js';
 import { computeCost, type Multiplier } from '../../../gateway/billing/compute-cost.js';
 import type { Store } from '../../../store/store.js';
-import type { UsageBuckets, UsageRecord } from '../../../store/usage-records.js';
+import { emptyUsage, type UsageBuckets } from '../../../store/usage-buckets.js';
+import type { UsageRecord } from '../../../store/usage-records.js';
 import type { BuildOptions } from '../../../gateway/app.js';
 import {
   startFakeProvider,
@@ -103,12 +104,9 @@ export async function waitForRecords(
 ): Promise<UsageRecord[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 5_000);
   for (;;) {
-    const page = await env.store.records({
-      namespace: env.namespace,
-      keyUid: options.keyUid,
-      limit: 1000,
-    });
-    if (page.records.length >= options.count || Date.now() > deadline) return page.records;
+    const pending = await env.store.pendingUsageRecords(env.namespace, 10_000);
+    const records = pending.filter((record) => record.keyUid === options.keyUid);
+    if (records.length >= options.count || Date.now() > deadline) return records;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -121,13 +119,5 @@ export function tableCost(model: string, usage: UsageBuckets, multiplier: Multip
 }
 
 export function buckets(partial: Partial<UsageBuckets>): UsageBuckets {
-  return {
-    inputUncached: 0,
-    cacheRead: 0,
-    cacheWrite5m: 0,
-    cacheWrite1h: 0,
-    output: 0,
-    reasoning: 0,
-    ...partial,
-  };
+  return { ...emptyUsage(), ...partial };
 }
