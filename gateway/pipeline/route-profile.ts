@@ -39,12 +39,6 @@ export const ROUTE_PROFILES = {
     errorShape: 'google',
     forwarded: true,
   },
-  openaiUnavailable: {
-    platforms: ['OpenAI'],
-    keySources: responsesKeys,
-    errorShape: 'openai',
-    forwarded: false,
-  },
   geminiModels: {
     platforms: ['Gemini'],
     keySources: geminiKeys,

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createStreamTap, type PayloadSink } from './create-stream-tap.js';
-import { tapAsyncIterable, tapReadableStream } from './tap-readable-stream.js';
 
 function collectingSink(): PayloadSink<unknown[]> & { payloads: unknown[] } {
   const payloads: unknown[] = [];
@@ -44,58 +42,5 @@ describe('createStreamTap', () => {
     const outcome = tap.finish({ sourceEnded: true });
     expect(outcome.overflowed).toBe(true);
     expect(outcome.bytes).toBe(26);
-  });
-});
-
-describe('tap adapters', () => {
-  it('passes Web stream bytes through unchanged and resolves at the end', async () => {
-    const source = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    const tapped = tapReadableStream(
-      source,
-      createStreamTap({ framing: 'sse', sink: collectingSink() }),
-    );
-    const received = Buffer.from(await new Response(tapped.stream).arrayBuffer());
-    expect(received.toString()).toBe(sse);
-    const outcome = await tapped.outcome;
-    expect(outcome.sourceEnded).toBe(true);
-    expect(outcome.result).toHaveLength(3);
-  });
-
-  it('resolves with what was seen when the consumer cancels', async () => {
-    const source = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(Buffer.from('data: {"n":1}\n\n'));
-      },
-    });
-    const tapped = tapReadableStream(
-      source,
-      createStreamTap({ framing: 'sse', sink: collectingSink() }),
-    );
-    const reader = tapped.stream.getReader();
-    await reader.read();
-    await reader.cancel('client went away');
-    const outcome = await tapped.outcome;
-    expect(outcome).toMatchObject({ sourceEnded: false, result: [{ n: 1 }] });
-  });
-
-  it('passes async-iterable chunks through and reports once when the consumer stops early', async () => {
-    const outcomes: unknown[] = [];
-    const tap = createStreamTap({ framing: 'sse', sink: collectingSink() });
-    const passed: Buffer[] = [];
-    for await (const chunk of tapAsyncIterable(Readable.from(chunks), tap, (outcome) =>
-      outcomes.push(outcome),
-    )) {
-      passed.push(Buffer.from(chunk));
-      if (passed.length === 2) break;
-    }
-    expect(Buffer.concat(passed).equals(Buffer.concat(chunks.slice(0, 2)))).toBe(true);
-    expect(outcomes).toEqual([
-      expect.objectContaining({ sourceEnded: false, bytes: 23, result: [] }),
-    ]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The metering tap (STYLE.md 8): it never changes the bytes passed through; it parses a copy of them
  * into payloads for a usage accumulator and resolves the accumulator's result once, at the end of
- * the stream or when the stream is cancelled or fails. Synchronous core; adapters for Web streams
- * and async iterables (undici bodies) are in `tap-readable-stream.ts`.
+ * the stream or when the stream is cancelled or fails. Synchronous: the relay
+ * (`pipeline/relay-metered-reply.ts`) writes each chunk as it passes and finishes the tap once.
  */
 import { createJsonArrayStreamParser } from './parse-json-array-stream.js';
 import { createServerSentEventParser } from './parse-server-sent-events.js';

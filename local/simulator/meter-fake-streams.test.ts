@@ -17,7 +17,6 @@ import {
   type StreamFraming,
   type TapOutcome,
 } from '../../gateway/sse/create-stream-tap.js';
-import { tapAsyncIterable } from '../../gateway/sse/tap-readable-stream.js';
 import type { UsageReport } from '../../gateway/metering/usage-report.js';
 import {
   DEFAULT_FAKE_CREDENTIAL,
@@ -50,23 +49,22 @@ async function meter(options: {
     headers: { 'content-type': 'application/json', ...options.headers },
     body,
   });
+  // The tap as the relay drives it: every chunk written as it passes, finished once at the end.
   const tap = createStreamTap({ framing: options.framing, sink: options.accumulator });
-  let outcome: TapOutcome<UsageReport> | undefined;
   const pieces: Buffer[] = [];
+  let sourceEnded = false;
   try {
-    for await (const chunk of tapAsyncIterable(
-      response.body,
-      tap,
-      (result) => (outcome = result),
-    )) {
-      pieces.push(Buffer.from(chunk));
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      tap.write(chunk);
+      pieces.push(chunk);
     }
+    sourceEnded = true;
   } catch {
-    // A dropped connection ends the body with an error; the tap has reported already.
+    // A dropped connection ends the body with an error: the source did not end.
   }
   return {
     passed: Buffer.concat(pieces).toString(),
-    outcome: outcome!,
+    outcome: tap.finish({ sourceEnded }),
     bodyBytes: Buffer.byteLength(body),
   };
 }
