@@ -4,19 +4,8 @@
  * semantics (last snapshot wins, thoughts billed as output, no cache-write count). Error bodies are
  * Google-shaped and not wrapped.
  */
-import type { UsageBuckets } from '../../../store/usage-buckets.js';
-import {
-  convertGoogleUsageMetadata,
-  createGoogleResponseReader,
-} from '../../metering/convert-google-usage-metadata.js';
+import { createGoogleResponseReader } from '../../metering/convert-google-usage-metadata.js';
 import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
-
-export function convertAntigravityUsage(metadata: unknown): {
-  usage: UsageBuckets;
-  flags: string[];
-} {
-  return convertGoogleUsageMetadata(metadata);
-}
 
 function unwrap(payload: unknown): Record<string, unknown> | undefined {
   const envelope = asRecord(payload);

@@ -35,7 +35,6 @@ export const geminiResponseSchema = z.looseObject({
   modelVersion: z.string().nullish(),
   responseId: z.string().nullish(),
 });
-export type GeminiResponse = z.infer<typeof geminiResponseSchema>;
 
 export const googleErrorSchema = z.looseObject({
   code: z.number().nullish(),

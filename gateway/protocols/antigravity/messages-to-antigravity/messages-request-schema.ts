@@ -75,4 +75,3 @@ export const countTokensRequestSchema = messagesRequestSchema.omit({
   max_tokens: true,
   stream: true,
 });
-export type CountTokensRequest = z.infer<typeof countTokensRequestSchema>;

@@ -45,4 +45,3 @@ export const responsesReplySchema = z.looseObject({
   usage: responsesUsageSchema.nullish(),
   service_tier: z.string().nullish(),
 });
-export type ResponsesReply = z.infer<typeof responsesReplySchema>;
