@@ -9,7 +9,6 @@ import type { AppConfig } from './gateway-config.js';
 import { toGatewayError } from './errors/to-gateway-error.js';
 import { loadGatewayPrices } from './billing/load-gateway-prices.js';
 import type { PriceTable } from './billing/load-price-table.js';
-import { UsagePruner } from './metering/prune-usage-periodically.js';
 import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
 import { createMeteringMetrics } from './metrics/metering-metrics.js';
 import { createAdmissionHook } from './pipeline/admission-hook.js';
@@ -61,8 +60,6 @@ export interface GatewayHandle {
   inFlight(): number;
   /** Settlements waiting for the store; `drainBy` sets the shutdown deadline. */
   settlements: SettlementQueue;
-  /** Prunes usage past the retention now, in the namespaces seen since the last prune. */
-  pruneUsage(): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -125,15 +122,6 @@ export function build(options: BuildOptions): FastifyInstance {
     },
   });
   const prices = options.prices ?? loadGatewayPrices(config.priceFile).table;
-  const pruner = new UsagePruner({
-    store,
-    retentionDays: config.usageRetentionDays,
-    clock,
-    onError: (error, namespace) => {
-      app.log.warn({ err: error, namespace }, 'usage pruning failed');
-    },
-  });
-  pruner.start();
   const meteringMetrics = createMeteringMetrics(registry);
   const settlement = startSettlement({
     store,
@@ -151,7 +139,6 @@ export function build(options: BuildOptions): FastifyInstance {
     pending: new Set(),
     metrics: meteringMetrics,
     prices,
-    pruner,
   };
   const pools = new UpstreamPools(config);
   const upstreams = new UpstreamCache({
@@ -165,7 +152,6 @@ export function build(options: BuildOptions): FastifyInstance {
     registry,
     inFlight: () => renewer.size + finishing.pending.size,
     settlements: settlement.queue,
-    pruneUsage: () => pruner.pruneNow(),
   });
 
   app.removeAllContentTypeParsers();
@@ -272,7 +258,6 @@ export function build(options: BuildOptions): FastifyInstance {
   app.addHook('onClose', async () => {
     await Promise.allSettled([...finishing.pending]);
     await settlement.close();
-    await pruner.stop();
     renewer.stop();
     await pools.close();
   });

@@ -63,8 +63,6 @@ export const gatewaySettingsSchema = z.object({
     }, 'unknown time zone'),
   /** A LiteLLM `model_prices_and_context_window.json` laid over the shipped price table. */
   priceFile: z.string().min(1).optional(),
-  /** Usage records and aggregates older than this are pruned; 0 keeps them forever. */
-  usageRetentionDays: z.coerce.number().int().min(0).default(90),
   /** How long a settlement the store refused is retried (backoff 100 ms doubling to 5 s). */
   settlementRetryMs: milliseconds(300_000),
   /** Settlements waiting for the store at most; beyond it they are left to their lease. */

@@ -17,7 +17,13 @@ export async function reconcileAccount(
   }
   const policy = projectAccountPolicy(account);
   const existing = await context.store.getAccount(ref.namespace);
-  if (existing?.digest !== policy.digest) await context.store.putAccount(ref.namespace, policy);
+  if (existing?.digest !== policy.digest) {
+    // Programmed before (its status says so) but unknown to the store: the store lost its
+    // counters, and the account waits for the recorder to restore them from the ledger.
+    const programmedBefore =
+      account.status?.conditions?.some((condition) => condition.type === 'Programmed') === true;
+    await context.store.putAccount(ref.namespace, policy, { programmedBefore });
+  }
   let figures: Record<string, unknown> = {};
   if (usageReadDue(context, account.metadata.uid)) {
     const counters = await context.store.accountCounters(ref.namespace);

@@ -1,11 +1,14 @@
 /**
  * The admission script: every check in the contract's order, then the reservation and both
  * concurrency slots, in one EVALSHA against the namespace's slot.
- * Expired leases of the namespace are charged first (lua-shared-functions.ts).
+ * Expired leases of the namespace are charged first (lua-shared-functions.ts). A namespace with an
+ * Account whose counters are not whole (`present` missing from the account counters: the store lost
+ * them) is refused with `CountersRestoring` before any limit is read, until the recorder has
+ * restored its counters from the ledger.
  * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge.
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
  * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs, lease charge ('' for none:
- * day TAB recordTime TAB increments TAB record JSON prefix TAB model).
+ * recordTime TAB record JSON prefix).
  * Reply: {'ok', accountUid} or {'refused', reason, window, number}.
  */
 import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
@@ -29,6 +32,12 @@ purgeExpired(base, now, markerTtl)
 if redis.call('HEXISTS', inFlightData, requestId) == 1 then
   redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
   return {'ok', redis.call('HGET', accountPolicy, 'uid') or ''}
+end
+
+local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent')
+local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present')
+if account[1] and not accountState[3] then
+  return {'refused', 'CountersRestoring', '', '1'}
 end
 
 local counters = redis.call('HMGET', keyCounters, 'used', 'reserved', 'inflight')
@@ -55,10 +64,8 @@ end
 
 if sourceDenied then return {'refused', 'SourceDenied', '', '0'} end
 
-local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent')
 if not account[1] then return {'refused', 'NoAccount', '', '0'} end
 
-local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved')
 local spent, accountReserved = num(accountState[1]), num(accountState[2])
 if account[2] and account[2] ~= '' and spent + accountReserved >= tonumber(account[2]) then
   return {'refused', 'BalanceExhausted', '', '0'}

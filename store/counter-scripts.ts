@@ -3,7 +3,7 @@
  * quota reset once per token, and the upstream concurrency slot. Each touches one slot: a
  * namespace's, or one upstream's.
  */
-import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
+import { LUA_RELEASE_AND_PURGE, USAGE_STREAM_FIELD } from './lua-shared-functions.js';
 
 /**
  * KEYS: keyCounters, accountCounters, inFlight, inFlightData. ARGV: base, now, markerTtlMs.
@@ -32,10 +32,15 @@ local state = redis.call('HMGET', KEYS[1], 'spent', 'reserved')
 return {state[1] or '0', state[2] or '0'}
 `;
 
-/** KEYS: keyCounters. ARGV: token. Reply: 1 when the used quota was zeroed, 0 when seen before. */
+/**
+ * KEYS: keyCounters, usageStream. ARGV: token, reset event JSON. Reply: 1 when the used quota was
+ * zeroed, 0 when the token was seen before. The reset is appended to the usage stream, so the
+ * ledger knows when each key's quota restarted (the counter restore sums from there).
+ */
 export const RESET_QUOTA_LUA = `
 if redis.call('HGET', KEYS[1], 'resetToken') == ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'used', 0, 'resetToken', ARGV[1])
+redis.call('XADD', KEYS[2], '*', '${USAGE_STREAM_FIELD}', ARGV[2])
 return 1
 `;
 
@@ -53,29 +58,4 @@ end
 if limit > 0 and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[3] + ARGV[4], ARGV[1])
 return 1
-`;
-
-/**
- * KEYS: records, recordData, aggregateIndex. ARGV: base, olderThan.
- * Removes records older than `olderThan` (also from the per-key indexes) and aggregate hashes whose
- * last contribution is older. Reply: the number of records removed.
- */
-export const PRUNE_USAGE_LUA = `
-local base, olderThan = ARGV[1], '(' .. ARGV[2]
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', olderThan)
-for _, requestId in ipairs(ids) do
-  local json = redis.call('HGET', KEYS[2], requestId)
-  if json then
-    local ok, record = pcall(cjson.decode, json)
-    if ok and type(record) == 'table' and type(record.keyUid) == 'string' then
-      redis.call('ZREM', base .. 'rec:k:' .. record.keyUid, requestId)
-    end
-    redis.call('HDEL', KEYS[2], requestId)
-  end
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', olderThan)
-local suffixes = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', olderThan)
-for _, suffix in ipairs(suffixes) do redis.call('DEL', base .. suffix) end
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', olderThan)
-return #ids
 `;

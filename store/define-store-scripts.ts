@@ -6,12 +6,12 @@ import { ADMISSION_KEY_COUNT, ADMISSION_LUA } from './admission-script.js';
 import type { RedisClient } from './connect-redis-client.js';
 import {
   ACQUIRE_UPSTREAM_SLOT_LUA,
-  PRUNE_USAGE_LUA,
   READ_ACCOUNT_COUNTERS_LUA,
   READ_KEY_COUNTERS_LUA,
   RESET_QUOTA_LUA,
   SWEEP_EXPIRED_LEASES_LUA,
 } from './counter-scripts.js';
+import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-restore-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
 
 const SCRIPTS = {
@@ -19,11 +19,13 @@ const SCRIPTS = {
   tollgateSettle: { lua: SETTLEMENT_LUA, numberOfKeys: SETTLEMENT_KEY_COUNT },
   tollgateReadKeyCounters: { lua: READ_KEY_COUNTERS_LUA, numberOfKeys: 4 },
   tollgateReadAccountCounters: { lua: READ_ACCOUNT_COUNTERS_LUA, numberOfKeys: 3 },
-  tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 1 },
+  tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 2 },
   tollgateAcquireUpstreamSlot: { lua: ACQUIRE_UPSTREAM_SLOT_LUA, numberOfKeys: 1 },
-  tollgatePruneUsage: { lua: PRUNE_USAGE_LUA, numberOfKeys: 3 },
   tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
-} as const;
+  tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
+  // Any number of keys: the call passes the count first.
+  tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
+} as const satisfies Record<string, { lua: string; numberOfKeys: number | null }>;
 
 export type ScriptName = keyof typeof SCRIPTS;
 
@@ -37,11 +39,18 @@ type ScriptFunction = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
 export function defineStoreScripts(client: RedisClient): RunScript {
   for (const [name, script] of Object.entries(SCRIPTS)) {
-    client.defineCommand(name, script);
+    client.defineCommand(
+      name,
+      script.numberOfKeys === null
+        ? { lua: script.lua }
+        : { lua: script.lua, numberOfKeys: script.numberOfKeys },
+    );
   }
   return (name, keys, args) => {
-    if (keys.length !== SCRIPTS[name].numberOfKeys) throw new Error(`${name}: wrong key count`);
+    const { numberOfKeys } = SCRIPTS[name];
     const method = Reflect.get(client, name) as ScriptFunction;
+    if (numberOfKeys === null) return method.call(client, keys.length, ...keys, ...args);
+    if (keys.length !== numberOfKeys) throw new Error(`${name}: wrong key count`);
     return method.call(client, ...keys, ...args);
   };
 }

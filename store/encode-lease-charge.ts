@@ -1,10 +1,9 @@
 /**
  * The lease charge as the Redis scripts keep it in `inflight:charge` (after the account uid the
- * admission script puts in front): day TAB recordTime TAB increments TAB record JSON without its
- * closing brace TAB model. JSON never holds a raw TAB, and the model comes last, so every field
- * splits cleanly. The record's cost is the reservation.
+ * admission script puts in front): recordTime TAB record JSON without its closing brace (the
+ * script appends accountUid, durationMs and chargedAt). JSON never holds a raw TAB, so the fields
+ * split cleanly. The record's cost is the reservation.
  */
-import { LEASE_CHARGE_METRICS } from './lua-shared-functions.js';
 import type { LeaseCharge } from './store.js';
 
 export function encodeLeaseCharge(charge: LeaseCharge | undefined, estimateNano: number): string {
@@ -12,15 +11,6 @@ export function encodeLeaseCharge(charge: LeaseCharge | undefined, estimateNano:
   const record: Record<string, unknown> = { ...charge.record, costNano: estimateNano };
   delete record.accountUid;
   delete record.durationMs;
-  const increments = LEASE_CHARGE_METRICS.map((metric) =>
-    metric === 'costNano' ? estimateNano : charge.record.usage[metric],
-  );
   const json = JSON.stringify(record);
-  return [
-    charge.day,
-    String(charge.record.time),
-    increments.join(','),
-    json.slice(0, -1),
-    charge.record.model,
-  ].join('\t');
+  return [String(charge.record.time), json.slice(0, -1)].join('\t');
 }

@@ -7,20 +7,19 @@
  * counters hold `reserved`. An expired member gives all three back and is charged its estimate
  * once (settled marker), so a gateway that died neither leaks a slot nor makes the call free.
  *
- * Every name is built from the namespace's `base`, so each function works inside any script of the
- * namespace's slot.
+ * Charging moves the counters and appends the usage record to the namespace's stream in the same
+ * script, so a counter change and its record cannot diverge; the recorder drains the stream into
+ * the ledger. Every name is built from the namespace's `base`, so each function works inside any
+ * script of the namespace's slot.
  */
-import { AGGREGATE_METRICS } from './aggregate-metrics.js';
 import { WINDOWS } from './store.js';
 
 export const LUA_WINDOWS = `local windows = {${WINDOWS.map(
   (window) => `{'${window.name}', ${window.durationMs}}`,
 ).join(', ')}}`;
 
-/** Aggregate metrics whose increments a lease charge carries (durationMs is known only then). */
-export const LEASE_CHARGE_METRICS = AGGREGATE_METRICS.filter(
-  (metric) => metric !== 'durationMs' && metric !== 'requests',
-);
+/** The stream entry's field holding the JSON (the recorder reads this field). */
+export const USAGE_STREAM_FIELD = 'record';
 
 export const LUA_RELEASE_AND_PURGE = `
 ${LUA_WINDOWS}
@@ -33,8 +32,6 @@ local function num(value)
   if value then return tonumber(value) or 0 end
   return 0
 end
-
-local aggregateMetrics = {${AGGREGATE_METRICS.map((metric) => `'${metric}'`).join(', ')}}
 
 -- Splits text on TAB into count fields; the last field keeps any further TABs.
 local function splitTabs(text, count)
@@ -60,43 +57,39 @@ local function releaseEntry(base, entry)
   redis.call('HINCRBY', base .. 'ac', 'reserved', int(-estimate))
 end
 
--- Charges a settled cost: quota, windows, account spend, the record and the daily aggregates.
--- c: keyUid, cost (text), now, recordTime, recordJson, requestId, model, day, increments (texts in
--- aggregateMetrics order).
+-- Charges a settled cost: quota, windows and last use in one read and one write of the key's
+-- counters (money stays below 2^53, exact in Lua numbers), the account's spend, and the record
+-- appended to the namespace's usage stream.
+-- c: keyUid, cost (text), now, recordJson (the record with its chargedAt).
 local function chargeCost(base, c)
   local keyCounters = base .. 'kc:' .. c.keyUid
   local cost = tonumber(c.cost)
-  redis.call('HINCRBY', keyCounters, 'used', c.cost)
+  local names = {'used'}
   for _, window in ipairs(windows) do
-    local usedField, endField = window[1] .. ':used', window[1] .. ':end'
-    local windowEnd = num(redis.call('HGET', keyCounters, endField))
+    table.insert(names, window[1] .. ':used')
+    table.insert(names, window[1] .. ':end')
+  end
+  local current = redis.call('HMGET', keyCounters, unpack(names))
+  local changes = {'used', int(num(current[1]) + cost), 'lastUsed', int(c.now)}
+  for index, window in ipairs(windows) do
+    local windowUsed, windowEnd = num(current[index * 2]), num(current[index * 2 + 1])
     if windowEnd > c.now then
-      redis.call('HINCRBY', keyCounters, usedField, c.cost)
+      table.insert(changes, names[index * 2])
+      table.insert(changes, int(windowUsed + cost))
     elseif cost > 0 then
-      redis.call('HSET', keyCounters, usedField, c.cost, endField, int(c.now + window[2]))
+      table.insert(changes, names[index * 2])
+      table.insert(changes, int(cost))
+      table.insert(changes, names[index * 2 + 1])
+      table.insert(changes, int(c.now + window[2]))
     end
   end
-  redis.call('HSET', keyCounters, 'lastUsed', int(c.now))
+  redis.call('HSET', keyCounters, unpack(changes))
   redis.call('HINCRBY', base .. 'ac', 'spent', c.cost)
-
-  redis.call('ZADD', base .. 'rec', c.recordTime, c.requestId)
-  redis.call('HSET', base .. 'rec:data', c.requestId, c.recordJson)
-  redis.call('ZADD', base .. 'rec:k:' .. c.keyUid, c.recordTime, c.requestId)
-
-  local keyDaily = 'kd:' .. c.keyUid .. ':' .. c.day
-  local accountDaily = 'ad:' .. c.day
-  for index, metric in ipairs(aggregateMetrics) do
-    local field = c.model .. '\\t' .. metric
-    redis.call('HINCRBY', base .. keyDaily, field, c.increments[index])
-    redis.call('HINCRBY', base .. accountDaily, field, c.increments[index])
-  end
-  redis.call('ZADD', base .. 'agg:index', 'GT', c.recordTime, keyDaily)
-  redis.call('ZADD', base .. 'agg:index', 'GT', c.recordTime, accountDaily)
+  redis.call('XADD', base .. 'usage', '*', '${USAGE_STREAM_FIELD}', c.recordJson)
 end
 
 -- The estimated charge of a lease that ended unsettled, once per request id. The charge entry is
--- accountUid TAB day TAB recordTime TAB increments (comma separated, LEASE_CHARGE_METRICS order)
--- TAB record JSON without its closing brace TAB model.
+-- accountUid TAB recordTime TAB record JSON without its closing brace (encode-lease-charge.ts).
 local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
   local charge = redis.call('HGET', base .. 'inflight:charge', requestId)
   if not charge then return 0 end
@@ -105,17 +98,12 @@ local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
     return 0
   end
   local reserved = splitTabs(entry, 2)
-  local fields = splitTabs(charge, 6)
-  local recordTime = tonumber(fields[3])
-  local duration = int(math.max(0, leaseEnd - recordTime))
-  local increments = {'1'}
-  for value in string.gmatch(fields[4], '[^,]+') do table.insert(increments, value) end
-  table.insert(increments, duration)
+  local fields = splitTabs(charge, 3)
+  local duration = int(math.max(0, leaseEnd - tonumber(fields[2])))
   chargeCost(base, {
-    keyUid = reserved[1], cost = reserved[2], now = now, recordTime = fields[3],
-    recordJson = fields[5] .. ',"accountUid":' .. cjson.encode(fields[1]) ..
-      ',"durationMs":' .. duration .. '}',
-    requestId = requestId, model = fields[6], day = fields[2], increments = increments,
+    keyUid = reserved[1], cost = reserved[2], now = now,
+    recordJson = fields[3] .. ',"accountUid":' .. cjson.encode(fields[1]) ..
+      ',"durationMs":' .. duration .. ',"chargedAt":' .. int(now) .. '}',
   })
   return 1
 end

@@ -1,15 +1,14 @@
 /**
  * Admission, settlement and counters on the in-process state, with exactly the semantics of the
  * Redis scripts (admission-script.ts, settlement-script.ts). Synchronous, so each call is atomic.
+ * A charge appends its record to the usage record queue in the same step.
  */
-import { AGGREGATE_METRICS, addToAggregate, aggregateIncrements } from './aggregate-metrics.js';
-import { emptyAggregate } from './aggregate-metrics.js';
 import type {
-  DailyEntry,
   InFlightEntry,
   KeyCounterState,
   MemoryState,
   NamespaceState,
+  UsageRecordQueue,
 } from './memory-state.js';
 import { namespaceState } from './memory-state.js';
 import type {
@@ -20,8 +19,15 @@ import type {
   SettlementRequest,
 } from './store.js';
 import { WINDOWS } from './store.js';
-import type { UsageRecord } from './usage-records.js';
+import type { QuotaResetEvent, UsageRecord } from './usage-records.js';
+import { settledRecordJson } from './usage-records.js';
 import { windowLimit } from './window-limit.js';
+
+/** What every change needs besides the state: where records go, how long markers live. */
+export interface MemorySpendContext {
+  queue: UsageRecordQueue;
+  markerTtlMs: number;
+}
 
 function keyState(ns: NamespaceState, keyUid: string): KeyCounterState {
   let found = ns.keys.get(keyUid);
@@ -52,13 +58,20 @@ function markSettled(ns: NamespaceState, requestId: string, until: number): bool
   return true;
 }
 
+/** Appends to the namespace's stream (the queue's source is the namespace). */
+function appendToStream(context: MemorySpendContext, ns: NamespaceState, body: string): void {
+  context.queue.append(ns.name, body);
+  ns.appended += 1;
+}
+
 /** Releases every lease that ended by `now` and charges its estimate once; returns the count. */
-export function purgeExpired(ns: NamespaceState, now: number, markerTtlMs: number): number {
+export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, now: number): number {
   let charged = 0;
   for (const [requestId, entry] of ns.inFlight) {
     if (entry.leaseUntil > now) continue;
     releaseEntry(ns, requestId);
-    if (entry.charge === undefined || !markSettled(ns, requestId, now + markerTtlMs)) continue;
+    const until = now + context.markerTtlMs;
+    if (entry.charge === undefined || !markSettled(ns, requestId, until)) continue;
     const { accountUid, lease } = entry.charge;
     const record: UsageRecord = {
       ...lease.record,
@@ -66,13 +79,7 @@ export function purgeExpired(ns: NamespaceState, now: number, markerTtlMs: numbe
       accountUid,
       durationMs: Math.max(0, entry.leaseUntil - lease.record.time),
     };
-    chargeCost(ns, {
-      keyUid: entry.keyUid,
-      costNano: entry.estimateNano,
-      now,
-      day: lease.day,
-      record,
-    });
+    chargeCost(context, ns, { keyUid: entry.keyUid, costNano: entry.estimateNano, now, record });
     charged += 1;
   }
   return charged;
@@ -84,6 +91,9 @@ function checkAdmission(
   request: AdmissionRequest,
 ): AdmissionRefusal | null {
   const { limits, now } = request;
+  if (ns.account !== null && !ns.countersPresent) {
+    return { reason: 'CountersRestoring', retryAfterSeconds: 1 };
+  }
   if (limits.quotaNano > 0 && counters.used + counters.reserved >= limits.quotaNano) {
     return { reason: 'QuotaExhausted' };
   }
@@ -115,12 +125,12 @@ function checkAdmission(
 }
 
 export function admitInState(
+  context: MemorySpendContext,
   state: MemoryState,
   request: AdmissionRequest,
-  markerTtlMs: number,
 ): AdmissionResult {
   const ns = namespaceState(state, request.namespace);
-  purgeExpired(ns, request.now, markerTtlMs);
+  purgeExpired(context, ns, request.now);
   const existing = ns.inFlight.get(request.requestId);
   if (existing !== undefined) {
     existing.leaseUntil = request.now + request.leaseMs;
@@ -147,26 +157,11 @@ interface Charge {
   keyUid: string;
   costNano: number;
   now: number;
-  day: string;
   record: UsageRecord;
 }
 
-function addDaily(entries: Map<string, DailyEntry>, entryKey: string, charge: Charge): void {
-  const { record } = charge;
-  const entry = entries.get(entryKey) ?? {
-    aggregate: emptyAggregate(charge.day, record.model),
-    lastTime: record.time,
-  };
-  entries.set(entryKey, entry);
-  const increments = aggregateIncrements(record);
-  AGGREGATE_METRICS.forEach((metric, index) => {
-    addToAggregate(entry.aggregate, metric, increments[index] ?? 0);
-  });
-  entry.lastTime = Math.max(entry.lastTime, record.time);
-}
-
-/** Quota, windows, account spend, the record and the daily aggregates (settlement-script.ts). */
-function chargeCost(ns: NamespaceState, charge: Charge): void {
+/** Quota, windows, account spend, and the record appended (settlement-script.ts). */
+function chargeCost(context: MemorySpendContext, ns: NamespaceState, charge: Charge): void {
   const counters = keyState(ns, charge.keyUid);
   const { costNano, now, record } = charge;
   counters.used += costNano;
@@ -178,15 +173,13 @@ function chargeCost(ns: NamespaceState, charge: Charge): void {
   }
   counters.lastUsed = now;
   ns.accountSpent += costNano;
-  ns.records.set(record.requestId, structuredClone(record));
-  addDaily(ns.keyDaily, `${charge.keyUid}\t${charge.day}\t${record.model}`, charge);
-  addDaily(ns.accountDaily, `${charge.day}\t${record.model}`, charge);
+  appendToStream(context, ns, settledRecordJson(record, now));
 }
 
 export function settleInState(
+  context: MemorySpendContext,
   state: MemoryState,
   request: SettlementRequest,
-  markerTtlMs: number,
 ): boolean {
   const ns = namespaceState(state, request.namespace);
   // Markers are inserted in (nearly) expiry order, so the expired ones are at the front.
@@ -194,25 +187,30 @@ export function settleInState(
     if (expires > request.now) break;
     ns.settled.delete(requestId);
   }
-  if (!markSettled(ns, request.requestId, request.now + markerTtlMs)) return false;
+  if (!markSettled(ns, request.requestId, request.now + context.markerTtlMs)) return false;
   releaseEntry(ns, request.requestId);
-  chargeCost(ns, request);
+  chargeCost(context, ns, request);
   return true;
 }
 
 /** Charges the expired leases of every namespace (the store's sweep). */
-export function sweepExpiredInState(state: MemoryState, now: number, markerTtlMs: number): number {
+export function sweepExpiredInState(
+  context: MemorySpendContext,
+  state: MemoryState,
+  now: number,
+): number {
   let charged = 0;
-  for (const ns of state.namespaces.values()) charged += purgeExpired(ns, now, markerTtlMs);
+  for (const ns of state.namespaces.values()) charged += purgeExpired(context, ns, now);
   return charged;
 }
 
 export function readKeyCounters(
+  context: MemorySpendContext,
   state: MemoryState,
-  request: { namespace: string; keyUid: string; now: number; markerTtlMs: number },
+  request: { namespace: string; keyUid: string; now: number },
 ): KeyCounters {
   const ns = namespaceState(state, request.namespace);
-  purgeExpired(ns, request.now, request.markerTtlMs);
+  purgeExpired(context, ns, request.now);
   const counters = ns.keys.get(request.keyUid);
   return {
     usedNano: counters?.used ?? 0,
@@ -232,12 +230,22 @@ export function readKeyCounters(
 }
 
 export function resetQuotaInState(
+  context: MemorySpendContext,
   state: MemoryState,
-  request: { namespace: string; keyUid: string; token: string },
+  request: { namespace: string; keyUid: string; token: string; now: number },
 ): boolean {
-  const counters = keyState(namespaceState(state, request.namespace), request.keyUid);
+  const ns = namespaceState(state, request.namespace);
+  const counters = keyState(ns, request.keyUid);
   if (counters.resetToken === request.token) return false;
   counters.used = 0;
   counters.resetToken = request.token;
+  const event: QuotaResetEvent = {
+    type: 'quotaReset',
+    namespace: request.namespace,
+    keyUid: request.keyUid,
+    token: request.token,
+    time: request.now,
+  };
+  appendToStream(context, ns, JSON.stringify(event));
   return true;
 }

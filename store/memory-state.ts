@@ -1,6 +1,7 @@
 /**
  * The in-process store's state: the same data the Redis layout holds, in Maps, and its JSON form
- * for the data folder (Maps are written as entry lists, so no key can touch a prototype).
+ * for the data folder (Maps and Sets are written as entry lists, so no key can touch a prototype),
+ * with the usage records still waiting for the recorder.
  */
 import type {
   AccountPolicy,
@@ -10,7 +11,24 @@ import type {
   UpstreamPolicy,
   WindowName,
 } from './store.js';
-import type { DailyAggregate, UsageRecord } from './usage-records.js';
+
+/** An entry of the usage record queue (the memory form of the per-account usage streams). */
+export interface QueuedUsageEntry {
+  /** The namespace whose stream it belongs to. */
+  source: string;
+  id: string;
+  body: string;
+}
+
+/**
+ * The queue the memory store appends settled records to, read by the in-process recorder
+ * (ledger/recorder/memory-record-source.ts implements it); persisted with the state.
+ */
+export interface UsageRecordQueue {
+  append(source: string, body: string): string;
+  snapshot(): QueuedUsageEntry[];
+  restore(entries: readonly QueuedUsageEntry[]): void;
+}
 
 export interface KeyCounterState {
   used: number;
@@ -29,13 +47,9 @@ export interface InFlightEntry {
   charge?: { accountUid: string; lease: LeaseCharge };
 }
 
-export interface DailyEntry {
-  aggregate: DailyAggregate;
-  /** Time of the last record added, for pruning. */
-  lastTime: number;
-}
-
 export interface NamespaceState {
+  /** The namespace (also the source of its records in the usage record queue). */
+  name: string;
   account: AccountPolicy | null;
   accountSpent: number;
   accountReserved: number;
@@ -43,11 +57,10 @@ export interface NamespaceState {
   inFlight: Map<string, InFlightEntry>;
   /** Settled request id -> time the marker expires. */
   settled: Map<string, number>;
-  records: Map<string, UsageRecord>;
-  /** `<keyUid> TAB <day> TAB <model>` -> aggregate. */
-  keyDaily: Map<string, DailyEntry>;
-  /** `<day> TAB <model>` -> aggregate. */
-  accountDaily: Map<string, DailyEntry>;
+  /** False until the account is first put (new) or its counters are restored from the ledger. */
+  countersPresent: boolean;
+  /** Records appended to the namespace's stream so far: the stream's last id. */
+  appended: number;
 }
 
 export interface MemoryState {
@@ -57,6 +70,8 @@ export interface MemoryState {
   /** Upstream name -> request id -> lease end. */
   upstreamSlots: Map<string, Map<string, number>>;
   namespaces: Map<string, NamespaceState>;
+  /** Namespaces whose counters were lost and wait for the recorder's restore. */
+  restoreQueue: Set<string>;
 }
 
 export function createEmptyState(): MemoryState {
@@ -66,6 +81,7 @@ export function createEmptyState(): MemoryState {
     upstreams: new Map(),
     upstreamSlots: new Map(),
     namespaces: new Map(),
+    restoreQueue: new Set(),
   };
 }
 
@@ -73,15 +89,15 @@ export function namespaceState(state: MemoryState, namespace: string): Namespace
   let found = state.namespaces.get(namespace);
   if (found === undefined) {
     found = {
+      name: namespace,
       account: null,
       accountSpent: 0,
       accountReserved: 0,
       keys: new Map(),
       inFlight: new Map(),
       settled: new Map(),
-      records: new Map(),
-      keyDaily: new Map(),
-      accountDaily: new Map(),
+      countersPresent: false,
+      appended: 0,
     };
     state.namespaces.set(namespace, found);
   }
@@ -89,20 +105,54 @@ export function namespaceState(state: MemoryState, namespace: string): Namespace
 }
 
 const MAP_TAG = '$map';
+const SET_TAG = '$set';
+const VERSION = 2;
 
-export function serializeState(state: MemoryState): string {
-  return JSON.stringify({ version: 1, state }, (_key, value: unknown) =>
-    value instanceof Map ? { [MAP_TAG]: [...value.entries()] } : value,
-  );
+interface StoredState {
+  version: number;
+  state: MemoryState;
+  queue?: QueuedUsageEntry[];
 }
 
-export function deserializeState(text: string): MemoryState {
+export function serializeState(state: MemoryState, queue: readonly QueuedUsageEntry[]): string {
+  const stored: StoredState = { version: VERSION, state, queue: [...queue] };
+  return JSON.stringify(stored, (_key, value: unknown) => {
+    if (value instanceof Map) return { [MAP_TAG]: [...value.entries()] };
+    if (value instanceof Set) return { [SET_TAG]: [...value.values()] };
+    return value;
+  });
+}
+
+/**
+ * Version 1 files (before the usage streams) held records and daily aggregates in the state: they
+ * are dropped (they were never written to a ledger), and the counters they held count as whole.
+ */
+function upgradeVersionOne(state: MemoryState): void {
+  state.restoreQueue = new Set();
+  for (const [name, ns] of state.namespaces) {
+    const old = ns as NamespaceState & Record<string, unknown>;
+    ns.name = name;
+    delete old.records;
+    delete old.keyDaily;
+    delete old.accountDaily;
+    ns.countersPresent = true;
+    ns.appended = 0;
+  }
+}
+
+export function deserializeState(text: string): { state: MemoryState; queue: QueuedUsageEntry[] } {
   const parsed = JSON.parse(text, (_key, value: unknown) => {
     if (typeof value === 'object' && value !== null && MAP_TAG in value) {
       return new Map((value as { [MAP_TAG]: [string, unknown][] })[MAP_TAG]);
     }
+    if (typeof value === 'object' && value !== null && SET_TAG in value) {
+      return new Set((value as { [SET_TAG]: unknown[] })[SET_TAG]);
+    }
     return value;
-  }) as { version: number; state: MemoryState };
-  if (parsed.version !== 1) throw new Error(`unknown memory store version ${parsed.version}`);
-  return parsed.state;
+  }) as StoredState;
+  if (parsed.version === 1) upgradeVersionOne(parsed.state);
+  else if (parsed.version !== VERSION) {
+    throw new Error(`unknown memory store version ${parsed.version}`);
+  }
+  return { state: parsed.state, queue: parsed.queue ?? [] };
 }

@@ -1,11 +1,20 @@
 /**
  * The in-process store (local mode without Redis): the same contract and semantics as the Redis
  * store, synchronous inside so each call is atomic, persisted to `<dataDir>/store.json` (atomic
- * replace) shortly after changes and on `close()`, and reloaded on start.
+ * replace) shortly after changes and on `close()`, and reloaded on start. Settled records go to a
+ * usage record queue (the in-process recorder drains it into the ledger); the records still
+ * queued are persisted with the state.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MemoryState } from './memory-state.js';
+import { MemoryRecordQueue } from '../ledger/recorder/memory-record-source.js';
+import {
+  namespacesToRestoreInState,
+  putAccountInState,
+  restoreCountersInState,
+  streamPositionInState,
+} from './memory-counter-restore.js';
+import type { MemoryState, QueuedUsageEntry, UsageRecordQueue } from './memory-state.js';
 import {
   createEmptyState,
   deserializeState,
@@ -19,14 +28,11 @@ import {
   resetQuotaInState,
   settleInState,
   sweepExpiredInState,
+  type MemorySpendContext,
 } from './memory-spend.js';
-import {
-  pruneUsageInState,
-  readAccountDaily,
-  readKeyDaily,
-  readRecordPage,
-} from './memory-usage.js';
 import { writeFileAtomically } from './persist-json-file.js';
+import { parsePendingRecord } from './read-pending-usage-records.js';
+import type { SettledRecord } from './usage-records.js';
 import type { Store } from './store.js';
 import { StoreUnavailableError } from './store.js';
 
@@ -36,26 +42,57 @@ export interface MemoryStoreOptions {
   /** Delay between a change and its write (default 250 ms). */
   persistDebounceMs?: number;
   settledMarkerTtlMs?: number;
+  /**
+   * Where settled records are appended (local mode passes the queue its recorder drains); a
+   * queue of its own when absent.
+   */
+  recordQueue?: UsageRecordQueue;
 }
 
 export const MEMORY_STORE_FILE = 'store.json';
 
-async function loadState(path: string | null): Promise<MemoryState> {
-  if (path === null) return createEmptyState();
+async function loadState(
+  path: string | null,
+): Promise<{ state: MemoryState; queue: QueuedUsageEntry[] }> {
+  if (path === null) return { state: createEmptyState(), queue: [] };
   try {
     return deserializeState(await readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return createEmptyState();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { state: createEmptyState(), queue: [] };
+    }
     throw error;
   }
+}
+
+function pendingRecords(
+  queue: UsageRecordQueue,
+  request: { namespace: string; limit: number },
+): SettledRecord[] {
+  const records: SettledRecord[] = [];
+  for (const entry of queue.snapshot()) {
+    if (records.length >= request.limit) break;
+    if (entry.source !== request.namespace) continue;
+    const record = parsePendingRecord(entry.body);
+    if (record !== null) records.push(record);
+  }
+  return records;
 }
 
 export async function createMemoryStore(options: MemoryStoreOptions = {}): Promise<Store> {
   const path = options.dataDir === undefined ? null : join(options.dataDir, MEMORY_STORE_FILE);
   if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-  const state = await loadState(path);
-  const markerTtlMs = options.settledMarkerTtlMs ?? 7 * 24 * 3600_000;
-  const persister = createPersister(path, state, options.persistDebounceMs ?? 250);
+  const loaded = await loadState(path);
+  const { state } = loaded;
+  const queue = options.recordQueue ?? new MemoryRecordQueue();
+  queue.restore(loaded.queue);
+  const context: MemorySpendContext = {
+    queue,
+    markerTtlMs: options.settledMarkerTtlMs ?? 7 * 24 * 3600_000,
+  };
+  const persister = createPersister(path, () => serializeState(state, queue.snapshot()), {
+    debounceMs: options.persistDebounceMs ?? 250,
+  });
   let closed = false;
 
   /** Runs one atomic change and schedules a write. */
@@ -85,9 +122,10 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
       change(() => void state.upstreams.set(policy.name, structuredClone(policy))),
     deleteUpstream: (name) => change(() => void state.upstreams.delete(name)),
     getUpstream: (name) => read(() => structuredClone(state.upstreams.get(name) ?? null)),
-    putAccount: (namespace, policy) =>
+    putAccount: (namespace, policy, putOptions = {}) =>
       change(() => {
-        namespaceState(state, namespace).account = structuredClone(policy);
+        const programmedBefore = putOptions.programmedBefore === true;
+        putAccountInState(state, { namespace, policy, programmedBefore });
       }),
     deleteAccount: (namespace) =>
       change(() => {
@@ -96,10 +134,12 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     getAccount: (namespace) =>
       read(() => structuredClone(state.namespaces.get(namespace)?.account ?? null)),
     resetQuota: (namespace, keyUid, token) =>
-      change(() => resetQuotaInState(state, { namespace, keyUid, token })),
+      change(() =>
+        resetQuotaInState(context, state, { namespace, keyUid, token, now: Date.now() }),
+      ),
     deleteKeyCounters: (namespace, keyUid) =>
       change(() => void state.namespaces.get(namespace)?.keys.delete(keyUid)),
-    admit: (request) => change(() => admitInState(state, request, markerTtlMs)),
+    admit: (request) => change(() => admitInState(context, state, request)),
     renewLease: (requests, untilMs) =>
       change(() => {
         for (const request of requests) {
@@ -107,12 +147,12 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
           if (entry !== undefined) entry.leaseUntil = Math.max(entry.leaseUntil, untilMs);
         }
       }),
-    settle: (request) => change(() => ({ applied: settleInState(state, request, markerTtlMs) })),
+    settle: (request) => change(() => ({ applied: settleInState(context, state, request) })),
     // One process holds the memory store, so there is no other replica to share the sweep with.
     sweepExpiredLeases: (request) =>
       change(() => ({
         swept: true,
-        charged: sweepExpiredInState(state, request.now, markerTtlMs),
+        charged: sweepExpiredInState(context, state, request.now),
       })),
     acquireUpstreamSlot: (request) =>
       change(() => {
@@ -129,21 +169,19 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     releaseUpstreamSlot: (upstream, requestId) =>
       change(() => void state.upstreamSlots.get(upstream)?.delete(requestId)),
     keyCounters: (namespace, keyUid, now) =>
-      change(() => readKeyCounters(state, { namespace, keyUid, now, markerTtlMs })),
+      change(() => readKeyCounters(context, state, { namespace, keyUid, now })),
     accountCounters: (namespace) =>
       change(() => {
         const ns = namespaceState(state, namespace);
-        purgeExpired(ns, Date.now(), markerTtlMs);
+        purgeExpired(context, ns, Date.now());
         return { spentNano: ns.accountSpent, reservedNano: ns.accountReserved };
       }),
-    // eslint-disable-next-line max-params -- the contract's signature (usage-records.ts)
-    keyDaily: (namespace, keyUid, fromDay, toDay) =>
-      read(() => readKeyDaily(state, { namespace, keyUid, fromDay, toDay })),
-    accountDaily: (namespace, fromDay, toDay) =>
-      read(() => readAccountDaily(state, { namespace, fromDay, toDay })),
-    records: (query) => read(() => readRecordPage(state, query)),
-    pruneUsage: (namespace, olderThan) =>
-      change(() => pruneUsageInState(state, { namespace, olderThan })),
+    pendingUsageRecords: (namespace, limit) =>
+      read(() => pendingRecords(queue, { namespace, limit })),
+    namespacesToRestore: ({ scan }) => change(() => namespacesToRestoreInState(state, scan)),
+    usageStreamPosition: (namespace) =>
+      read(() => streamPositionInState(state, { namespace, queue })),
+    restoreCounters: (restore) => change(() => restoreCountersInState(state, { restore, queue })),
     ping: () => read(() => undefined),
     close: async () => {
       if (closed) return;
@@ -159,7 +197,12 @@ interface Persister {
 }
 
 /** Debounced, serialised writes of the whole state. */
-function createPersister(path: string | null, state: MemoryState, debounceMs: number): Persister {
+function createPersister(
+  path: string | null,
+  serialize: () => string,
+  options: { debounceMs: number },
+): Persister {
+  const { debounceMs } = options;
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   let dirty = false;
@@ -167,7 +210,7 @@ function createPersister(path: string | null, state: MemoryState, debounceMs: nu
     timer = null;
     if (path === null || !dirty) return writing;
     dirty = false;
-    const text = serializeState(state);
+    const text = serialize();
     writing = writing.then(() => writeFileAtomically(path, text));
     return writing;
   }

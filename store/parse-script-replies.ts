@@ -20,6 +20,8 @@ function refusalFrom(reason: string, window: string, value: number): AdmissionRe
     case 'WindowExhausted':
       if (!isWindowName(window)) break;
       return { reason, window, retryAfterSeconds: value };
+    case 'CountersRestoring':
+      return { reason, retryAfterSeconds: value };
   }
   throw new Error(`unexpected admission reply: ${reason}`);
 }

@@ -7,26 +7,28 @@ export interface NamespaceKeyNames {
   /** Prefix for names built inside Lua (`<base>kc:<keyUid>`, `<base>settled:<requestId>` ...). */
   base: string;
   accountPolicy: string;
+  /** `spent`, `reserved`, and `present` while the namespace's counters are whole (not flushed). */
   accountCounters: string;
   inFlight: string;
   inFlightData: string;
   /** requestId -> the estimated record charged if the lease ends unsettled. */
   inFlightCharge: string;
-  records: string;
-  recordData: string;
-  aggregateIndex: string;
+  /** The account's stream of settled usage records (and quota resets) the recorder drains. */
+  usageStream: string;
   keyCounters(keyUid: string): string;
-  keyRecords(keyUid: string): string;
   settled(requestId: string): string;
-  keyDaily(keyUid: string, day: string): string;
-  accountDaily(day: string): string;
 }
 
 export interface RedisKeyNames {
   keyPolicy(keyHash: string): string;
   keyPolicyIndex: string;
-  /** Every namespace that has had an Account (the lease sweep walks it), in one slot. */
+  /** Every namespace that has had an Account (the lease sweep and the recorder walk it). */
   accountIndex: string;
+  /**
+   * Namespaces whose counters the store lost (an Account programmed before was put again without
+   * them): the recorder restores them from the ledger, then removes them from this set.
+   */
+  restoreQueue: string;
   /** Held by the replica sweeping expired leases this period. */
   sweepClaim: string;
   group(name: string): string;
@@ -35,11 +37,15 @@ export interface RedisKeyNames {
   namespace(namespace: string): NamespaceKeyNames;
 }
 
+/** The field of `accountCounters` that marks the namespace's counters as whole. */
+export const COUNTERS_PRESENT_FIELD = 'present';
+
 export function createRedisKeyNames(prefix: string): RedisKeyNames {
   return {
     keyPolicy: (keyHash) => `${prefix}key:{${keyHash}}`,
     keyPolicyIndex: `${prefix}{keys}:digests`,
     accountIndex: `${prefix}{accounts}:namespaces`,
+    restoreQueue: `${prefix}{accounts}:restore`,
     sweepClaim: `${prefix}{accounts}:sweep`,
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
@@ -56,22 +62,8 @@ function namespaceKeyNames(base: string): NamespaceKeyNames {
     inFlight: `${base}inflight`,
     inFlightData: `${base}inflight:data`,
     inFlightCharge: `${base}inflight:charge`,
-    records: `${base}rec`,
-    recordData: `${base}rec:data`,
-    aggregateIndex: `${base}agg:index`,
+    usageStream: `${base}usage`,
     keyCounters: (keyUid) => `${base}kc:${keyUid}`,
-    keyRecords: (keyUid) => `${base}rec:k:${keyUid}`,
     settled: (requestId) => `${base}settled:${requestId}`,
-    keyDaily: (keyUid, day) => `${base}${keyDailySuffix(keyUid, day)}`,
-    accountDaily: (day) => `${base}${accountDailySuffix(day)}`,
   };
-}
-
-/** Aggregate hashes are indexed by suffix so the prune script can rebuild their names. */
-export function keyDailySuffix(keyUid: string, day: string): string {
-  return `kd:${keyUid}:${day}`;
-}
-
-export function accountDailySuffix(day: string): string {
-  return `ad:${day}`;
 }

@@ -5,7 +5,7 @@
  */
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
-import type { RedisKeyNames } from './redis-key-names.js';
+import { COUNTERS_PRESENT_FIELD, type RedisKeyNames } from './redis-key-names.js';
 import type {
   AccountPolicy,
   GroupPolicy,
@@ -70,9 +70,15 @@ export function createRedisPolicyStore(
       guardRedis(
         async () => parseDocument(await client.get(names.upstream(name))) as UpstreamPolicy | null,
       ),
-    putAccount: (namespace, policy: AccountPolicy) =>
+    putAccount: (namespace, policy: AccountPolicy, options = {}) =>
       guardRedis(async () => {
-        await client.hset(names.namespace(namespace).accountPolicy, {
+        const ns = names.namespace(namespace);
+        // Decided before the policy is written, so a new account is never refused as restoring.
+        if ((await client.hget(ns.accountCounters, COUNTERS_PRESENT_FIELD)) === null) {
+          if (options.programmedBefore === true) await client.sadd(names.restoreQueue, namespace);
+          else await client.hset(ns.accountCounters, COUNTERS_PRESENT_FIELD, '1');
+        }
+        await client.hset(ns.accountPolicy, {
           doc: JSON.stringify(policy),
           uid: policy.uid,
           credit: policy.creditNano === null ? '' : String(policy.creditNano),

@@ -3,7 +3,6 @@
  * one plain command) against one slot. The scripts are in admission-script.ts,
  * settlement-script.ts and counter-scripts.ts.
  */
-import { aggregateIncrements } from './aggregate-metrics.js';
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
 import type { RunScript } from './define-store-scripts.js';
@@ -11,6 +10,7 @@ import { parseAdmissionReply, parseKeyCounters } from './parse-script-replies.js
 import type { RedisKeyNames } from './redis-key-names.js';
 import { encodeLeaseCharge } from './encode-lease-charge.js';
 import type { PolicyWriter, SpendStore } from './store.js';
+import { settledRecordJson, type QuotaResetEvent } from './usage-records.js';
 import { WINDOWS } from './store.js';
 import { windowLimit } from './window-limit.js';
 
@@ -80,13 +80,8 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           ns.inFlight,
           ns.inFlightData,
           ns.settled(request.requestId),
-          ns.records,
-          ns.recordData,
-          ns.keyRecords(request.keyUid),
-          ns.keyDaily(request.keyUid, request.day),
-          ns.accountDaily(request.day),
-          ns.aggregateIndex,
           ns.inFlightCharge,
+          ns.usageStream,
         ];
         const args = [
           ns.base,
@@ -94,12 +89,8 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.costNano,
           request.now,
           options.settledMarkerTtlMs,
-          record.time,
-          JSON.stringify(record),
-          record.model,
+          settledRecordJson(record, request.now),
           request.keyUid,
-          request.day,
-          ...aggregateIncrements(record),
         ];
         return { applied: (await runScript('tollgateSettle', keys, args)) === 1 };
       }),
@@ -156,8 +147,16 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
       }),
     resetQuota: (namespace, keyUid, token) =>
       guardRedis(async () => {
-        const key = names.namespace(namespace).keyCounters(keyUid);
-        return (await runScript('tollgateResetQuota', [key], [token])) === 1;
+        const ns = names.namespace(namespace);
+        const event: QuotaResetEvent = {
+          type: 'quotaReset',
+          namespace,
+          keyUid,
+          token,
+          time: Date.now(),
+        };
+        const keys = [ns.keyCounters(keyUid), ns.usageStream];
+        return (await runScript('tollgateResetQuota', keys, [token, JSON.stringify(event)])) === 1;
       }),
     deleteKeyCounters: (namespace, keyUid) =>
       guardRedis(async () => {

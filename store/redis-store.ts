@@ -1,5 +1,5 @@
 /**
- * The Redis store: policy cache, counters and usage records on ioredis, standalone or Cluster.
+ * The Redis store: policy cache, counters and the usage streams on ioredis, standalone or Cluster.
  * Key layout and scripts: docs/store.md.
  */
 import type { RedisClientOptions } from './connect-redis-client.js';
@@ -8,7 +8,8 @@ import { defineStoreScripts } from './define-store-scripts.js';
 import { createRedisKeyNames } from './redis-key-names.js';
 import { createRedisPolicyStore } from './redis-policy-store.js';
 import { createRedisSpendStore } from './redis-spend-store.js';
-import { createRedisUsageStore } from './redis-usage-store.js';
+import { createRedisCounterRestore } from './redis-counter-restore.js';
+import { pendingRecordsOf } from './read-pending-usage-records.js';
 import type { Store } from './store.js';
 
 export interface RedisStoreOptions extends RedisClientOptions {
@@ -39,7 +40,13 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       runScript,
       settledMarkerTtlMs: options.settledMarkerTtlMs ?? SEVEN_DAYS_MS,
     }),
-    ...createRedisUsageStore({ client, names, runScript }),
+    ...createRedisCounterRestore({ client, names, runScript }),
+    pendingUsageRecords: (namespace, limit) =>
+      guardRedis(async () => {
+        const stream = names.namespace(namespace).usageStream;
+        const reply = await client.xrange(stream, '-', '+', 'COUNT', limit);
+        return pendingRecordsOf(reply);
+      }),
     ping: () =>
       guardRedis(async () => {
         await client.ping();

@@ -1,13 +1,14 @@
 /**
  * The store: the policy cache the operator writes and the gateway reads, plus the spend counters,
- * concurrency slots, reservations and usage records. One interface, two implementations (Redis with
- * Lua scripts; in-process memory persisted to the data folder). Nothing else knows which one it has.
+ * concurrency slots and reservations, and the per-account stream of settled usage records the
+ * recorder drains into the ledger. One interface, two implementations (Redis with Lua scripts;
+ * in-process memory persisted to the data folder). Nothing else knows which one it has.
  *
  * Money is integer nano-USD (1e-9 USD) everywhere in here. Times are epoch milliseconds.
  */
 import type { Platform } from '../crds/schema/resources.js';
 import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
-import type { UsageRecord, UsageQueries } from './usage-records.js';
+import type { SettledRecord, UsageRecord } from './usage-records.js';
 
 export type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 
@@ -27,7 +28,9 @@ export type AdmissionRefusal =
   | { reason: 'BalanceExhausted' }
   | { reason: 'AccountConcurrency'; limit: number }
   | { reason: 'KeyConcurrency'; limit: number }
-  | { reason: 'ModelDenied' };
+  | { reason: 'ModelDenied' }
+  /** The store lost the account's counters; they are being restored from the ledger. */
+  | { reason: 'CountersRestoring'; retryAfterSeconds: number };
 
 export interface AdmissionRequest {
   requestId: string;
@@ -59,8 +62,6 @@ export interface AdmissionRequest {
  */
 export interface LeaseCharge {
   record: Omit<UsageRecord, 'accountUid' | 'durationMs'>;
-  /** `YYYY-MM-DD` of the record's time in the deployment's time zone, for the daily aggregates. */
-  day: string;
 }
 
 export interface LeaseSweepRequest {
@@ -89,9 +90,7 @@ export interface SettlementRequest {
   /** The actual cost (already multiplied by the group multiplier and rounded once). */
   costNano: number;
   now: number;
-  /** `YYYY-MM-DD` of `now` in the deployment's time zone, for the daily aggregates. */
-  day: string;
-  /** Written with the settlement, in the same atomic step. */
+  /** Appended to the account's usage stream (with `chargedAt = now`) in the same atomic step. */
   record: UsageRecord;
 }
 
@@ -130,7 +129,18 @@ export interface PolicyWriter {
   deleteGroup(name: string): Promise<void>;
   putUpstream(policy: UpstreamPolicy): Promise<void>;
   deleteUpstream(name: string): Promise<void>;
-  putAccount(namespace: string, policy: AccountPolicy): Promise<void>;
+  /**
+   * Writes the account's policy. A namespace whose counters the store does not hold is either new
+   * (its counters start whole, at zero) or was programmed before and lost them (Redis flushed or
+   * replaced): then admission refuses its calls with `CountersRestoring` until the recorder has
+   * restored them from the ledger. `programmedBefore` tells them apart (the Account's status says
+   * it was in the policy cache); absent means new.
+   */
+  putAccount(
+    namespace: string,
+    policy: AccountPolicy,
+    options?: { programmedBefore?: boolean },
+  ): Promise<void>;
   deleteAccount(namespace: string): Promise<void>;
   /** Zeroes the used quota once per token; returns false when the token was handled already. */
   resetQuota(namespace: string, keyUid: string, token: string): Promise<boolean>;
@@ -170,8 +180,56 @@ export interface SpendStore {
   accountCounters(namespace: string): Promise<AccountCounters>;
 }
 
-export interface Store extends PolicyWriter, PolicyReader, SpendStore, UsageQueries {
+/** Where the settled records stand in a namespace's usage stream. */
+export interface UsageStreamPosition {
+  /** Records appended and not yet acknowledged by the recorder. */
+  waiting: number;
+  /** Id of the last record appended (also when acknowledged since); `0-0` when none. */
+  lastId: string;
+}
+
+export interface RestoredKeyCounters {
+  keyUid: string;
+  usedNano: number;
+  /** The last window of each kind opened (open or not), as the live counters hold it. */
+  windows: { name: WindowName; usedNano: number; end: number }[];
+  lastUsedTime: number | null;
+  lastQuotaResetToken: string | null;
+}
+
+export interface CounterRestore {
+  namespace: string;
+  /** The stream position the ledger was read at: the restore applies only if it is unchanged. */
+  streamLastId: string;
+  accountSpentNano: number;
+  keys: RestoredKeyCounters[];
+}
+
+/**
+ * `restored`: written and marked whole; `present`: the counters were whole already (nothing
+ * written); `moved`: records were appended since the ledger was read (read again and retry).
+ */
+export type CounterRestoreResult = 'restored' | 'present' | 'moved';
+
+/** What the recorder uses to restore counters the store lost (never the gateway). */
+export interface CounterRestoreStore {
+  /**
+   * Namespaces with an Account whose counters are not whole: those queued by `putAccount`, and,
+   * with `scan`, any other found by walking every account (a partial loss).
+   */
+  namespacesToRestore(options: { scan: boolean }): Promise<string[]>;
+  usageStreamPosition(namespace: string): Promise<UsageStreamPosition>;
+  /** Writes the rebuilt counters and marks them whole, in one atomic step. */
+  restoreCounters(restore: CounterRestore): Promise<CounterRestoreResult>;
+}
+
+export interface Store extends PolicyWriter, PolicyReader, SpendStore, CounterRestoreStore {
   readonly kind: 'redis' | 'memory';
+  /**
+   * The records of a namespace appended to its usage stream and not yet taken by the recorder,
+   * oldest first, at most `limit` (diagnostics and tests; the ledger holds the history).
+   */
+  pendingUsageRecords(namespace: string, limit: number): Promise<SettledRecord[]>;
   /** Resolves when the store can serve; rejects with a StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,18 +1,13 @@
 /**
- * Usage records (DESIGN.md 5.10) and the read API over them: per key today / 30 days / daily
- * breakdown; per account trend and model distribution; a filtered page of records.
+ * Usage records (DESIGN.md 5.10): one per settled request, appended by the settlement to the
+ * account's usage stream and written by the recorder into the ledger (ledger/), which answers every
+ * usage query. A quota reset is appended to the same stream, so the ledger knows when each key's
+ * quota restarted.
  */
 import type { Platform } from '../crds/schema/resources.js';
+import type { UsageBuckets } from './usage-buckets.js';
 
-/** Disjoint token buckets (DESIGN.md 5.7); `reasoning` is an informational subset of `output`. */
-export interface UsageBuckets {
-  inputUncached: number;
-  cacheRead: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-  output: number;
-  reasoning: number;
-}
+export type { UsageBuckets } from './usage-buckets.js';
 
 export interface UsageRecord {
   requestId: string;
@@ -40,43 +35,31 @@ export interface UsageRecord {
   flags: string[];
 }
 
-export interface DailyAggregate {
-  /** `YYYY-MM-DD` in the deployment's time zone. */
-  day: string;
-  model: string;
-  requests: number;
-  usage: UsageBuckets;
-  costNano: number;
-  durationMs: number;
+/** A record as the stream carries it: with the time the counters were charged. */
+export interface SettledRecord extends UsageRecord {
+  /** Epoch ms of the settlement (or the sweep of an expired lease): spend windows open then. */
+  chargedAt: number;
 }
 
-export interface RecordPageQuery {
+/** A quota reset as the stream carries it (`type` tells it from a usage record). */
+export interface QuotaResetEvent {
+  type: 'quotaReset';
   namespace: string;
-  keyUid?: string;
-  model?: string;
-  fromTime?: number;
-  toTime?: number;
-  limit: number;
-  /** Opaque cursor from the previous page. */
-  cursor?: string;
+  keyUid: string;
+  token: string;
+  /** Epoch ms of the reset: the key's quota counts the charges from then on. */
+  time: number;
 }
 
-export interface RecordPage {
-  records: UsageRecord[];
-  nextCursor: string | null;
+export function isQuotaResetEvent(value: unknown): value is QuotaResetEvent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'quotaReset'
+  );
 }
 
-export interface UsageQueries {
-  /** Daily aggregates by model for one key, days inclusive. */
-  keyDaily(
-    namespace: string,
-    keyUid: string,
-    fromDay: string,
-    toDay: string,
-  ): Promise<DailyAggregate[]>;
-  /** Daily aggregates by model for a whole account (namespace), days inclusive. */
-  accountDaily(namespace: string, fromDay: string, toDay: string): Promise<DailyAggregate[]>;
-  records(query: RecordPageQuery): Promise<RecordPage>;
-  /** Removes records and aggregates older than the retention. */
-  pruneUsage(namespace: string, olderThan: number): Promise<number>;
+/** The stream entry's JSON of a settled record. */
+export function settledRecordJson(record: UsageRecord, chargedAt: number): string {
+  return JSON.stringify({ ...record, chargedAt });
 }

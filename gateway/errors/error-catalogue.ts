@@ -205,6 +205,13 @@ export const ERROR_CATALOGUE = {
     retryAfterSeconds: 5,
     message: 'The gateway cannot reach its policy store. Retry shortly.',
   },
+  TG_COUNTERS_RESTORING: {
+    status: 503,
+    retryable: true,
+    retryAfterSeconds: 1,
+    message:
+      "The account's spend counters are being restored from the usage ledger after a store restart. Retry shortly.",
+  },
   TG_SHUTTING_DOWN: {
     status: 503,
     retryable: true,

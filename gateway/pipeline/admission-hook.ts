@@ -92,7 +92,6 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
         policy,
         model,
         now,
-        timeZone: dependencies.timeZone ?? 'UTC',
         stream: adapter.isStream(context),
         priceVersion: price?.version ?? dependencies.prices.version,
         inputTokens: metering.estimatedInputTokens,

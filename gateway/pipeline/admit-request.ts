@@ -49,6 +49,10 @@ export function refusalToError(refusal: AdmissionRefusal): GatewayError {
       return new GatewayError('TG_KEY_CONCURRENCY', { detail: `(limit: ${refusal.limit})` });
     case 'ModelDenied':
       return new GatewayError('TG_MODEL_DENIED');
+    case 'CountersRestoring':
+      return new GatewayError('TG_COUNTERS_RESTORING', {
+        retryAfterSeconds: Math.max(1, refusal.retryAfterSeconds),
+      });
   }
 }
 

@@ -8,7 +8,6 @@
 import { reservedOutputTokens } from '../billing/estimate-request-cost.js';
 import type { LeaseCharge } from '../../store/store.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
-import { dayOf } from './settle-request.js';
 
 export const LEASE_EXPIRED_FLAG = 'lease-expired';
 
@@ -16,9 +15,8 @@ export interface LeaseChargeInput {
   requestId: string;
   policy: AuthorizedPolicy;
   model: string;
-  /** Admission time: the record's time (its day is taken in `timeZone`). */
+  /** Admission time: the record's time. */
   now: number;
-  timeZone: string;
   stream: boolean;
   /** The price table version (or override / fallback) the reservation was priced with. */
   priceVersion: string;
@@ -31,7 +29,6 @@ export interface LeaseChargeInput {
 export function describeLeaseCharge(input: LeaseChargeInput): LeaseCharge {
   const { policy } = input;
   return {
-    day: dayOf(input.now, input.timeZone),
     record: {
       requestId: input.requestId,
       time: input.now,

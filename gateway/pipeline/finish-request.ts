@@ -9,7 +9,6 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { PriceTable } from '../billing/load-price-table.js';
-import type { UsagePruner } from '../metering/prune-usage-periodically.js';
 import { observeSettledRequest, type MeteringMetrics } from '../metrics/metering-metrics.js';
 import type { SettlementResult, SpendStore } from '../../store/store.js';
 import { billMeteredReply } from './bill-metered-reply.js';
@@ -31,7 +30,6 @@ export interface FinishDependencies {
   metrics?: MeteringMetrics;
   /** For the bounded model label: table keys are kept, anything else is `other`. */
   prices?: PriceTable;
-  pruner?: UsagePruner;
 }
 
 function modelLabel(dependencies: FinishDependencies, key: string | undefined): string {
@@ -91,7 +89,6 @@ async function finish(
         );
         return;
       }
-      dependencies.pruner?.noteNamespace(admitted.policy.namespace);
       if (dependencies.metrics === undefined) return;
       observeSettledRequest(dependencies.metrics, {
         platform: admitted.policy.group.platform,

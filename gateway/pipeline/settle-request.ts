@@ -94,7 +94,6 @@ export function buildSettlementRequest(input: SettleInput): SettlementRequest {
     keyUid: admitted.policy.keyUid,
     costNano: input.outcome.costNano,
     now: input.now,
-    day: dayOf(input.now, input.timeZone),
     record: buildUsageRecord(input),
   };
 }

@@ -67,7 +67,6 @@ describe.each(LEDGER_KINDS)('counters rebuilt from the ledger on %s', (kind) => 
         keyUid,
         costNano,
         now: time,
-        day: new Date(time).toISOString().slice(0, 10),
         record,
       });
       records.push(record);

@@ -145,11 +145,11 @@ it('charges the reservation of a stream whose gateway was killed, once, as estim
 
   // Only the records are read here: unlike admission and counter reads, they charge nothing.
   for (let attempt = 0; attempt < 150; attempt++) {
-    if ((await store.records({ namespace, limit: 10 })).records.length > 0) break;
+    if ((await store.pendingUsageRecords(namespace, 10)).length > 0) break;
     await sleep(100);
   }
   await sleep(1_000);
-  const { records } = await store.records({ namespace, limit: 10 });
+  const records = await store.pendingUsageRecords(namespace, 10);
   expect(records).toHaveLength(1);
   const [record] = records;
   expect(record).toMatchObject({

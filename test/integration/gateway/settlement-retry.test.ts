@@ -135,7 +135,7 @@ it('settles every call that completed while Redis was down, once, after it retur
     'the queue to drain',
   );
 
-  const { records } = await store.records({ namespace, limit: 100 });
+  const records = await store.pendingUsageRecords(namespace, 100);
   expect(records).toHaveLength(5);
   expect(new Set(records.map((record) => record.requestId)).size).toBe(5);
   expect(records.every((record) => record.accuracy === 'exact' && record.costNano > 0)).toBe(true);
@@ -153,7 +153,7 @@ it('hands a settlement over to lease expiry when it shuts down with Redis away',
   });
   await draining.listen({ host: '127.0.0.1', port: 0 });
   fake.setBehaviour({ chunkGapMs: 150, chunks: 4 });
-  const before = (await store.records({ namespace, limit: 100 })).records.length;
+  const before = (await store.pendingUsageRecords(namespace, 100)).length;
   const call = await startStream(addressOf(draining));
   await stopRedis();
   await call.body;
@@ -171,11 +171,11 @@ it('hands a settlement over to lease expiry when it shuts down with Redis away',
   redis = await startRedis();
   // The other gateway's sweep charges the abandoned lease once it has ended.
   await waitFor(
-    async () => (await store.records({ namespace, limit: 100 })).records.length === before + 1,
+    async () => (await store.pendingUsageRecords(namespace, 100)).length === before + 1,
     'the estimated record',
   );
   await sleep(1_000);
-  const { records } = await store.records({ namespace, limit: 100 });
+  const records = await store.pendingUsageRecords(namespace, 100);
   expect(records).toHaveLength(before + 1);
   const charged = records.filter((record) => record.accuracy === 'estimated');
   expect(charged).toHaveLength(1);

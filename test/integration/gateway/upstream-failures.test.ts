@@ -251,8 +251,9 @@ describe('settlement and metrics', () => {
     let records: { requestId: string; status: number; upstream: string | null }[] = [];
     for (let attempt = 0; attempt < 20 && records.length === 0; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
-      records = (await env.store.records({ namespace, keyUid: created.policy.keyUid, limit: 10 }))
-        .records;
+      records = (await env.store.pendingUsageRecords(namespace, 100)).filter(
+        (record) => record.keyUid === created.policy.keyUid,
+      );
     }
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ requestId, status: 200, upstream: 'anthropic-upstream' });

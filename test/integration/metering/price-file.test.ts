@@ -28,19 +28,16 @@ afterAll(() => {
 });
 
 describe('metering settings', () => {
-  it('reads the price file, retention and time zone from the environment', () => {
+  it('reads the price file and time zone from the environment (retention is the recorder flag)', () => {
     const settings = parseGatewaySettings([], {
       TOLLGATE_PRICE_FILE: priceFile,
-      TOLLGATE_USAGE_RETENTION_DAYS: '30',
       TOLLGATE_TIME_ZONE: 'Europe/Berlin',
     });
-    expect(settings).toMatchObject({
-      priceFile,
-      usageRetentionDays: 30,
-      timeZone: 'Europe/Berlin',
-    });
-    expect(parseGatewaySettings([], {})).toMatchObject({ usageRetentionDays: 90, timeZone: 'UTC' });
-    expect(() => parseGatewaySettings([], { TOLLGATE_USAGE_RETENTION_DAYS: '-1' })).toThrow();
+    expect(settings).toMatchObject({ priceFile, timeZone: 'Europe/Berlin' });
+    expect(parseGatewaySettings([], {})).toMatchObject({ timeZone: 'UTC' });
+    expect(() => parseGatewaySettings(['--usage-retention-days', '30'], {})).toThrow(
+      /unknown flag/,
+    );
   });
 });
 

@@ -162,8 +162,8 @@ export function describeSpendContract(holder: StoreHolder): void {
         spentNano: 307,
         reservedNano: 0,
       });
-      const page = await store.records({ namespace: who.namespace, limit: 10 });
-      expect(page.records.map((record) => record.costNano).sort()).toEqual([300, 7]);
+      const pending = await store.pendingUsageRecords(who.namespace, 10);
+      expect(pending.map((record) => record.costNano)).toEqual([300, 7]);
     });
   });
 

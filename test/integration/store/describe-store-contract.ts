@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../store/store.js';
+import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describeSpendContract } from './describe-spend-contract.js';
 import { describeUsageContract } from './describe-usage-contract.js';
@@ -44,6 +45,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describeSpendContract(holder);
     describeLeaseChargeContract(holder);
     describeUsageContract(holder);
+    describeCounterRestoreContract(holder);
   });
 }
 

@@ -24,22 +24,24 @@ async function commandCalls(observer: Redis): Promise<Map<string, number>> {
 
 /**
  * The commands clients sent while `action` ran, as MONITOR reports them (commands a script runs
- * are reported with source `lua` and left out). An ECHO from the observer marks the end.
+ * are reported with source `lua` and left out, unless `source` is `lua`: then only those). An ECHO
+ * from the observer marks the end.
  */
 async function clientCommands(
   url: string,
   observer: Redis,
   action: () => Promise<unknown>,
+  source: 'client' | 'lua' = 'client',
 ): Promise<string[]> {
   const watcher = new Redis(url, { maxRetriesPerRequest: 1 });
   const monitor = await watcher.monitor();
   const seen: string[] = [];
   const marker = randomUUID();
   const done = new Promise<void>((resolve) => {
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    monitor.on('monitor', (_time: string, args: string[], from: string) => {
       const [name = '', first] = args;
       if (name.toLowerCase() === 'echo' && first === marker) resolve();
-      else if (source !== 'lua') seen.push(name.toLowerCase());
+      else if ((from === 'lua') === (source === 'lua')) seen.push(name.toLowerCase());
     });
   });
   try {
@@ -95,6 +97,43 @@ describe('redis store commands', () => {
     expect(stats.get('evalsha')).toBe(2);
     expect(stats.has('eval')).toBe(false);
     expect(stats.has('script|load')).toBe(false);
+  });
+
+  // Before the usage streams the settlement script ran 41 commands (the record in a hash and two
+  // ZSETs, 18 HINCRBY of daily aggregates, their index, one HGET per window).
+  it('settles with 13 commands inside the script: counters, account spend, one XADD', async () => {
+    const now = Date.now();
+    const who = await tenant(store);
+    const request = admission({ ...who, now });
+    await store.admit(request);
+    const inside = await clientCommands(
+      server.url,
+      observer,
+      () => store.settle(settlement({ ...who, now }, { requestId: request.requestId })),
+      'lua',
+    );
+    expect(inside).toEqual([
+      'set',
+      'hget',
+      'exists',
+      'hincrby',
+      'hincrby',
+      'hincrby',
+      'hdel',
+      'hdel',
+      'zrem',
+      'hmget',
+      'hset',
+      'hincrby',
+      'xadd',
+    ]);
+    const admitInside = await clientCommands(
+      server.url,
+      observer,
+      () => store.admit(admission({ ...who, now })),
+      'lua',
+    );
+    expect(admitInside).toHaveLength(10);
   });
 
   it('keeps the hot path within budget: policy read, admission, settlement, upstream slot', async () => {

@@ -139,7 +139,6 @@ export function settlement(
     keyUid: base.keyUid,
     costNano,
     now: base.now,
-    day: '2026-11-20',
     record: usageRecord({
       requestId,
       namespace: base.namespace,
@@ -180,5 +179,5 @@ export function leaseCharge(
   });
   delete record.accountUid;
   delete record.durationMs;
-  return { record: record as LeaseCharge['record'], day: '2026-11-20' };
+  return { record: record as LeaseCharge['record'] };
 }

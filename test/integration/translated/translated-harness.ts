@@ -156,8 +156,8 @@ export function upstreamCalls(env: TranslatedEnv, path: string) {
 export async function settledRecords(env: TranslatedEnv, count: number) {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const page = await env.store.records({ namespace: NAMESPACE, limit: 1000 });
-    if (page.records.length >= count || Date.now() > deadline) return page.records;
+    const records = await env.store.pendingUsageRecords(NAMESPACE, 1000);
+    if (records.length >= count || Date.now() > deadline) return records;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

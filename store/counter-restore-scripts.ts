@@ -1,0 +1,67 @@
+/**
+ * The scripts of the counter restore (the recorder's side, never the hot path): where a namespace's
+ * usage stream stands, and writing the counters rebuilt from the ledger back with the `present`
+ * marker, only if no record was appended since the ledger was read.
+ */
+import { LUA_WINDOWS } from './lua-shared-functions.js';
+import { COUNTERS_PRESENT_FIELD } from './redis-key-names.js';
+
+/** Values per key in the restore script's ARGV: used, lastUsed, resetToken, then used/end per window. */
+export const RESTORE_VALUES_PER_KEY = 3;
+
+const LUA_STREAM_POSITION = `
+local function streamPosition(stream)
+  if redis.call('EXISTS', stream) == 0 then return 0, '0-0' end
+  local info = redis.call('XINFO', 'STREAM', stream)
+  local lastId = '0-0'
+  for index = 1, #info, 2 do
+    if info[index] == 'last-generated-id' then lastId = info[index + 1] end
+  end
+  return redis.call('XLEN', stream), lastId
+end
+`;
+
+/** KEYS: usageStream. Reply: {waiting, lastId}. */
+export const USAGE_STREAM_POSITION_LUA = `
+${LUA_STREAM_POSITION}
+local waiting, lastId = streamPosition(KEYS[1])
+return {waiting, lastId}
+`;
+
+/**
+ * KEYS: accountCounters, usageStream, then the counters hash of each key restored.
+ * ARGV: expected lastId, account spent, then per key: used, lastUsed ('' = none), resetToken
+ * ('' = none), then per window used and end ('' '' = none).
+ * Reply: 'present', 'moved' or 'restored'.
+ */
+export const RESTORE_COUNTERS_LUA = `
+${LUA_WINDOWS}
+${LUA_STREAM_POSITION}
+if redis.call('HGET', KEYS[1], '${COUNTERS_PRESENT_FIELD}') then return 'present' end
+local waiting, lastId = streamPosition(KEYS[2])
+if waiting > 0 or lastId ~= ARGV[1] then return 'moved' end
+
+local perKey = ${RESTORE_VALUES_PER_KEY} + 2 * #windows
+for index = 3, #KEYS do
+  local at = 3 + (index - 3) * perKey
+  local changes, removed = {'used', ARGV[at]}, {}
+  local optional = {{'lastUsed', ARGV[at + 1]}, {'resetToken', ARGV[at + 2]}}
+  for windowIndex, window in ipairs(windows) do
+    local used, ends = ARGV[at + 1 + windowIndex * 2], ARGV[at + 2 + windowIndex * 2]
+    table.insert(optional, {window[1] .. ':used', used})
+    table.insert(optional, {window[1] .. ':end', ends})
+  end
+  for _, field in ipairs(optional) do
+    if field[2] == '' then
+      table.insert(removed, field[1])
+    else
+      table.insert(changes, field[1])
+      table.insert(changes, field[2])
+    end
+  end
+  redis.call('HSET', KEYS[index], unpack(changes))
+  if #removed > 0 then redis.call('HDEL', KEYS[index], unpack(removed)) end
+end
+redis.call('HSET', KEYS[1], 'spent', ARGV[2], '${COUNTERS_PRESENT_FIELD}', '1')
+return 'restored'
+`;
