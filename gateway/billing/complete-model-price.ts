@@ -1,6 +1,6 @@
 /**
- * Fills the cache prices a price source left out (PROTOCOLS.md 6.5: missing means "not listed", not
- * "free"). Anthropic-priced models use the provider multipliers (read 0.1x, 5-minute write 1.25x,
+ * Fills the cache prices a price source left out (wire-formats.md 6: missing means "not listed",
+ * not "free"). Anthropic-priced models use the provider multipliers (read 0.1x, 5-minute write 1.25x,
  * 1-hour write 2x input); others bill a missing cache price at the input rate. Every filled field is
  * recorded, so a bill can show it used a fallback.
  */

@@ -1,5 +1,5 @@
 /**
- * Finds the price for a model (DESIGN.md 5.8, PROTOCOLS.md 6.5), in this order: the group's
+ * Finds the price for a model (DESIGN.md 5.8, wire-formats.md 6), in this order: the group's
  * override for the model, the exact id in the table, the provider-prefixed id, the id with its date
  * suffix stripped (exact, then prefixed), the group's fallback price; otherwise none, and the caller
  * refuses the request.

@@ -1,4 +1,4 @@
-/** Anthropic error bodies: `{"type":"error","error":{"type","message"}}` (PROTOCOLS.md 1.8). */
+/** Anthropic error bodies: `{"type":"error","error":{"type","message"}}` (wire-formats.md 1.5). */
 import { messageWithCode, type ErrorView } from './error-view.js';
 
 export interface AnthropicErrorBody {
@@ -32,7 +32,7 @@ export function renderAnthropicError(error: ErrorView): AnthropicErrorBody {
   };
 }
 
-/** The in-stream error event (PROTOCOLS.md 1.8), for failures after the headers were sent. */
+/** The in-stream error event (wire-formats.md 1.5), for failures after the headers were sent. */
 export function renderAnthropicStreamError(error: ErrorView): string {
   return `event: error\ndata: ${JSON.stringify(renderAnthropicError(error))}\n\n`;
 }

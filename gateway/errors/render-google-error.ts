@@ -1,4 +1,4 @@
-/** Google error bodies: `{"error":{"code","message","status"}}` (PROTOCOLS.md 4.7). */
+/** Google error bodies: `{"error":{"code","message","status"}}` (wire-formats.md 4.5). */
 import { messageWithCode, type ErrorView } from './error-view.js';
 
 export interface GoogleErrorBody {
@@ -41,7 +41,7 @@ export function renderGoogleError(error: ErrorView): GoogleErrorBody {
   };
 }
 
-/** A Gemini SSE chunk carrying an error (PROTOCOLS.md 4.4), for `alt=sse` streams. */
+/** A Gemini SSE chunk carrying an error (wire-formats.md 4.4), for `alt=sse` streams. */
 export function renderGoogleStreamError(error: ErrorView): string {
   return `data: ${JSON.stringify(renderGoogleError(error))}\n\n`;
 }

@@ -1,6 +1,6 @@
 /**
  * OpenAI error bodies, shared by Responses and Chat Completions:
- * `{"error":{"message","type","param","code"}}` (PROTOCOLS.md 2.5, 3.3).
+ * `{"error":{"message","type","param","code"}}` (wire-formats.md 2.5, 3.3).
  */
 import type { ErrorView } from './error-view.js';
 
@@ -30,7 +30,7 @@ export function renderOpenAIError(error: ErrorView): OpenAIErrorBody {
   };
 }
 
-/** The Responses stream `error` event (flat fields, PROTOCOLS.md 2.5). */
+/** The Responses stream `error` event (flat fields, wire-formats.md 2.5). */
 export function renderOpenAIResponsesStreamError(error: ErrorView): string {
   const { error: body } = renderOpenAIError(error);
   const event = { type: 'error', code: body.code, message: body.message, param: null };

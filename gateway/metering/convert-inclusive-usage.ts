@@ -1,6 +1,6 @@
 /**
  * OpenAI usage (Responses and Chat Completions alike): input totals include their cached and
- * cache-write parts, output totals include reasoning (PROTOCOLS.md 2.3, 3.2, 6.1). Normalised into
+ * cache-write parts, output totals include reasoning (wire-formats.md 2.3, 3.3). Normalised into
  * the disjoint buckets.
  */
 import type { UsageBuckets } from '../../store/usage-buckets.js';

@@ -1,5 +1,5 @@
 /**
- * The fake provider against the official SDKs (CLIENTS.md 1): each SDK makes a non-streamed call, a
+ * The fake provider against the official SDKs: each SDK makes a non-streamed call, a
  * streamed call, a model list and a token count, and must accept the answers.
  */
 import Anthropic from '@anthropic-ai/sdk';

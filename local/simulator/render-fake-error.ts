@@ -1,4 +1,4 @@
-/** Error replies in each platform's own shape (PROTOCOLS.md 1.8, 2.5, 4.7). */
+/** Error replies in each platform's own shape (wire-formats.md 1.5, 2.5, 4.5). */
 export type FakePlatform = 'anthropic' | 'openai' | 'google';
 
 const ANTHROPIC_TYPES: Record<number, string> = {

@@ -1,7 +1,7 @@
 /**
  * Which answer a request gets, by path: Anthropic, OpenAI, Gemini, Antigravity and the
  * OAuth token endpoint. `/v1/models` answers in Anthropic's shape when the caller sends
- * `anthropic-version` or `x-api-key`, else in OpenAI's (CLIENTS.md 3.5).
+ * `anthropic-version` or `x-api-key`, else in OpenAI's (wire-formats.md 7).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import {

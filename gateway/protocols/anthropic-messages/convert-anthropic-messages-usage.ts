@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages usage to buckets (PROTOCOLS.md 1.4, 1.5, 6.1). `input_tokens` excludes cache
+ * Anthropic Messages usage to buckets (wire-formats.md 1.3, 1.4). `input_tokens` excludes cache
  * reads and writes; cache writes split into 5m / 1h by `cache_creation`, all at 5m when that object
  * is absent; `output_tokens` includes thinking. In a stream, `message_start` gives the input side
  * and a provisional output; every `message_delta` carries running totals that replace (never add to)

@@ -1,4 +1,4 @@
-/** Anthropic model objects and lists (PROTOCOLS.md 1.7). */
+/** Anthropic model objects and lists (wire-formats.md 7). */
 import type { CatalogueModel } from '../../models/model-catalogue.js';
 
 export function renderAnthropicModel(model: CatalogueModel) {

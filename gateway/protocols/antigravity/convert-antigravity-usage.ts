@@ -1,5 +1,5 @@
 /**
- * Antigravity usage (PROTOCOLS.md 5.2, 5.3): every reply and stream chunk wraps a Gemini
+ * Antigravity usage (wire-formats.md 5.2, 5.3): every reply and stream chunk wraps a Gemini
  * `GenerateContentResponse` in `{response: {…}}`; usage is `response.usageMetadata` with Gemini
  * semantics (last snapshot wins, thoughts billed as output, no cache-write count). Error bodies are
  * Google-shaped and not wrapped.

@@ -1,5 +1,5 @@
 /**
- * Gemini generateContent usage (PROTOCOLS.md 4.3, 4.4, 6.1): the last `usageMetadata` wins; the
+ * Gemini generateContent usage (wire-formats.md 4.3, 4.4): the last `usageMetadata` wins; the
  * normalisation itself is shared with Antigravity (`metering/convert-google-usage-metadata.ts`).
  * Works for SSE chunks (`alt=sse`) and for elements of the streamed JSON array alike.
  */

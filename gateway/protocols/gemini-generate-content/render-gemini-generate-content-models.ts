@@ -1,4 +1,4 @@
-/** Gemini model resources and lists (PROTOCOLS.md 4.6). */
+/** Gemini model resources and lists (wire-formats.md 7). */
 import type { CatalogueModel } from '../../models/model-catalogue.js';
 
 export function renderGeminiModel(model: CatalogueModel) {

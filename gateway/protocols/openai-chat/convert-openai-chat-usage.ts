@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions usage to buckets (PROTOCOLS.md 3.2, 3.3, 6.1): `prompt_tokens` includes
+ * OpenAI Chat Completions usage to buckets (wire-formats.md 3.3): `prompt_tokens` includes
  * cached and cache-write tokens; `completion_tokens` includes reasoning. In a stream, usage comes in
  * one chunk with `choices: []` (only with `stream_options.include_usage`), and `[DONE]` ends it.
  */

@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses usage to buckets (PROTOCOLS.md 2.3, 6.1). `input_tokens` includes cached and
+ * OpenAI Responses usage to buckets (wire-formats.md 2.3, 2.4). `input_tokens` includes cached and
  * cache-write tokens; `output_tokens` includes reasoning. In a stream, usage is only on the terminal
  * event's `response` (`response.completed`, `.incomplete`, `.failed`, or `response.done`); an `error`
  * event also ends the stream.

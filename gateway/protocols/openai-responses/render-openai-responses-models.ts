@@ -1,4 +1,4 @@
-/** OpenAI model objects and lists (PROTOCOLS.md 2.6). */
+/** OpenAI model objects and lists (wire-formats.md 7). */
 import type { CatalogueModel } from '../../models/model-catalogue.js';
 
 export function renderOpenAIModel(model: CatalogueModel) {

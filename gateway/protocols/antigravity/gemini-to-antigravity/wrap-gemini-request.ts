@@ -29,7 +29,7 @@ export function modelFromPath(model: string): string {
 /**
  * A Gemini `generateContent` body (parsed JSON) -> the Antigravity envelope; the body itself is
  * passed through untouched as `request`. `requestType` is `web_search` when a googleSearch tool is
- * present (PROTOCOLS 5.3).
+ * present (wire-formats.md 5.2).
  */
 export function wrapGeminiRequest(
   body: unknown,

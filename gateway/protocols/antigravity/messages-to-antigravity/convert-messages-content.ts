@@ -72,7 +72,7 @@ function convertToolResult(block: MessagesBlock, context: BlockContext): PartsRe
 
 type BlockHandler = (block: MessagesBlock, context: BlockContext) => PartsResult;
 
-/** Anthropic block type -> Gemini parts (PROTOCOLS 5.3). */
+/** Anthropic block type -> Gemini parts (wire-formats.md 5.4). */
 const blockHandlers: Readonly<Record<string, BlockHandler>> = {
   text: (block) => ({ ok: true, parts: textPart(block.text) }),
   image: convertMedia,

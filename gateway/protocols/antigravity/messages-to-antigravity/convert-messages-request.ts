@@ -46,7 +46,7 @@ function convertThinking(
   }
 }
 
-/** Anthropic Messages request body (parsed JSON) -> Antigravity envelope (PROTOCOLS 5.3). */
+/** Anthropic Messages request body (parsed JSON) -> Antigravity envelope (wire-formats.md 5.4). */
 export function convertMessagesRequest(
   body: unknown,
   options: EnvelopeOptions,

@@ -8,8 +8,8 @@ export interface AnthropicUsage {
 }
 
 /**
- * Gemini usage semantics -> Anthropic semantics (PROTOCOLS 5.3): Anthropic input excludes cache
- * reads, Gemini output excludes thoughts; Antigravity reports no cache writes.
+ * Gemini usage semantics -> Anthropic semantics (wire-formats.md 5.4): Anthropic input excludes
+ * cache reads, Gemini output excludes thoughts; Antigravity reports no cache writes.
  */
 export function mapAntigravityUsage(usage: GeminiUsage | null | undefined): AnthropicUsage {
   const prompt = usage?.promptTokenCount ?? 0;

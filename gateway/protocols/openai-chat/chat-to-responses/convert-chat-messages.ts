@@ -111,7 +111,7 @@ function convertLegacyFunction(message: ChatMessage, legacy: LegacyCallIds): Con
   return { ok: true, items: [{ type: 'function_call_output', call_id: callId, output }] };
 }
 
-/** Chat `messages[]` -> Responses `input[]` (PROTOCOLS 3.4.2). */
+/** Chat `messages[]` -> Responses `input[]` (wire-formats.md 3.4). */
 export function convertChatMessages(messages: readonly ChatMessage[]): Converted {
   const legacy: LegacyCallIds = { next: 0, pendingByName: new Map() };
   const items: ResponsesInputItem[] = [];

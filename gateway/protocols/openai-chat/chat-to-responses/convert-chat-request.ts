@@ -67,7 +67,7 @@ function convertResponseFormat(request: ChatRequest): FormatResult {
 }
 
 /**
- * Chat Completions request body (parsed JSON) -> Responses request (PROTOCOLS 3.4.1).
+ * Chat Completions request body (parsed JSON) -> Responses request (wire-formats.md 3.4).
  * Always stateless: `store:false` and encrypted reasoning included.
  */
 export function convertChatRequest(body: unknown): ChatRequestConversion {

@@ -45,7 +45,9 @@ function convertTool(tool: ChatTool, param: string): ToolsResult {
   };
 }
 
-/** `tools`, legacy `functions` and `web_search_options` -> Responses `tools` (PROTOCOLS 3.4.3). */
+/**
+ * `tools`, legacy `functions` and `web_search_options` -> Responses `tools` (wire-formats.md 3.4).
+ */
 export function convertChatTools(request: ChatRequest): ToolsResult {
   const tools: ResponsesTool[] = [];
   for (const [index, tool] of (request.tools ?? []).entries()) {

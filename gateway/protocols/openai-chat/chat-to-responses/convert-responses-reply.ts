@@ -67,7 +67,7 @@ function toToolCall(item: ResponsesOutputItem): ChatToolCall {
   };
 }
 
-/** A non-streamed Responses reply (parsed JSON) -> `chat.completion` (PROTOCOLS 3.4.4). */
+/** A non-streamed Responses reply (parsed JSON) -> `chat.completion` (wire-formats.md 3.4). */
 export function convertResponsesReply(body: unknown): ResponsesReplyConversion {
   const parsed = responsesReplySchema.safeParse(body);
   if (!parsed.success)

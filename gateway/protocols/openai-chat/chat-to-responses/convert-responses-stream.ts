@@ -115,7 +115,7 @@ function errorFrames(state: StreamState, event: ResponsesStreamEvent): string[] 
 
 type Handler = (state: StreamState, event: ResponsesStreamEvent) => string[];
 
-/** Event type -> Chat frames (PROTOCOLS 3.4.5). Types not listed emit nothing. */
+/** Event type -> Chat frames (wire-formats.md 3.4). Types not listed emit nothing. */
 const handlers: Readonly<Record<string, Handler>> = {
   'response.created': (state, event) => {
     adoptResponse(state, event);

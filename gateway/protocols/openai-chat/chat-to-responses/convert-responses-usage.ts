@@ -9,7 +9,9 @@ export interface ChatUsage {
   completion_tokens_details: { reasoning_tokens: number };
 }
 
-/** Responses usage -> Chat usage (PROTOCOLS 3.4.7); both count cache and reasoning as subsets. */
+/**
+ * Responses usage -> Chat usage (wire-formats.md 3.4); both count cache and reasoning as subsets.
+ */
 export function convertResponsesUsage(usage: ResponsesUsage): ChatUsage {
   return {
     prompt_tokens: usage.input_tokens,

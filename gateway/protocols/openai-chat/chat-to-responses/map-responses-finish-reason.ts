@@ -1,6 +1,6 @@
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
-/** `incomplete_details.reason` -> Chat `finish_reason` (PROTOCOLS 3.4.6). */
+/** `incomplete_details.reason` -> Chat `finish_reason` (wire-formats.md 3.4). */
 const incompleteReasons: Readonly<Record<string, ChatFinishReason>> = {
   max_output_tokens: 'length',
   content_filter: 'content_filter',
