@@ -7,6 +7,7 @@
  */
 import { reservedOutputTokens } from '../billing/estimate-request-cost.js';
 import type { LeaseCharge } from '../../store/store.js';
+import { emptyUsage } from '../../store/usage-buckets.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 
 export const LEASE_EXPIRED_FLAG = 'lease-expired';
@@ -41,12 +42,9 @@ export function describeLeaseCharge(input: LeaseChargeInput): LeaseCharge {
       model: input.model,
       upstreamModel: input.model,
       usage: {
+        ...emptyUsage(),
         inputUncached: input.inputTokens,
-        cacheRead: 0,
-        cacheWrite5m: 0,
-        cacheWrite1h: 0,
         output: reservedOutputTokens(input.outputCap, policy.group.platform),
-        reasoning: 0,
       },
       // The store charges the reservation and writes it here.
       costNano: 0,

@@ -6,7 +6,8 @@
  */
 import type { Platform } from '../../crds/schema/resources.js';
 import type { SettlementRequest, SettlementResult, SpendStore } from '../../store/store.js';
-import type { UsageBuckets, UsageRecord } from '../../store/usage-records.js';
+import type { UsageBuckets } from '../../store/usage-buckets.js';
+import type { UsageRecord } from '../../store/usage-records.js';
 import type { AdmittedRequest } from './admit-request.js';
 
 export interface SettleOutcome {
@@ -28,15 +29,6 @@ export interface SettleInput {
   now: number;
   timeZone: string;
 }
-
-export const EMPTY_USAGE: UsageBuckets = {
-  inputUncached: 0,
-  cacheRead: 0,
-  cacheWrite5m: 0,
-  cacheWrite1h: 0,
-  output: 0,
-  reasoning: 0,
-};
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
