@@ -1,0 +1,84 @@
+/**
+ * The persona ClusterRoles (one source: the local control plane creates them at start, the chart
+ * ships the generated `tollgate-cluster-roles.yaml`). See docs/rbac.md for how to bind them.
+ */
+import { API_GROUP } from '../schema/common-fields.js';
+
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface ClusterRoleManifest {
+  apiVersion: 'rbac.authorization.k8s.io/v1';
+  kind: 'ClusterRole';
+  metadata: { name: string; labels: Record<string, string>; annotations: Record<string, string> };
+  rules: PolicyRule[];
+}
+
+const read = ['get', 'list', 'watch'];
+const write = ['create', 'update', 'patch', 'delete'];
+const all = [...read, ...write, 'deletecollection'];
+
+function clusterRole(name: string, description: string, rules: PolicyRule[]): ClusterRoleManifest {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: {
+      name,
+      labels: { 'app.kubernetes.io/part-of': 'tollgate' },
+      annotations: { 'tollgate.dev/description': description },
+    },
+    rules,
+  };
+}
+
+export const personaRoles: ClusterRoleManifest[] = [
+  clusterRole(
+    'tollgate-viewer',
+    'Reads ApiKeys (and so their usage) and the Account of the namespaces it is bound in, and the ' +
+      'Groups when bound cluster-wide. Never Secrets.',
+    [
+      { verbs: read, apiGroups: [API_GROUP], resources: ['apikeys', 'accounts'] },
+      { verbs: read, apiGroups: [API_GROUP], resources: ['groups'] },
+    ],
+  ),
+  clusterRole(
+    'tollgate-key-manager',
+    'The viewer, plus creating, editing (and resetting the quota of) and deleting ApiKeys, and ' +
+      'creating the Secret of a chosen key value, without reading Secrets.',
+    [
+      { verbs: read, apiGroups: [API_GROUP], resources: ['apikeys', 'accounts'] },
+      { verbs: read, apiGroups: [API_GROUP], resources: ['groups'] },
+      { verbs: write, apiGroups: [API_GROUP], resources: ['apikeys'] },
+      { verbs: ['create'], apiGroups: [''], resources: ['secrets'] },
+    ],
+  ),
+  clusterRole(
+    'tollgate-group-reader',
+    'Reads Groups (platform, multiplier, allowed namespaces): bind it cluster-wide for users whose ' +
+      'other Tollgate roles are bound in one namespace.',
+    [{ verbs: read, apiGroups: [API_GROUP], resources: ['groups'] }],
+  ),
+  clusterRole(
+    'tollgate-admin',
+    'Everything on Groups, Upstreams, Accounts and ApiKeys (not their status, which the operator ' +
+      'owns). Upstream credentials need tollgate-upstream-credentials in the operator namespace.',
+    [
+      {
+        verbs: all,
+        apiGroups: [API_GROUP],
+        resources: ['groups', 'upstreams', 'accounts', 'apikeys'],
+      },
+    ],
+  ),
+  clusterRole(
+    'tollgate-upstream-credentials',
+    'Secrets in full: bind it with a RoleBinding in the operator namespace (tollgate-system) only, ' +
+      'where the Upstream credentials live.',
+    [{ verbs: all, apiGroups: [''], resources: ['secrets'] }],
+  ),
+];
