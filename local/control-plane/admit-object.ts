@@ -9,6 +9,8 @@ import type { JsonObject, KubeObject } from './kube-object.js';
 import { isJsonObject, objectName } from './kube-object.js';
 import type { ResourceKind } from './resource-kinds.js';
 import { apiVersionOf } from './resource-kinds.js';
+import { RBAC_GROUP } from './rbac-kinds.js';
+import { normaliseRbacObject, pathSegmentProblems, validateRbacObject } from './validate-rbac.js';
 import { validateSchema } from './validate-schema.js';
 
 const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -16,6 +18,13 @@ const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const base64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function checkName(kind: ResourceKind, name: string): StatusCause[] {
+  if (kind.group === RBAC_GROUP && name !== '') {
+    return pathSegmentProblems(name).map((problem) => ({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${name}": ${problem}`,
+      field: 'metadata.name',
+    }));
+  }
   const pattern = kind.kind === 'Namespace' ? label : subdomain;
   const limit = kind.kind === 'Namespace' ? 63 : 253;
   if (name === '')
@@ -106,7 +115,8 @@ export interface Admission {
 /** Returns the object to store, or throws 400/422 Status errors. */
 export function admitObject(admission: Admission): KubeObject {
   const { kind, old } = admission;
-  const object = structuredClone(admission.object);
+  const given = structuredClone(admission.object);
+  const object = kind.group === RBAC_GROUP ? normaliseRbacObject(given) : given;
   const target = { group: kind.group, kind: kind.kind, name: objectName(object) };
   if (object.apiVersion !== apiVersionOf(kind) || object.kind !== kind.kind) {
     throw badRequest(
@@ -118,6 +128,7 @@ export function admitObject(admission: Admission): KubeObject {
   causes.push(...checkAnnotationSize(object));
   if (kind.kind === 'Secret') causes.push(...normaliseSecret(object));
   if (kind.kind === 'Namespace') object.status = { phase: 'Active' };
+  if (kind.group === RBAC_GROUP) causes.push(...validateRbacObject(object, old));
   let admitted = object;
   if (kind.schema !== undefined) {
     const result = validateSchema(kind.schema, object);

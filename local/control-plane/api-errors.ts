@@ -119,3 +119,24 @@ export function gone(message: string): ApiError {
 export function unauthorized(): ApiError {
   return new ApiError({ code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
 }
+
+/** `apierrors.NewForbidden`: `<resource>.<group> "name" is forbidden: <message>`. */
+export function forbidden(
+  target: { group: string; resource: string; name: string },
+  message: string,
+): ApiError {
+  const qualified =
+    target.resource === ''
+      ? ''
+      : target.group === ''
+        ? target.resource
+        : `${target.resource}.${target.group}`;
+  let text: string;
+  if (qualified === '') text = `forbidden: ${message}`;
+  else if (target.name === '') text = `${qualified} is forbidden: ${message}`;
+  else text = `${qualified} "${target.name}" is forbidden: ${message}`;
+  const details: JsonObject = { kind: target.resource };
+  if (target.name !== '') details.name = target.name;
+  if (target.group !== '') details.group = target.group;
+  return new ApiError({ code: 403, reason: 'Forbidden', message: text, details });
+}

@@ -59,7 +59,7 @@ export function apiResourceList(
       singularName: kind.singular,
       namespaced: kind.namespaced,
       kind: kind.kind,
-      verbs: VERBS,
+      verbs: [...(kind.verbs ?? VERBS)],
     };
     if (kind.shortNames.length > 0) resource.shortNames = kind.shortNames;
     if (kind.categories.length > 0) resource.categories = kind.categories;

@@ -77,6 +77,11 @@ export function openApiDocument(
   const schemas: JsonObject = {};
   for (const kind of selected) {
     const scope = kind.namespaced ? '/namespaces/{namespace}' : '';
+    if (kind.review === true) {
+      paths[`/${path}${scope}/${kind.plural}`] = { post: operation(kind, 'post') };
+      schemas[schemaName(kind)] = schemaOf(kind);
+      continue;
+    }
     paths[`/${path}${scope}/${kind.plural}/{name}`] = {
       get: operation(kind, 'get'),
       put: operation(kind, 'put'),

@@ -1,7 +1,8 @@
 /**
  * Pure: decodes the Kubernetes protobuf envelope (`k8s\0` + runtime.Unknown) for the core kinds that
  * kubectl's typed commands send as protobuf (`kubectl create namespace`, `kubectl create secret`).
- * Only the fields of Namespace, Secret and Lease (and ObjectMeta) are known; others are skipped.
+ * Only the fields of Namespace, Secret, Lease, the RBAC kinds and the access reviews (and
+ * ObjectMeta) are known; others are skipped (a SubjectAccessReview's `extra` among them).
  */
 import { unsupportedMediaType } from './api-errors.js';
 import type { JsonObject, JsonValue } from './kube-object.js';
@@ -38,7 +39,107 @@ const objectMeta: MessageSpec = {
   14: { name: 'finalizers', type: 'string', repeated: true },
 };
 
+const policyRule: MessageSpec = {
+  1: { name: 'verbs', type: 'string', repeated: true },
+  2: { name: 'apiGroups', type: 'string', repeated: true },
+  3: { name: 'resources', type: 'string', repeated: true },
+  4: { name: 'resourceNames', type: 'string', repeated: true },
+  5: { name: 'nonResourceURLs', type: 'string', repeated: true },
+};
+
+const labelSelector: MessageSpec = {
+  1: { name: 'matchLabels', type: 'string', map: 'string' },
+  2: {
+    name: 'matchExpressions',
+    type: {
+      1: { name: 'key', type: 'string' },
+      2: { name: 'operator', type: 'string' },
+      3: { name: 'values', type: 'string', repeated: true },
+    },
+    repeated: true,
+  },
+};
+
+const binding: MessageSpec = {
+  1: { name: 'metadata', type: objectMeta },
+  2: {
+    name: 'subjects',
+    type: {
+      1: { name: 'kind', type: 'string' },
+      2: { name: 'apiGroup', type: 'string' },
+      3: { name: 'name', type: 'string' },
+      4: { name: 'namespace', type: 'string' },
+    },
+    repeated: true,
+  },
+  3: {
+    name: 'roleRef',
+    type: {
+      1: { name: 'apiGroup', type: 'string' },
+      2: { name: 'kind', type: 'string' },
+      3: { name: 'name', type: 'string' },
+    },
+  },
+};
+
+const accessAttributes: MessageSpec = {
+  1: {
+    name: 'resourceAttributes',
+    type: {
+      1: { name: 'namespace', type: 'string' },
+      2: { name: 'verb', type: 'string' },
+      3: { name: 'group', type: 'string' },
+      4: { name: 'version', type: 'string' },
+      5: { name: 'resource', type: 'string' },
+      6: { name: 'subresource', type: 'string' },
+      7: { name: 'name', type: 'string' },
+    },
+  },
+  2: {
+    name: 'nonResourceAttributes',
+    type: { 1: { name: 'path', type: 'string' }, 2: { name: 'verb', type: 'string' } },
+  },
+};
+
+const subjectAccessReview: MessageSpec = {
+  1: { name: 'metadata', type: objectMeta },
+  2: {
+    name: 'spec',
+    type: {
+      ...accessAttributes,
+      3: { name: 'user', type: 'string' },
+      4: { name: 'groups', type: 'string', repeated: true },
+      6: { name: 'uid', type: 'string' },
+    },
+  },
+};
+
 const kinds: Record<string, MessageSpec> = {
+  Role: {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'rules', type: policyRule, repeated: true },
+  },
+  ClusterRole: {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'rules', type: policyRule, repeated: true },
+    3: {
+      name: 'aggregationRule',
+      type: { 1: { name: 'clusterRoleSelectors', type: labelSelector, repeated: true } },
+    },
+  },
+  RoleBinding: binding,
+  ClusterRoleBinding: binding,
+  SubjectAccessReview: subjectAccessReview,
+  LocalSubjectAccessReview: subjectAccessReview,
+  SelfSubjectAccessReview: {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'spec', type: accessAttributes },
+  },
+  SelfSubjectRulesReview: {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'spec', type: { 1: { name: 'namespace', type: 'string' } } },
+  },
+  SelfSubjectReview: { 1: { name: 'metadata', type: objectMeta } },
   Namespace: {
     1: { name: 'metadata', type: objectMeta },
     2: { name: 'spec', type: { 1: { name: 'finalizers', type: 'string', repeated: true } } },

@@ -1,7 +1,18 @@
-/** The router: authentication, discovery, OpenAPI, then the resource verbs. Errors become `Status`. */
-import { timingSafeEqual } from 'node:crypto';
+/**
+ * The router: authentication, impersonation, authorization (RBAC), discovery, OpenAPI, then the
+ * resource verbs and access reviews. Errors become `Status`.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, badRequest, unauthorized } from './api-errors.js';
+import { ApiError, badRequest, methodNotAllowed } from './api-errors.js';
+import type { Authenticator } from './authenticate-request.js';
+import { requireAllowed } from './authorize-request.js';
+import { checkRbacEscalation } from './check-rbac-escalation.js';
+import type { RbacObjects } from './evaluate-rbac.js';
+import { impersonateUser } from './impersonate-user.js';
+import { RBAC_GROUP } from './rbac-kinds.js';
+import type { UserInfo } from './request-attributes.js';
+import { requestAttributes } from './request-attributes.js';
+import { serveAccessReview } from './serve-access-review.js';
 import {
   apiGroupDocument,
   apiGroupList,
@@ -18,8 +29,9 @@ import {
 } from './encode-openapi-v2.js';
 import { parse as parseYaml } from 'yaml';
 import { decodeKubernetesProtobuf } from './decode-protobuf.js';
-import type { JsonValue } from './kube-object.js';
+import type { JsonValue, KubeObject } from './kube-object.js';
 import type { ObjectStore } from './object-store.js';
+import type { ResourcePath } from './parse-resource-path.js';
 import { parseResourcePath } from './parse-resource-path.js';
 import type { ResourceKind } from './resource-kinds.js';
 import { findKind } from './resource-kinds.js';
@@ -30,18 +42,12 @@ const maxBodyBytes = 3 * 1024 * 1024;
 export interface ApiContext {
   kinds: readonly ResourceKind[];
   store: ObjectStore;
-  token: string;
+  authenticator: Authenticator;
+  rbac: RbacObjects;
   serverAddress: string;
   watchTimeoutMs: number;
   bookmarkIntervalMs: number;
   trackWatch: (stop: () => void, response: ServerResponse) => void;
-}
-
-function authorized(request: IncomingMessage, token: string): boolean {
-  const header = request.headers.authorization ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
 async function readBody(request: IncomingMessage): Promise<JsonValue | undefined> {
@@ -134,6 +140,31 @@ const notFoundBody = new ApiError({
   message: 'the server could not find the requested resource',
 });
 
+function serveReview(
+  context: ApiContext,
+  call: {
+    kind: ResourceKind;
+    path: ResourcePath;
+    body: JsonValue | undefined;
+    user: UserInfo;
+    method: string | undefined;
+  },
+): { code: number; body: JsonValue } {
+  const { kind, path } = call;
+  if (call.method !== 'POST' || path.name !== undefined || path.subresource !== undefined) {
+    throw methodNotAllowed(`${call.method ?? ''} is not supported on ${kind.plural}`);
+  }
+  if (kind.namespaced !== (path.namespace !== undefined)) throw notFoundBody;
+  const review = serveAccessReview({
+    objects: context.rbac,
+    kind,
+    namespace: path.namespace,
+    body: call.body,
+    user: call.user,
+  });
+  return { code: 201, body: review };
+}
+
 async function route(context: ApiContext, request: IncomingMessage, response: ServerResponse) {
   const url = new URL(request.url ?? '/', 'http://local');
   if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) {
@@ -141,7 +172,14 @@ async function route(context: ApiContext, request: IncomingMessage, response: Se
     response.end('ok');
     return;
   }
-  if (!authorized(request, context.token)) throw unauthorized();
+  const requester = context.authenticator.authenticate(request);
+  const user = impersonateUser(context.rbac, { http: request, requester });
+  const attributes = requestAttributes({
+    method: request.method ?? 'GET',
+    pathname: url.pathname,
+    query: url.searchParams,
+  });
+  requireAllowed(context.rbac, { user, attributes });
   const body = await readBody(request);
   if (request.method === 'GET' && url.pathname === '/openapi/v2') {
     sendOpenApiV2(context, request, response);
@@ -155,6 +193,10 @@ async function route(context: ApiContext, request: IncomingMessage, response: Se
   const path = parseResourcePath(url.pathname);
   const kind = path === undefined ? undefined : findKind(context.kinds, path);
   if (path === undefined || kind === undefined) throw notFoundBody;
+  if (kind.review === true) {
+    send(response, serveReview(context, { kind, path, body, user, method: request.method }));
+    return;
+  }
   const reply = serveResource({
     store: context.store,
     kind,
@@ -166,6 +208,13 @@ async function route(context: ApiContext, request: IncomingMessage, response: Se
     watchTimeoutMs: context.watchTimeoutMs,
     bookmarkIntervalMs: context.bookmarkIntervalMs,
     trackWatch: context.trackWatch,
+    ...(kind.group === RBAC_GROUP
+      ? {
+          beforeWrite: (object: KubeObject) => {
+            checkRbacEscalation(context.rbac, { user, namespace: path.namespace ?? '', object });
+          },
+        }
+      : {}),
   });
   if (reply !== undefined) send(response, reply);
 }

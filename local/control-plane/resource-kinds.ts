@@ -3,6 +3,7 @@ import { CATEGORY, renderAllCrds } from '../../crds/render-crds.js';
 import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
 import { isJsonObject, objectField, textOf } from './kube-object.js';
+import { rbacKinds } from './rbac-kinds.js';
 
 export interface PrinterColumn {
   name: string;
@@ -28,9 +29,22 @@ export interface ResourceKind {
   tracksGeneration: boolean;
   schema: OpenApiSchema | undefined;
   printerColumns: PrinterColumn[];
+  /** Discovery verbs when not the full set (the access reviews are create-only). */
+  verbs?: readonly string[];
+  /** An access review: answered on create, never stored. */
+  review?: boolean;
 }
 
-export const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+export const VERBS = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
@@ -148,7 +162,7 @@ function fromCrd(crd: JsonObject): ResourceKind {
 
 export function loadResourceKinds(): ResourceKind[] {
   const crdKinds = renderAllCrds().map(({ crd }) => fromCrd(structuredClone(crd) as JsonObject));
-  return [...coreKinds, ...crdKinds];
+  return [...coreKinds, ...rbacKinds, ...crdKinds];
 }
 
 export function apiVersionOf(kind: ResourceKind): string {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed, notFound } from './api-errors.js';
 import { applyPatch, patchTypeOf } from './apply-patch.js';
 import type { JsonValue, KubeObject } from './kube-object.js';
-import { isJsonObject } from './kube-object.js';
+import { isJsonObject, objectName, objectNamespace } from './kube-object.js';
 import type { ObjectStore, WriteOptions } from './object-store.js';
 import type { ResourcePath } from './parse-resource-path.js';
 import { renderTable } from './render-table.js';
@@ -23,6 +23,8 @@ export interface ResourceCall {
   watchTimeoutMs: number;
   bookmarkIntervalMs: number;
   trackWatch: (stop: () => void, response: ServerResponse) => void;
+  /** Called with the object about to be written (RBAC escalation checks); may throw. */
+  beforeWrite?: (object: KubeObject) => void;
 }
 
 export interface Reply {
@@ -94,6 +96,37 @@ function writeOptions(query: URLSearchParams): WriteOptions {
   };
 }
 
+/** `deletecollection`: deletes the objects the selectors match, returns them as a list. */
+function deleteCollection(call: ResourceCall, options: WriteOptions): Reply {
+  const { store, kind, path, query } = call;
+  const match = parseLabelSelector(query.get('labelSelector'));
+  const fields = parseFieldSelector(query.get('fieldSelector'), kind.kind === 'Event');
+  const items: KubeObject[] = [];
+  const matched = store.list(kind, {
+    namespace: path.namespace,
+    match: (object) => match(object) && fields(object),
+  });
+  for (const object of matched) {
+    // An earlier deletion may have removed this one already (owner references).
+    if (store.exists(kind, refOf(object))) {
+      items.push(store.delete(kind, { ref: refOf(object), options }));
+    }
+  }
+  return {
+    code: 200,
+    body: {
+      kind: `${kind.kind}List`,
+      apiVersion: apiVersionOf(kind),
+      metadata: { resourceVersion: String(store.resourceVersion) },
+      items,
+    },
+  };
+}
+
+function refOf(object: KubeObject): { namespace: string | undefined; name: string } {
+  return { namespace: objectNamespace(object), name: objectName(object) };
+}
+
 /** Returns the reply, or undefined when the response is a watch stream already being written. */
 export function serveResource(call: ResourceCall): Reply | undefined {
   const { store, kind, path, query } = call;
@@ -109,13 +142,12 @@ export function serveResource(call: ResourceCall): Reply | undefined {
   if (path.name === undefined) {
     if (method === 'GET') return listOrWatch(call);
     if (method === 'POST') {
-      const created = store.create(kind, {
-        namespace: path.namespace,
-        body: requireObject(call.body),
-        options,
-      });
+      const body = requireObject(call.body);
+      call.beforeWrite?.(body);
+      const created = store.create(kind, { namespace: path.namespace, body, options });
       return { code: 201, body: created };
     }
+    if (method === 'DELETE') return deleteCollection(call, options);
     throw methodNotAllowed(`${method} is not supported on a collection here`);
   }
   const ref = { namespace: path.namespace, name: path.name };
@@ -131,19 +163,17 @@ export function serveResource(call: ResourceCall): Reply | undefined {
       }
       return { code: 200, body: object };
     }
-    case 'PUT':
-      return {
-        code: 200,
-        body: store.update(kind, { ref, body: requireObject(call.body), status, options }),
-      };
+    case 'PUT': {
+      const body = requireObject(call.body);
+      call.beforeWrite?.(body);
+      return { code: 200, body: store.update(kind, { ref, body, status, options }) };
+    }
     case 'PATCH': {
       const type = patchTypeOf(call.request.headers['content-type'] ?? '', kind.group === '');
       if (type === 'apply' && !store.exists(kind, ref)) {
-        const created = store.create(kind, {
-          namespace: path.namespace,
-          body: requireObject(call.body),
-          options,
-        });
+        const body = requireObject(call.body);
+        call.beforeWrite?.(body);
+        const created = store.create(kind, { namespace: path.namespace, body, options });
         return { code: 201, body: created };
       }
       const current = store.get(kind, ref);
@@ -155,6 +185,7 @@ export function serveResource(call: ResourceCall): Reply | undefined {
       ) {
         patched.metadata.resourceVersion = current.metadata.resourceVersion ?? '';
       }
+      call.beforeWrite?.(patched);
       return { code: 200, body: store.update(kind, { ref, body: patched, status, options }) };
     }
     case 'DELETE':

@@ -1,10 +1,13 @@
 /**
  * Starts the local control plane: loads the persisted objects, makes sure the namespaces `default`
- * and `tollgate-system` exist, serves the Kubernetes API subset and writes `<data>/kubeconfig`.
+ * and `tollgate-system` and the bootstrap roles and bindings exist, serves the Kubernetes API subset and writes `<data>/kubeconfig`.
  */
 import { mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
+import { Authenticator } from './authenticate-request.js';
+import { storeRbacObjects } from './authorize-request.js';
+import { bootstrapRbac } from './bootstrap-rbac.js';
 import { loadOrCreateCertificate } from './create-certificate.js';
 import type { AddressInfo } from 'node:net';
 import { handleApiRequest } from './handle-api-request.js';
@@ -50,12 +53,14 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       store.ensure(namespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
   }
+  bootstrapRbac(store, kinds);
   const token = loadOrCreateToken(options.dataDirectory);
   const watches = new Set<() => void>();
   const context = {
     kinds,
     store,
-    token,
+    authenticator: new Authenticator({ adminToken: token, dataDirectory: options.dataDirectory }),
+    rbac: storeRbacObjects(store, kinds),
     serverAddress: '',
     watchTimeoutMs: options.watchTimeoutMs ?? 30 * 60_000,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
