@@ -3,7 +3,12 @@
  * `run-gateway.ts` listens and drains; tests call `build` and `listen({ port: 0 })` or `inject`.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyContextConfig,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { Registry } from 'prom-client';
 import type { AppConfig } from './gateway-config.js';
 import { toGatewayError } from './errors/to-gateway-error.js';
@@ -14,8 +19,8 @@ import { createMeteringMetrics } from './metrics/metering-metrics.js';
 import { createAdmissionHook } from './pipeline/admission-hook.js';
 import { createClientErrorHandler } from './pipeline/answer-client-error.js';
 import { appendAuthorization, createAuthorizationHook } from './pipeline/authorization-hook.js';
+import { decideErrorShape } from './pipeline/decide-error-shape.js';
 import { finishRequest, type FinishDependencies } from './pipeline/finish-request.js';
-import { guessErrorShape } from './pipeline/guess-error-shape.js';
 import { parseRanges } from './pipeline/match-source-ranges.js';
 import { redactUrl } from './pipeline/redact-url.js';
 import { allowedMethods } from './pipeline/match-method-path.js';
@@ -161,9 +166,10 @@ export function build(options: BuildOptions): FastifyInstance {
   app.decorateRequest('tollgate', undefined as never);
 
   function attachState(request: FastifyRequest, reply: FastifyReply): void {
+    const config = request.routeOptions.config as FastifyContextConfig | undefined;
     request.tollgate = newRequestState({
       requestId: request.id,
-      shape: guessErrorShape({ path: request.url, headers: request.headers }),
+      profile: config?.profile ?? null,
       callerIp: resolveCallerIp({
         socketAddress: request.raw.socket.remoteAddress,
         forwardedFor: request.headers['x-forwarded-for'],
@@ -221,7 +227,11 @@ export function build(options: BuildOptions): FastifyInstance {
       request.log.warn({ err: error }, 'store unavailable');
     }
     const state = request.tollgate as typeof request.tollgate | undefined;
-    const shape = state?.shape ?? guessErrorShape({ path: request.url, headers: request.headers });
+    const shape = decideErrorShape({
+      profile: state?.profile ?? null,
+      keyPlatform: state?.key?.group.platform ?? null,
+      hints: { path: request.url, headers: request.headers },
+    });
     if (state !== undefined) state.errorCode = gatewayError.code;
     if (gatewayError.retryAfterSeconds !== undefined && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(gatewayError.retryAfterSeconds));

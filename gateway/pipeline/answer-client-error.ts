@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorShape } from '../errors/error-view.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { renderErrorBody } from '../errors/render-error.js';
-import { guessErrorShape } from './guess-error-shape.js';
+import { decideErrorShape } from './decide-error-shape.js';
 import { parseRequestHead } from './parse-request-head.js';
 
 const framingCodes = new Set([
@@ -77,12 +77,12 @@ export function createClientErrorHandler(options: ClientErrorOptions) {
     }
     const packet = (cause as { rawPacket?: unknown }).rawPacket;
     const head = parseRequestHead(Buffer.isBuffer(packet) ? packet : undefined);
-    const shape = guessErrorShape(
+    const hints =
       head ??
-        (current === null
-          ? { path: '/', headers: {} }
-          : { path: current.request.url ?? '/', headers: current.request.headers }),
-    );
+      (current === null
+        ? { path: '/', headers: {} }
+        : { path: current.request.url ?? '/', headers: current.request.headers });
+    const shape = decideErrorShape({ profile: null, keyPlatform: null, hints });
     options.onRefusal(error, cause);
     const response = renderClientErrorResponse(error, { shape, requestId: options.newRequestId() });
     socket.end(response, () => socket.destroy());

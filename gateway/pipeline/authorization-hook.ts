@@ -8,7 +8,6 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { authorizeRequest, type AuthorizeDependencies } from './authorize-request.js';
 import './route-config.js';
-import { shapeForPlatform } from './route-profile.js';
 
 export interface AuthorizationDependencies extends AuthorizeDependencies {
   clock: () => number;
@@ -19,7 +18,6 @@ export function createAuthorizationHook(dependencies: AuthorizationDependencies)
     const { profile } = request.routeOptions.config;
     if (profile === undefined) return;
     const state = request.tollgate;
-    if (profile.errorShape !== 'by-platform') state.shape = profile.errorShape;
     state.platform = profile.platforms.length === 1 ? (profile.platforms[0] ?? null) : null;
 
     const policy = await authorizeRequest(dependencies, {
@@ -29,7 +27,6 @@ export function createAuthorizationHook(dependencies: AuthorizationDependencies)
     });
     state.key = policy;
     state.platform = policy.group.platform;
-    if (profile.errorShape === 'by-platform') state.shape = shapeForPlatform(policy.group.platform);
   };
 }
 

@@ -1,9 +1,9 @@
 /** Per-request gateway state, attached to the fastify request by the admission hook. */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { ErrorShape } from '../errors/error-view.js';
 import type { AdmittedRequest } from './admit-request.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import type { ForwardContext } from '../protocols/protocol-adapter.js';
+import type { RouteProfile } from './route-profile.js';
 
 export interface ForwardOutcome {
   upstream: string | null;
@@ -15,7 +15,8 @@ export interface ForwardOutcome {
 
 export interface RequestState {
   requestId: string;
-  shape: ErrorShape;
+  /** The matched route's profile; null for unknown routes. */
+  profile: RouteProfile | null;
   callerIp: string;
   /** The route's platform (or the key's, once known); null for unknown routes. */
   platform: Platform | null;
@@ -32,7 +33,7 @@ export interface RequestState {
 
 export function newRequestState(init: {
   requestId: string;
-  shape: ErrorShape;
+  profile: RouteProfile | null;
   callerIp: string;
 }): RequestState {
   return {

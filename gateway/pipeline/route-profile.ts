@@ -78,16 +78,3 @@ export const PLATFORM_PATH_PREFIX: Record<Platform, string> = {
   Gemini: '/v1beta/models',
   Antigravity: '/antigravity',
 };
-
-/** The error shape of a `by-platform` route once the key's platform is known. */
-export function shapeForPlatform(platform: Platform): ErrorShape {
-  switch (platform) {
-    case 'Anthropic':
-      return 'anthropic';
-    case 'OpenAI':
-      return 'openai';
-    case 'Gemini':
-    case 'Antigravity':
-      return 'google';
-  }
-}
