@@ -11,7 +11,11 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { SpendStore } from '../../store/store.js';
 import { headersForClient, headersForUpstream } from './filter-headers.js';
 import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
-import type { ForwardContext, RequestAdapter } from '../protocols/protocol-adapter.js';
+import type {
+  ForwardContext,
+  RequestAdapter,
+  UsageReaders,
+} from '../protocols/protocol-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
 import { requestMetering } from './request-metering.js';
@@ -32,6 +36,8 @@ export interface ForwardDependencies {
   leaseMs: number;
   /** Largest upstream error body read to decide how to answer. */
   maxErrorBodyBytes: number;
+  /** The usage reader of each wire format (built by the composition root). */
+  usageReaders: UsageReaders;
 }
 
 export interface ForwardCall {
@@ -181,7 +187,7 @@ export async function forwardRequest(
     adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null;
   const relay = relayMeteredReply({
     body: response.body,
-    format: adapter.upstreamFormat(context),
+    reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
     stream,
     contentType: headerText(response.headers['content-type']) ?? '',
     translator,

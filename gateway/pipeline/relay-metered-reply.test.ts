@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { USAGE_READERS } from '../protocols/usage-readers.js';
 import { relayMeteredReply, type RelayMeteredReplyOptions } from './relay-metered-reply.js';
 
 const frames = [
@@ -13,7 +14,7 @@ const frames = [
 function relay(source: Readable, overrides: Partial<RelayMeteredReplyOptions> = {}) {
   return relayMeteredReply({
     body: source as unknown as Dispatcher.ResponseData['body'],
-    format: 'anthropic-messages',
+    reader: USAGE_READERS['anthropic-messages'],
     stream: true,
     contentType: 'text/event-stream',
     translator: null,

@@ -7,16 +7,17 @@
  */
 import { PassThrough, Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { TapOutcome } from '../sse/create-stream-tap.js';
+import type { StreamFraming, TapOutcome } from '../sse/create-stream-tap.js';
 import { createStreamTap } from '../sse/create-stream-tap.js';
-import { selectUsageAccumulator } from '../protocols/select-usage-reader.js';
+import { createBodyUsageAccumulator } from '../metering/create-body-usage-accumulator.js';
 import type { UsageReport } from '../metering/usage-report.js';
-import type { ReplyTranslator, UpstreamWireFormat } from '../protocols/protocol-adapter.js';
+import type { ReplyTranslator, UsageReader } from '../protocols/protocol-adapter.js';
 import type { MeteredReply, ReplyEnd } from './request-metering.js';
 
 export interface RelayMeteredReplyOptions {
   body: Dispatcher.ResponseData['body'];
-  format: UpstreamWireFormat;
+  /** Reads the usage in the format the upstream replies in (`adapter.upstreamFormat`). */
+  reader: UsageReader;
   stream: boolean;
   contentType: string;
   translator: ReplyTranslator | null;
@@ -32,10 +33,17 @@ export interface MeteredRelay {
   clientClosed(): void;
 }
 
+/** SSE when the reply says so; a streamed reply in JSON is a JSON array (Gemini without alt=sse). */
+function replyFraming(options: { stream: boolean; contentType: string }): StreamFraming {
+  if (options.contentType.toLowerCase().includes('text/event-stream')) return 'sse';
+  return options.stream ? 'json-array' : 'json';
+}
+
 export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRelay {
-  const { body: source, translator } = options;
-  const reader = selectUsageAccumulator(options);
-  const tap = createStreamTap<UsageReport>({ framing: reader.framing, sink: reader.accumulator });
+  const { body: source, translator, reader } = options;
+  const framing = replyFraming(options);
+  const sink = framing === 'json' ? createBodyUsageAccumulator(reader.body) : reader.stream();
+  const tap = createStreamTap<UsageReport>({ framing, sink });
   let resolve: (reply: MeteredReply) => void = () => undefined;
   const outcome = new Promise<MeteredReply>((settle) => {
     resolve = settle;

@@ -4,6 +4,7 @@
  * what its error bodies look like. Implementations live in `protocols/<name>/`.
  */
 import type { ErrorView } from '../errors/error-view.js';
+import type { UsageAccumulator, UsageReport } from '../metering/usage-report.js';
 import type { ResolvedUpstream } from '../upstreams/resolve-upstreams.js';
 
 export interface ForwardContext {
@@ -37,6 +38,20 @@ export const UPSTREAM_WIRE_FORMATS = [
 
 export type UpstreamWireFormat = (typeof UPSTREAM_WIRE_FORMATS)[number];
 
+/** How the usage is read out of replies in one wire format (each protocol's `convert-…-usage`). */
+export interface UsageReader {
+  /** A fresh accumulator for a streamed reply, fed event by event (SSE or JSON array). */
+  stream: () => UsageAccumulator;
+  /** The usage of a whole JSON reply. */
+  body: (json: unknown) => UsageReport;
+}
+
+/**
+ * One usage reader per wire format: built by the composition root (`protocols/usage-readers.ts`)
+ * and handed to the forward stage, which picks the one `upstreamFormat` names.
+ */
+export type UsageReaders = Readonly<Record<UpstreamWireFormat, UsageReader>>;
+
 /**
  * Translated routes only: turns upstream reply bytes into the caller's protocol, incrementally.
  * A non-streamed reply is pushed whole and the translation comes from `end()`.
@@ -59,7 +74,10 @@ export interface RequestAdapter {
    * call; absent = this adapter serves every upstream.
    */
   forUpstream?(upstream: ResolvedUpstream): RequestAdapter;
-  /** The upstream's reply format for this request: usage is read from the upstream bytes. */
+  /**
+   * The upstream's reply format for this request: the forward stage reads the usage from the
+   * upstream bytes with that format's `UsageReader`.
+   */
   upstreamFormat(context: ForwardContext): UpstreamWireFormat;
   /** Translated routes only; absent = the reply bytes pass through untouched. */
   translateReply?(

@@ -15,6 +15,7 @@ import { antigravityMessagesAdapter } from '../protocols/antigravity/antigravity
 import { geminiGenerateContentAdapter } from '../protocols/gemini-generate-content/gemini-generate-content-adapter.js';
 import { openAIChatAdapter } from '../protocols/openai-chat/openai-chat-adapter.js';
 import { openAIResponsesAdapter } from '../protocols/openai-responses/openai-responses-adapter.js';
+import { USAGE_READERS } from '../protocols/usage-readers.js';
 
 const geminiMethods =
   /^\/(antigravity\/)?v1beta\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)$/;
@@ -89,10 +90,14 @@ async function forward(
   return forwardRequest(dependencies, { request, reply, state, adapter: route.adapter, context });
 }
 
+/** The forward stage's dependencies, less the protocol tables this composition root supplies. */
+export type ForwardRouteDependencies = Omit<ForwardDependencies, 'usageReaders'>;
+
 export function registerForwardRoutes(
   app: FastifyInstance,
-  dependencies: ForwardDependencies,
+  routeDependencies: ForwardRouteDependencies,
 ): void {
+  const dependencies: ForwardDependencies = { ...routeDependencies, usageReaders: USAGE_READERS };
   for (const route of forwardRoutes) {
     app.post(
       route.path,
