@@ -20,7 +20,7 @@ import { createAdmissionHook } from './pipeline/admission-hook.js';
 import { createClientErrorHandler } from './pipeline/answer-client-error.js';
 import { appendAuthorization, createAuthorizationHook } from './pipeline/authorization-hook.js';
 import { decideErrorShape } from './pipeline/decide-error-shape.js';
-import { finishRequest, type FinishDependencies } from './pipeline/finish-request.js';
+import { settleOnClose, type FinishDependencies } from './pipeline/finish-request.js';
 import { parseRanges } from './pipeline/match-source-ranges.js';
 import { redactUrl } from './pipeline/redact-url.js';
 import { allowedMethods } from './pipeline/match-method-path.js';
@@ -165,9 +165,10 @@ export function build(options: BuildOptions): FastifyInstance {
   });
   app.decorateRequest('tollgate', undefined as never);
 
+  /** The request's one state object, and its one settlement trigger (the response's close). */
   function attachState(request: FastifyRequest, reply: FastifyReply): void {
     const config = request.routeOptions.config as FastifyContextConfig | undefined;
-    request.tollgate = newRequestState({
+    const state = newRequestState({
       requestId: request.id,
       profile: config?.profile ?? null,
       callerIp: resolveCallerIp({
@@ -176,10 +177,9 @@ export function build(options: BuildOptions): FastifyInstance {
         trustedProxies,
       }),
     });
+    request.tollgate = state;
     reply.header('x-tollgate-request-id', request.id);
-    reply.raw.once('close', () => {
-      finishRequest(finishing, request.tollgate, reply);
-    });
+    settleOnClose(finishing, state, reply);
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -210,7 +210,6 @@ export function build(options: BuildOptions): FastifyInstance {
   );
   app.addHook('onResponse', async (request, reply) => {
     const state = request.tollgate;
-    finishRequest(finishing, state, reply);
     const platform = state.platform ?? 'none';
     const labels = { platform, status_class: statusClass(reply.statusCode) };
     metrics.requests.inc(labels);

@@ -17,7 +17,6 @@ import { describeLeaseCharge } from './describe-lease-charge.js';
 import { isSourceDenied } from './match-source-ranges.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import type { LeaseRenewer } from './renew-leases.js';
-import { requestMetering } from './request-metering.js';
 import './route-config.js';
 
 export interface AdmissionDependencies {
@@ -54,7 +53,7 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     if (model === null) {
       throw new GatewayError('TG_BAD_REQUEST', { detail: 'The request names no model.' });
     }
-    const metering = requestMetering(state);
+    const metering = state.metering;
     const bodyBytes = context.body?.length ?? 0;
     metering.estimatedInputTokens = estimateTokensFromBytes(bodyBytes);
     const free = isTokenCountPath(context.path);

@@ -7,7 +7,7 @@ import { MAX_USAGE_TOKENS } from '../metering/check-usage-invariants.js';
 import { emptyReport } from '../metering/usage-report.js';
 import { emptyUsage, USAGE_BUCKETS } from '../../store/usage-buckets.js';
 import { billMeteredReply } from './bill-metered-reply.js';
-import type { MeteredReply } from './request-metering.js';
+import type { MeteredReply } from './relay-metered-reply.js';
 
 const group = {
   priceOverrides: {},

@@ -14,7 +14,7 @@ import { checkUsageInvariants, hasRepairedUsage } from '../metering/check-usage-
 import { resolveMeteredUsage } from '../metering/resolve-metered-usage.js';
 import { emptyUsage, type UsageBuckets } from '../../store/usage-buckets.js';
 import type { UsageRecord } from '../../store/usage-records.js';
-import type { MeteredReply } from './request-metering.js';
+import type { MeteredReply } from './relay-metered-reply.js';
 
 export interface Bill {
   usage: UsageBuckets;

@@ -1,19 +1,23 @@
 /**
- * Ends an admitted request exactly once, however it ended (completed, failed, client gone):
- * releases the upstream slot, waits for the reply meter, bills the metered usage
- * (`billMeteredReply`) and hands the settlement to the settlement queue (settle-with-retry.ts: the
- * store settles once per id; a store blink is retried). Once the store confirms it, lease renewal
- * stops, the request is counted in the metering metrics and its namespace noted for usage
- * retention. Until then the lease is kept alive; if the settlement is given up, renewal stops and
- * the lease end charges the reservation as estimated.
+ * Ends an admitted request exactly once, however it ended (completed, failed, client gone). The one
+ * trigger is the response's `close` event (`settleOnClose`, installed by the first onRequest hook):
+ * Node emits it exactly once per response, after a completed reply, after an error reply (refused
+ * before forwarding, or an upstream failure), and when the client goes away mid-reply. It then
+ * aborts the upstream request if the reply did not finish and ends the reply meter as
+ * `client-closed` unless it ended already. Settling releases the upstream slot, waits for the reply
+ * meter, bills the metered usage (`billMeteredReply`) and hands the settlement to the settlement
+ * queue (settle-with-retry.ts: the store settles once per id; a store blink is retried). Once the
+ * store confirms it, lease renewal stops, the request is counted in the metering metrics and its
+ * namespace noted for usage retention. Until then the lease is kept alive; if the settlement is
+ * given up, renewal stops and the lease end charges the reservation as estimated.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { PriceTable } from '../billing/load-price-table.js';
 import { observeSettledRequest, type MeteringMetrics } from '../metrics/metering-metrics.js';
 import type { SettlementResult, SpendStore } from '../../store/store.js';
 import { billMeteredReply } from './bill-metered-reply.js';
 import type { LeaseRenewer } from './renew-leases.js';
-import { requestMetering, type MeteredReply } from './request-metering.js';
+import type { MeteredReply } from './relay-metered-reply.js';
 import type { RequestState } from './request-state.js';
 import { buildSettlementRequest } from './settle-request.js';
 import type { SettlementQueue } from './settle-with-retry.js';
@@ -54,8 +58,9 @@ async function finish(
     }
   }
   try {
-    const metering = requestMetering(state);
-    const reply: MeteredReply | null = metering.reply === null ? null : await metering.reply;
+    const metering = state.metering;
+    const reply: MeteredReply | null =
+      metering.relay === null ? null : await metering.relay.outcome;
     const bill = billMeteredReply({
       price: metering.price,
       reply,
@@ -116,17 +121,24 @@ async function finish(
   }
 }
 
-export function finishRequest(
-  dependencies: FinishDependencies,
-  state: RequestState,
-  reply: { statusCode: number; log: FastifyBaseLogger },
-): void {
-  if (state.finished || state.admitted === null) return;
-  state.finished = true;
+function finishRequest(dependencies: FinishDependencies, state: RequestState, reply: FastifyReply) {
+  if (state.admitted === null) return;
   // Requests answered by the gateway itself (no upstream status) record the status it sent.
   if (state.outcome.status === 0) state.outcome.status = reply.statusCode;
-  const log = reply.log;
-  const running = finish(dependencies, state, log);
+  const running = finish(dependencies, state, reply.log);
   dependencies.pending.add(running);
   void running.finally(() => dependencies.pending.delete(running));
+}
+
+/** Installs the request's one `close` handler: the settlement trigger (see the top of the file). */
+export function settleOnClose(
+  dependencies: FinishDependencies,
+  state: RequestState,
+  reply: FastifyReply,
+): void {
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) state.upstreamAbort?.abort();
+    state.metering.relay?.clientClosed();
+    finishRequest(dependencies, state, reply);
+  });
 }

@@ -2,8 +2,9 @@
  * The forward stage: pick an upstream (priority, then weighted random; skip ones at their slot
  * limit), build the upstream request through the protocol's adapter, send it on the origin's pool
  * and stream the reply to the client chunk by chunk through the meter (`relay-metered-reply.ts`).
- * Error statuses are mapped to the caller's protocol (nothing is metered for them); the upstream
- * request is aborted when the client goes away.
+ * Error statuses are mapped to the caller's protocol (nothing is metered for them). The upstream
+ * request's abort controller and the meter are kept in the request state: when the client goes
+ * away, the response's close handler aborts the one and ends the other (finish-request.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -18,7 +19,6 @@ import type {
 } from '../protocols/protocol-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
-import { requestMetering } from './request-metering.js';
 import { relayMeteredReply } from './relay-metered-reply.js';
 import type { ResolvedUpstream, UpstreamCache } from '../upstreams/resolve-upstreams.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
@@ -152,10 +152,9 @@ export async function forwardRequest(
   state.outcome.upstreamModel = upstreamModel ?? model;
   state.outcome.stream = adapter.isStream(context);
 
+  // Aborted when the response closes unfinished (the request's one close handler, app.ts).
   const abort = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  });
+  state.upstreamAbort = abort;
   const started = dependencies.clock();
   let response: Dispatcher.ResponseData;
   try {
@@ -196,10 +195,8 @@ export async function forwardRequest(
       request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
     },
   });
-  requestMetering(state).reply = relay.outcome;
-  reply.raw.once('close', () => {
-    relay.clientClosed();
-  });
+  // Told when the response closes (the request's one close handler): ends the meter if unended.
+  state.metering.relay = relay;
   if (translator !== null && !stream) {
     // A translated whole reply is complete only at its end, and may carry another status.
     const chunks: Buffer[] = [];

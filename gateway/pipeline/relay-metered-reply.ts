@@ -12,7 +12,16 @@ import { createStreamTap } from '../sse/create-stream-tap.js';
 import { createBodyUsageAccumulator } from '../metering/create-body-usage-accumulator.js';
 import type { UsageReport } from '../metering/usage-report.js';
 import type { ReplyTranslator, UsageReader } from '../protocols/protocol-adapter.js';
-import type { MeteredReply, ReplyEnd } from './request-metering.js';
+
+/** How the reply ended: normally, because the caller went away, or because the upstream failed. */
+export type ReplyEnd = 'ended' | 'client-closed' | 'upstream-failed';
+
+export interface MeteredReply {
+  report: UsageReport;
+  end: ReplyEnd;
+  bytes: number;
+  overflowed: boolean;
+}
 
 export interface RelayMeteredReplyOptions {
   body: Dispatcher.ResponseData['body'];

@@ -1,8 +1,14 @@
-/** Per-request gateway state, attached to the fastify request by the admission hook. */
+/**
+ * Per-request gateway state: created by the first onRequest hook (app.ts), filled in by each stage
+ * (key, admission, forward, meter) and read once more when the response closes and the request is
+ * settled (finish-request.ts). Nothing else about a request is kept anywhere else.
+ */
 import type { Platform } from '../../crds/schema/resources.js';
+import type { RequestPrice } from '../billing/price-request.js';
 import type { AdmittedRequest } from './admit-request.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import type { ForwardContext } from '../protocols/protocol-adapter.js';
+import type { MeteredRelay } from './relay-metered-reply.js';
 import type { RouteProfile } from './route-profile.js';
 
 export interface ForwardOutcome {
@@ -11,6 +17,16 @@ export interface ForwardOutcome {
   status: number;
   stream: boolean;
   timeToFirstByteMs: number | null;
+}
+
+/** What metering keeps: the price decided at admission and the reply meter. */
+export interface RequestMetering {
+  /** Null for free endpoints (token counting) and requests that never reached pricing. */
+  price: RequestPrice | null;
+  /** Input tokens estimated from the request body, for replies without usage. */
+  estimatedInputTokens: number;
+  /** The reply meter, set once the upstream answered with a success status. */
+  relay: Pick<MeteredRelay, 'outcome' | 'clientClosed'> | null;
 }
 
 export interface RequestState {
@@ -25,10 +41,12 @@ export interface RequestState {
   key: AuthorizedPolicy | null;
   context: ForwardContext | null;
   admitted: AdmittedRequest | null;
+  metering: RequestMetering;
   outcome: ForwardOutcome;
   /** The upstream whose concurrency slot this request holds. */
   upstreamSlot: string | null;
-  finished: boolean;
+  /** Aborts the upstream request under way; the forward stage sets it. */
+  upstreamAbort: AbortController | null;
 }
 
 export function newRequestState(init: {
@@ -43,6 +61,7 @@ export function newRequestState(init: {
     key: null,
     context: null,
     admitted: null,
+    metering: { price: null, estimatedInputTokens: 0, relay: null },
     outcome: {
       upstream: null,
       upstreamModel: null,
@@ -51,6 +70,6 @@ export function newRequestState(init: {
       timeToFirstByteMs: null,
     },
     upstreamSlot: null,
-    finished: false,
+    upstreamAbort: null,
   };
 }
