@@ -7,6 +7,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   gateway: () => import('../gateway/run-gateway-workers.js'),
   local: () => import('../local/run-local.js'),
   operator: () => import('../operator/run-operator.js'),
+  recorder: () => import('../ledger/run-recorder-command.js'),
   simulate: () => import('../local/simulator/run-simulate.js'),
 };
 

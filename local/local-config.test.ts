@@ -45,6 +45,26 @@ describe('parseLocalConfig', () => {
     expect(() => parseLocalConfig([], { TOLLGATE_TRUSTED_PROXIES: 'nope' })).toThrow(/trusted/);
   });
 
+  it('keeps the ledger in the data folder unless a database URL is given', () => {
+    expect(parseLocalConfig([], {})).toMatchObject({ retentionDays: 90 });
+    expect(parseLocalConfig([], {}).databaseUrl).toBeUndefined();
+    const environment = {
+      TOLLGATE_DATABASE_URL: 'postgres://127.0.0.1/env',
+      TOLLGATE_RETENTION_DAYS: '30',
+    };
+    expect(parseLocalConfig([], environment)).toMatchObject({
+      databaseUrl: 'postgres://127.0.0.1/env',
+      retentionDays: 30,
+    });
+    expect(
+      parseLocalConfig(
+        ['--database-url', 'postgres://127.0.0.1/flag', '--retention-days', '7'],
+        environment,
+      ),
+    ).toMatchObject({ databaseUrl: 'postgres://127.0.0.1/flag', retentionDays: 7 });
+    expect(() => parseLocalConfig(['--retention-days', '0'], {})).toThrow(/retentionDays/);
+  });
+
   it('refuses bad ports and unknown flags', () => {
     expect(() => parseLocalConfig(['--port', 'eighty'], {})).toThrow();
     expect(() => parseLocalConfig([], { TOLLGATE_API_PORT: '70000' })).toThrow(/apiPort/);

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseGatewaySettings, type GatewaySettings } from '../gateway/gateway-config.js';
+import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -13,6 +14,9 @@ const configSchema = z.object({
   metricsPort: port,
   operatorMetricsPort: port,
   redisUrl: z.string().min(1).optional(),
+  /** PostgreSQL for the ledger; without it, embedded PGlite in `<data>/ledger`. */
+  databaseUrl: z.string().min(1).optional(),
+  retentionDays: z.coerce.number().int().min(1).max(36_500).default(DEFAULT_RETENTION_DAYS),
 });
 
 export type LocalConfig = Readonly<z.infer<typeof configSchema>> & {
@@ -38,11 +42,14 @@ export function parseLocalConfig(
       'metrics-port': { type: 'string' },
       'operator-metrics-port': { type: 'string' },
       host: { type: 'string' },
+      'database-url': { type: 'string' },
+      'retention-days': { type: 'string' },
     },
     strict: true,
   });
   const gatewayPort = port.parse(values.port ?? environment.TOLLGATE_PORT ?? '8080');
   const redisUrl = environment.REDIS_URL;
+  const databaseUrl = values['database-url'] ?? environment.TOLLGATE_DATABASE_URL;
   const result = configSchema.safeParse({
     dataDirectory: values.data ?? environment.TOLLGATE_DATA_DIR ?? './.tollgate',
     host: values.host ?? environment.TOLLGATE_HOST ?? '127.0.0.1',
@@ -55,6 +62,8 @@ export function parseLocalConfig(
       environment.TOLLGATE_OPERATOR_METRICS_PORT ??
       nextPort(gatewayPort, 3),
     redisUrl: redisUrl === '' ? undefined : redisUrl,
+    databaseUrl: databaseUrl === '' ? undefined : databaseUrl,
+    retentionDays: values['retention-days'] ?? environment.TOLLGATE_RETENTION_DAYS,
   });
   if (!result.success) {
     throw new Error(`invalid configuration: ${z.prettifyError(result.error)}`);

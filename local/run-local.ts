@@ -1,4 +1,7 @@
-/** `tollgate local`: control plane, operator and gateway in one process, until SIGINT/SIGTERM. */
+/**
+ * `tollgate local`: control plane, operator, gateway and the usage recorder in one process, until
+ * SIGINT/SIGTERM.
+ */
 import { parseLocalConfig } from './local-config.js';
 import { startLocalStack } from './start-local-stack.js';
 
@@ -15,6 +18,7 @@ export async function run(args: readonly string[]): Promise<void> {
       `  kubernetes API:     ${stack.local.apiUrl}`,
       `  kubeconfig:         ${kubeconfig}`,
       `  store:              ${stack.store.kind === 'redis' ? 'redis (REDIS_URL)' : 'memory, persisted to the data folder'}`,
+      `  usage ledger:       ${config.databaseUrl === undefined ? 'PGlite in the data folder (ledger/)' : 'PostgreSQL (--database-url)'}`,
       `  try: kubectl --kubeconfig ${kubeconfig} apply -f examples/`,
       '',
     ].join('\n'),

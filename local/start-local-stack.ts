@@ -1,7 +1,9 @@
 /**
  * Everything `tollgate local` runs in one process: the local control plane, the store (memory in the
- * data folder, or Redis with `REDIS_URL`), the operator loop and the gateway with its metrics port.
- * The parts are the same code that runs in a cluster; only the Kubernetes API is the local one.
+ * data folder, or Redis with `REDIS_URL`), the usage ledger (PGlite in the data folder, or
+ * PostgreSQL at a database URL) with its recorder, the operator loop and the gateway with its
+ * metrics port. The parts are the same code that runs in a cluster; only the Kubernetes API is the
+ * local one.
  */
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -12,9 +14,19 @@ import { build } from '../gateway/app.js';
 import type { AppConfig, GatewaySettings } from '../gateway/gateway-config.js';
 import { buildMetricsServer } from '../gateway/metrics/serve-metrics.js';
 import { createStore } from '../store/create-store.js';
+import { connectRedisClient, waitUntilReady } from '../store/connect-redis-client.js';
+import { createRedisKeyNames } from '../store/redis-key-names.js';
 import type { Store } from '../store/store.js';
+import type { LedgerDatabase } from '../ledger/ledger-database.js';
+import { openLedgerDatabase } from '../ledger/open-ledger-database.js';
+import { createUsageStreamLister } from '../ledger/recorder/list-usage-streams.js';
+import { MemoryRecordQueue } from '../ledger/recorder/memory-record-source.js';
+import type { RecordSource } from '../ledger/recorder/record-source.js';
+import { createRedisRecordSource } from '../ledger/recorder/redis-record-source.js';
+import { startRecorderService } from '../ledger/start-recorder-service.js';
 import { loadSecretFiles } from '../operator/load-secret-files.js';
 import { startOperator, type RunningOperator } from '../operator/start-operator.js';
+import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
 import { startLocal, type Local } from './start-local.js';
 
 export const OPERATOR_NAMESPACE = 'tollgate-system';
@@ -28,6 +40,10 @@ export interface LocalStackOptions {
   metricsPort: number;
   operatorMetricsPort: number;
   redisUrl?: string | undefined;
+  /** PostgreSQL for the ledger; PGlite in `<data>/ledger` when absent. */
+  databaseUrl?: string | undefined;
+  /** Ledger retention in days (default 90). */
+  retentionDays?: number;
   /** Gateway settings from `TOLLGATE_*` (trusted proxies, timeouts, time zone...). */
   gateway: GatewaySettings;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -38,6 +54,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
   local: Local;
   store: Store;
+  /** The usage ledger the in-process recorder writes. */
+  ledger: LedgerDatabase;
   operator: RunningOperator;
   gateway: FastifyInstance;
   gatewayUrl: string;
@@ -53,6 +71,30 @@ function addressOf(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
+/**
+ * Without Redis the recorder drains the memory store's queue; with Redis, the usage streams (its
+ * client closes with the stack).
+ */
+async function recordSource(options: {
+  redisUrl: string | undefined;
+  queue: MemoryRecordQueue;
+  closers: (() => Promise<void>)[];
+}): Promise<RecordSource> {
+  if (options.redisUrl === undefined) return options.queue.consumer('local');
+  const client = connectRedisClient({ url: options.redisUrl });
+  client.on('error', () => undefined);
+  await waitUntilReady(client, 2_000);
+  options.closers.push(() => {
+    client.disconnect();
+    return Promise.resolve();
+  });
+  return createRedisRecordSource({
+    redis: client,
+    listStreams: createUsageStreamLister({ client, names: createRedisKeyNames('tg:') }),
+    consumer: 'local',
+  });
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dataDirectory = resolve(options.dataDirectory);
   const logLevel = options.logLevel ?? options.gateway.logLevel;
@@ -64,12 +106,31 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   try {
     const secrets = loadSecretFiles({ dataDir: dataDirectory });
+    const queue = new MemoryRecordQueue();
     const store = await createStore(
       options.redisUrl === undefined
-        ? { dataDir: join(dataDirectory, 'store') }
+        ? { dataDir: join(dataDirectory, 'store'), recordQueue: queue }
         : { redisUrl: options.redisUrl },
     );
     closers.push(() => store.close());
+    const ledger = await openLedgerDatabase(
+      options.databaseUrl === undefined
+        ? { dataDir: dataDirectory }
+        : { databaseUrl: options.databaseUrl },
+    );
+    closers.push(() => ledger.close());
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
+    const recorder = startRecorderService({
+      source: await recordSource({ redisUrl: options.redisUrl, queue, closers }),
+      db: ledger,
+      store,
+      registry,
+      retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
+      timeZone: options.gateway.timeZone,
+      log: logger.child({ part: 'recorder' }),
+    });
+    closers.push(() => recorder.stop());
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(local.kubeconfigPath);
     const operator = await startOperator({
@@ -83,8 +144,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(options.usageRefreshMs === undefined ? {} : { usageRefreshMs: options.usageRefreshMs }),
     });
     closers.push(() => operator.close());
-    const registry = new Registry();
-    collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
     const config: AppConfig = {
       ...options.gateway,
       ...secrets,
@@ -101,6 +160,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       local,
       store,
+      ledger,
       operator,
       gateway,
       gatewayUrl: addressOf(gateway),

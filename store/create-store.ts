@@ -1,6 +1,7 @@
 /** Picks the store: Redis when a URL or cluster nodes are configured, memory otherwise. */
 import { createMemoryStore } from './memory-store.js';
 import { createRedisStore } from './redis-store.js';
+import type { UsageRecordQueue } from './memory-state.js';
 import type { Store } from './store.js';
 
 export interface CreateStoreOptions {
@@ -10,6 +11,8 @@ export interface CreateStoreOptions {
   dataDir?: string;
   /** Key prefix in Redis (default `tg:`). */
   prefix?: string;
+  /** Where the memory store appends settled records (the in-process recorder's queue). */
+  recordQueue?: UsageRecordQueue;
 }
 
 export function createStore(options: CreateStoreOptions): Promise<Store> {
@@ -21,5 +24,8 @@ export function createStore(options: CreateStoreOptions): Promise<Store> {
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     });
   }
-  return createMemoryStore(options.dataDir !== undefined ? { dataDir: options.dataDir } : {});
+  return createMemoryStore({
+    ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+    ...(options.recordQueue !== undefined ? { recordQueue: options.recordQueue } : {}),
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * What the spend counters of one namespace should hold, rebuilt from the ledger after the store
- * lost them: per key the quota used since its last reset, the three windows and the last use, and
- * the account's lifetime spend (from `usage_totals`, which retention does not shrink).
- * Integration: the store writes these back before the namespace's keys are served again.
+ * lost them: per key the quota used since its last reset (from `usage_quota_resets` unless the
+ * caller says), the three windows, the last use and the last reset token, and the account's
+ * lifetime spend (from `usage_totals`, which retention does not shrink). The recorder writes these
+ * back (restore-lost-counters.ts) before the namespace's keys are served again.
  */
 import { readNumber, type LedgerQueryable } from '../ledger-database.js';
 import { fromMs, toMs, type SqlQuery } from '../queries/usage-sums.js';
@@ -11,7 +12,10 @@ import { replayWindows, type Charge, type ReplayedWindow } from './replay-window
 export interface RebuildQuery {
   namespace: string;
   now: number;
-  /** Per key uid, when its quota was last reset (epoch ms); keys not listed: never. */
+  /**
+   * Per key uid, when its quota was last reset (epoch ms); keys not listed: never. Default: the
+   * latest reset of each key in `usage_quota_resets`.
+   */
   quotaSince?: Readonly<Record<string, number>>;
   /**
    * Replay windows from charges at or after this time (default: everything the ledger holds). The
@@ -25,6 +29,8 @@ export interface RebuiltKeyCounters {
   usedNano: number;
   windows: ReplayedWindow[];
   lastUsedTime: number | null;
+  /** Token of the key's latest quota reset in the ledger; null when none. */
+  lastQuotaResetToken: string | null;
 }
 
 export interface RebuiltCounters {
@@ -57,10 +63,43 @@ export function buildChargesSql(query: RebuildQuery): SqlQuery {
   };
 }
 
+export function buildLatestResetsSql(namespace: string): SqlQuery {
+  return {
+    text: `SELECT DISTINCT ON (key_uid) key_uid, token, ${toMs('reset_at')} AS reset_at
+      FROM usage_quota_resets WHERE namespace = $1
+      ORDER BY key_uid, reset_at DESC, token DESC`,
+    values: [namespace],
+  };
+}
+
+interface LatestReset {
+  token: string;
+  time: number;
+}
+
+async function readLatestResets(
+  db: LedgerQueryable,
+  namespace: string,
+): Promise<Map<string, LatestReset>> {
+  const resets = buildLatestResetsSql(namespace);
+  const rows = await db.query(resets.text, resets.values);
+  return new Map(
+    rows.map((row) => [
+      String(row.key_uid),
+      { token: String(row.token), time: readNumber(row.reset_at) },
+    ]),
+  );
+}
+
 export async function rebuildNamespaceCounters(
   db: LedgerQueryable,
-  query: RebuildQuery,
+  request: RebuildQuery,
 ): Promise<RebuiltCounters> {
+  const resets = await readLatestResets(db, request.namespace);
+  const quotaSince =
+    request.quotaSince ??
+    Object.fromEntries([...resets].map(([keyUid, reset]) => [keyUid, reset.time]));
+  const query = { ...request, quotaSince };
   const used = buildQuotaUsedByKeySql(query);
   const charges = buildChargesSql(query);
   const [usedRows, chargeRows, totalRows] = [
@@ -78,17 +117,33 @@ export async function rebuildNamespaceCounters(
     list.push({ time: readNumber(row.charged_at), costNano: readNumber(row.cost_nano) });
     chargesByKey.set(keyUid, list);
   }
+  const keys = usedRows.map((row): RebuiltKeyCounters => {
+    const keyUid = String(row.key_uid);
+    return {
+      keyUid,
+      usedNano: readNumber(row.used),
+      windows: replayWindows(chargesByKey.get(keyUid) ?? [], query.now),
+      lastUsedTime: row.last_used === null ? null : readNumber(row.last_used),
+      lastQuotaResetToken: resets.get(keyUid)?.token ?? null,
+    };
+  });
+  // Keys reset but never charged still get their reset token back.
+  for (const [keyUid, reset] of resets) {
+    if (keys.some((key) => key.keyUid === keyUid)) continue;
+    keys.push({
+      keyUid,
+      usedNano: 0,
+      windows: replayWindows([], query.now),
+      lastUsedTime: null,
+      lastQuotaResetToken: reset.token,
+    });
+  }
+  keys.sort((left, right) =>
+    left.keyUid < right.keyUid ? -1 : left.keyUid > right.keyUid ? 1 : 0,
+  );
   return {
     namespace: query.namespace,
     accountSpentNano: readNumber(totalRows[0]?.spent),
-    keys: usedRows.map((row) => {
-      const keyUid = String(row.key_uid);
-      return {
-        keyUid,
-        usedNano: readNumber(row.used),
-        windows: replayWindows(chargesByKey.get(keyUid) ?? [], query.now),
-        lastUsedTime: row.last_used === null ? null : readNumber(row.last_used),
-      };
-    }),
+    keys,
   };
 }

@@ -1,7 +1,9 @@
 /** Every ledger migration by name; names sort in the order they apply. Never edit an applied one. */
 import type { Migration } from 'kysely';
 import { usageRecordsMigration } from './0001-usage-records.js';
+import { quotaResetsMigration } from './0002-quota-resets.js';
 
 export const LEDGER_MIGRATIONS: Record<string, Migration> = {
   '0001-usage-records': usageRecordsMigration,
+  '0002-quota-resets': quotaResetsMigration,
 };

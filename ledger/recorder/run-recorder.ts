@@ -32,10 +32,20 @@ export interface RecorderOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** How often the backlog and lag gauges are refreshed (default 5 s). */
   backlogEveryMs?: number;
-  /** Partitions ahead and retention, every `everyMs` (default hourly, 3 days ahead, 90 days). */
-  maintenance?: { everyMs: number; daysAhead: number; retentionDays: number } | false;
+  /**
+   * Partitions ahead and retention, every `everyMs` (default hourly, 3 days ahead, 90 days; days
+   * counted in `timeZone` when given, see apply-retention.ts).
+   */
+  maintenance?: RecorderMaintenance | false;
   onError?: (error: unknown, stage: RecorderStage) => void;
   clock?: () => number;
+}
+
+export interface RecorderMaintenance {
+  everyMs: number;
+  daysAhead: number;
+  retentionDays: number;
+  timeZone?: string;
 }
 
 export interface Recorder {
@@ -43,7 +53,7 @@ export interface Recorder {
   stop(): Promise<void>;
 }
 
-const DEFAULT_MAINTENANCE = {
+const DEFAULT_MAINTENANCE: RecorderMaintenance = {
   everyMs: 3_600_000,
   daysAhead: 3,
   retentionDays: DEFAULT_RETENTION_DAYS,
@@ -98,7 +108,11 @@ export function runRecorder(options: RecorderOptions): Recorder {
       due.maintain = now + maintenance.everyMs;
       await inStage('maintain', async () => {
         await createPartitionsAhead(db, { now, daysAhead: maintenance.daysAhead });
-        await applyRetention(db, { now, retentionDays: maintenance.retentionDays });
+        await applyRetention(db, {
+          now,
+          retentionDays: maintenance.retentionDays,
+          ...(maintenance.timeZone === undefined ? {} : { timeZone: maintenance.timeZone }),
+        });
       });
     }
   }

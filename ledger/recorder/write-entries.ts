@@ -1,11 +1,13 @@
 /**
  * Writes one batch of stream entries to the ledger: valid records through the idempotent insert,
- * anything else into `usage_rejected_entries`. Both are safe to repeat, so a batch written before a
- * crash and read again changes nothing.
+ * quota resets into `usage_quota_resets`, anything else into `usage_rejected_entries`. All three
+ * are safe to repeat, so a batch written before a crash and read again changes nothing.
  */
+import { isQuotaResetEvent, type QuotaResetEvent } from '../../store/usage-records.js';
 import { insertUsageRecords } from '../insert-usage-records.js';
 import type { LedgerDatabase } from '../ledger-database.js';
 import { parseLedgerRecord, type LedgerRecord } from '../ledger-record.js';
+import { parseQuotaReset, recordQuotaResets } from '../record-quota-resets.js';
 import { recordRejectedEntries, type RejectedEntry } from '../record-rejected-entries.js';
 import type { SourceEntry } from './record-source.js';
 
@@ -15,24 +17,39 @@ export interface WriteResult {
   rejected: number;
 }
 
+function resetOf(body: string): QuotaResetEvent | 'invalid' | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!isQuotaResetEvent(value)) return null;
+  return parseQuotaReset(value) ?? 'invalid';
+}
+
 export async function writeEntries(
   db: LedgerDatabase,
   entries: readonly SourceEntry[],
 ): Promise<WriteResult> {
   const records: LedgerRecord[] = [];
+  const resets: QuotaResetEvent[] = [];
   const rejected: RejectedEntry[] = [];
   for (const entry of entries) {
+    const reset = resetOf(entry.body);
+    if (reset !== null && reset !== 'invalid') {
+      resets.push(reset);
+      continue;
+    }
     const parsed = parseLedgerRecord(entry.body);
     if (parsed.ok) records.push(parsed.record);
-    else
-      rejected.push({
-        source: entry.source,
-        id: entry.id,
-        reason: parsed.reason,
-        body: entry.body,
-      });
+    else {
+      const reason = reset === 'invalid' ? 'invalid quota reset' : parsed.reason;
+      rejected.push({ source: entry.source, id: entry.id, reason, body: entry.body });
+    }
   }
   await recordRejectedEntries(db, rejected);
+  await recordQuotaResets(db, resets);
   const inserted = await insertUsageRecords(db, records);
   return { inserted, duplicates: records.length - inserted, rejected: rejected.length };
 }

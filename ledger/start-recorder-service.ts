@@ -1,0 +1,75 @@
+/**
+ * The recorder as a service: the loop that drains the usage streams into the ledger, and the
+ * counter restore, on one database and one metrics registry. `tollgate recorder` runs it against
+ * Redis and PostgreSQL; `tollgate local` runs it in-process (memory queue or Redis, PGlite).
+ */
+import type { Registry } from 'prom-client';
+import type { CounterRestoreStore } from '../store/store.js';
+import { runCounterRestorer } from './counters/restore-lost-counters.js';
+import type { LedgerDatabase } from './ledger-database.js';
+import type { RecordSource } from './recorder/record-source.js';
+import { runRecorder, type RecorderStage } from './recorder/run-recorder.js';
+
+export interface RecorderServiceLog {
+  info(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+export interface RecorderServiceOptions {
+  source: RecordSource;
+  db: LedgerDatabase;
+  store: CounterRestoreStore;
+  registry: Registry;
+  retentionDays: number;
+  timeZone: string;
+  log: RecorderServiceLog;
+  batchSize?: number;
+  /** How often the restore looks for lost counters (default 500 ms). */
+  restoreEveryMs?: number;
+}
+
+export interface RecorderService {
+  /** Ends both loops after the batch and the restore in progress. */
+  stop(): Promise<void>;
+}
+
+export function startRecorderService(options: RecorderServiceOptions): RecorderService {
+  const { log } = options;
+  // A failure repeats on every retry while PostgreSQL or Redis is away: log the first of a run.
+  let failing: RecorderStage | null = null;
+  const recorder = runRecorder({
+    source: options.source,
+    db: options.db,
+    registry: options.registry,
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    maintenance: {
+      everyMs: 3_600_000,
+      daysAhead: 3,
+      retentionDays: options.retentionDays,
+      timeZone: options.timeZone,
+    },
+    onError: (error, stage) => {
+      if (failing === stage) return;
+      failing = stage;
+      log.warn({ err: error, stage }, 'recorder: retrying (records wait in the stream)');
+    },
+  });
+  const restorer = runCounterRestorer({
+    store: options.store,
+    db: options.db,
+    registry: options.registry,
+    ...(options.restoreEveryMs === undefined ? {} : { everyMs: options.restoreEveryMs }),
+    onRestored: (namespace) => {
+      log.info({ namespace }, 'spend counters restored from the ledger');
+    },
+    onError: (error) => {
+      log.warn({ err: error }, 'counter restore failed; retrying');
+    },
+  });
+  return {
+    stop: async () => {
+      await restorer.stop();
+      await recorder.stop();
+    },
+  };
+}
