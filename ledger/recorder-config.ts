@@ -60,7 +60,7 @@ export function parseRecorderConfig(
   });
   const pick = (flag: Flag): string | undefined => {
     const value = values[flag] ?? environment[FLAGS[flag]];
-    return value === '' ? undefined : (value);
+    return value === '' ? undefined : value;
   };
   const nodes = pick('redis-cluster-nodes');
   const result = configSchema.safeParse({
