@@ -52,8 +52,10 @@ async function refusalOf(call: Promise<unknown>): Promise<{ status: number; text
     await call;
   } catch (error) {
     if (error instanceof Anthropic.APIError) {
-      const retryAfter = error.headers?.get('retry-after') ?? '';
-      return { status: error.status ?? 0, text: `${error.message} retry-after=${retryAfter}` };
+      const headers = error.headers as Headers | undefined;
+      const retryAfter = headers?.get('retry-after') ?? '';
+      const status = error.status as number | undefined;
+      return { status: status ?? 0, text: `${error.message} retry-after=${retryAfter}` };
     }
     throw error;
   }
@@ -118,7 +120,8 @@ it('refuses the account until its counters are restored, then they and the limit
   const flusher = new Redis(redis.url);
   await flusher.flushall();
   flusher.disconnect();
-  for (let next = await events.next(); next.done !== true; next = await events.next()) void next;
+  let next = await events.next();
+  while (next.done !== true) next = await events.next();
   stack.fake.reset();
 
   // The operator's resync writes the policies again; the Account was programmed before.

@@ -144,7 +144,9 @@ export async function callMessages(
     const { data, response } = await client.messages
       .create({ ...request, stream: true })
       .withResponse();
-    for await (const event of data) void event;
+    let events = 0;
+    for await (const event of data) events += event.type === 'message_stop' ? 1 : 0;
+    if (events !== 1) throw new Error('the stream did not end with message_stop');
     return response.headers.get('x-tollgate-request-id') ?? '';
   }
   const { response } = await client.messages.create(request).withResponse();
