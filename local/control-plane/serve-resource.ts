@@ -169,7 +169,9 @@ export function serveResource(call: ResourceCall): Reply | undefined {
       return { code: 200, body: store.update(kind, { ref, body, status, options }) };
     }
     case 'PATCH': {
-      const type = patchTypeOf(call.request.headers['content-type'] ?? '', kind.group === '');
+      // Strategic merge patches are for built-in kinds (kubectl sends them for core and RBAC kinds);
+      // custom resources (the kinds that track generations here) refuse them, as in a cluster.
+      const type = patchTypeOf(call.request.headers['content-type'] ?? '', !kind.tracksGeneration);
       if (type === 'apply' && !store.exists(kind, ref)) {
         const body = requireObject(call.body);
         call.beforeWrite?.(body);

@@ -111,6 +111,23 @@ describe('RBAC objects', () => {
     );
   });
 
+  it('applies a changed ClusterRole with kubectl apply (a strategic merge patch)', async () => {
+    const role = (verbs: string): string =>
+      [
+        'apiVersion: rbac.authorization.k8s.io/v1',
+        'kind: ClusterRole',
+        'metadata: {name: applied}',
+        `rules: [{apiGroups: [tollgate.dev], resources: [apikeys], verbs: [${verbs}]}]`,
+        '',
+      ].join('\n');
+    expect(await plane.ok(['apply', '-f', '-'], role('get'))).toContain('created');
+    expect(await plane.ok(['apply', '-f', '-'], role('get, list'))).toContain('configured');
+    expect(await plane.ok(['apply', '-f', '-'], role('get, list'))).toContain('unchanged');
+    expect(
+      await plane.ok(['get', 'clusterrole', 'applied', '-o', 'jsonpath={.rules[0].verbs}']),
+    ).toBe('["get","list"]');
+  });
+
   it('validates roles and bindings as the API server does', async () => {
     const badRef = await plane.kubectl(
       ['apply', '-f', '-'],
