@@ -5,8 +5,13 @@
  * account, balance, concurrency, model; a model without a price is refused at the model rule's
  * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
  * available endpoints) stop after the key checks plus the IP rule.
+ *
+ * A client that went away before admission returned is not forwarded: the request's lifecycle
+ * ends here (`reply.hijack()`: Fastify then runs no route handler and sends nothing). If the store
+ * admitted it meanwhile, it is settled at once through the close handler's deferred settlement
+ * (`state.settleLate`, finish-request.ts), which releases the reservation and the slots.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { estimateReservation, isTokenCountPath, priceRequest } from '../billing/price-request.js';
 import type { PriceTable } from '../billing/load-price-table.js';
 import { estimateTokensFromBytes } from '../metering/accumulate-text.js';
@@ -33,10 +38,15 @@ export interface AdmissionDependencies {
 }
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
-  return async function admit(request: FastifyRequest): Promise<void> {
+  return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { profile, adapter } = request.routeOptions.config;
     if (profile === undefined) return;
     const state = request.tollgate;
+    if (state.closed) {
+      // The client left before admission began: nothing to admit, answer or settle.
+      reply.hijack();
+      return;
+    }
     // The key checks ran before the body was read (authorization-hook.ts).
     const policy = state.key;
     if (policy === null) throw new GatewayError('TG_INTERNAL', { detail: 'no authorized key' });
@@ -102,5 +112,10 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       keyUid: policy.keyUid,
       requestId: state.requestId,
     });
+    if (state.settleLate !== null) {
+      // The client left while the store admitted it: settle now, and forward nothing.
+      reply.hijack();
+      state.settleLate();
+    }
   };
 }

@@ -10,9 +10,18 @@
  * store confirms it, lease renewal stops, the request is counted in the metering metrics and its
  * namespace noted for usage retention. Until then the lease is kept alive; if the settlement is
  * given up, renewal stops and the lease end charges the reservation as estimated.
+ *
+ * The late case: when the client goes away while admission is still running (the store's
+ * admission script has not answered), `close` fires before there is anything to settle. The close
+ * handler then leaves `state.settleLate`; the admission stage calls it as soon as the store has
+ * admitted the request, and ends the request's lifecycle there (nothing is forwarded). The
+ * settlement is the normal one (nothing billed, status 499, reservation and slots released), still
+ * started by that one `close`, only deferred until there is an admitted request. Without this,
+ * the admitted request would never be settled and its leases would be renewed for good.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { PriceTable } from '../billing/load-price-table.js';
+import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
 import { observeSettledRequest, type MeteringMetrics } from '../metrics/metering-metrics.js';
 import type { SettlementResult, SpendStore } from '../../store/store.js';
 import { billMeteredReply } from './bill-metered-reply.js';
@@ -137,8 +146,20 @@ export function settleOnClose(
   reply: FastifyReply,
 ): void {
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) state.upstreamAbort?.abort();
+    state.closed = true;
+    const gone = !reply.raw.writableFinished;
+    if (gone) state.upstreamAbort?.abort();
     state.metering.relay?.clientClosed();
+    if (state.admitted === null && gone) {
+      // Admission may still be running: it calls this once admitted (the late case, see above).
+      state.settleLate = () => {
+        state.settleLate = null;
+        state.errorCode = 'TG_CLIENT_CLOSED';
+        state.outcome.status = ERROR_CATALOGUE.TG_CLIENT_CLOSED.status;
+        finishRequest(dependencies, state, reply);
+      };
+      return;
+    }
     finishRequest(dependencies, state, reply);
   });
 }

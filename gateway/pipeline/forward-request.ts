@@ -4,7 +4,10 @@
  * and stream the reply to the client chunk by chunk through the meter (`relay-metered-reply.ts`).
  * Error statuses are mapped to the caller's protocol (nothing is metered for them). The upstream
  * request's abort controller and the meter are kept in the request state: when the client goes
- * away, the response's close handler aborts the one and ends the other (finish-request.ts).
+ * away, the response's close handler aborts the one and ends the other (finish-request.ts). If the
+ * client went away before there was anything to abort (while an upstream slot was taken or the
+ * credential fetched), the request is settled already: the stage gives back a slot it took after
+ * that settlement and aborts at once, so nothing is sent upstream.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -26,7 +29,7 @@ import { orderUpstreams } from '../upstreams/select-upstream.js';
 import type { UpstreamPools } from '../upstreams/upstream-pools.js';
 
 export interface ForwardDependencies {
-  store: Pick<SpendStore, 'acquireUpstreamSlot'>;
+  store: Pick<SpendStore, 'acquireUpstreamSlot' | 'releaseUpstreamSlot'>;
   renewer: LeaseRenewer;
   upstreams: UpstreamCache;
   credentials: UpstreamCredentials;
@@ -73,6 +76,22 @@ async function pickUpstream(
     }
   }
   throw new GatewayError('TG_UPSTREAM_BUSY', { retryAfterSeconds: 1 });
+}
+
+/** Read afresh after each await: the close handler sets it at any time. */
+function responseClosed(state: RequestState): boolean {
+  return state.closed;
+}
+
+/**
+ * The client left while the slot was being taken: the close handler's settlement ran before the
+ * state named the slot, so it is given back here (settlement frees the rest).
+ */
+async function returnSlotOfGoneClient(dependencies: ForwardDependencies, state: RequestState) {
+  const upstream = state.upstreamSlot;
+  if (upstream === null) return;
+  dependencies.renewer.releaseUpstreamSlot(state.requestId);
+  await dependencies.store.releaseUpstreamSlot(upstream, state.requestId);
 }
 
 async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
@@ -142,6 +161,13 @@ export async function forwardRequest(
     admitted.policy.group.upstreams,
   );
   const upstream = await pickUpstream(dependencies, state, candidates);
+  if (responseClosed(state)) {
+    await returnSlotOfGoneClient(dependencies, state).catch((error: unknown) => {
+      // The slot's own lease frees it.
+      request.log.warn({ err: error, requestId: state.requestId }, 'upstream slot release failed');
+    });
+    throw new GatewayError('TG_CLIENT_CLOSED');
+  }
   const adapter = call.adapter.forUpstream?.(upstream) ?? call.adapter;
   const model = admitted.model;
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
@@ -152,9 +178,11 @@ export async function forwardRequest(
   state.outcome.upstreamModel = upstreamModel ?? model;
   state.outcome.stream = adapter.isStream(context);
 
-  // Aborted when the response closes unfinished (the request's one close handler, app.ts).
+  // Aborted when the response closes unfinished (the request's one close handler, app.ts), or at
+  // once when it closed already (during the credential fetch): nothing is sent upstream then.
   const abort = new AbortController();
   state.upstreamAbort = abort;
+  if (responseClosed(state)) abort.abort();
   const started = dependencies.clock();
   let response: Dispatcher.ResponseData;
   try {

@@ -1,7 +1,9 @@
 /**
  * Per-request gateway state: created by the first onRequest hook (app.ts), filled in by each stage
  * (key, admission, forward, meter) and read once more when the response closes and the request is
- * settled (finish-request.ts). Nothing else about a request is kept anywhere else.
+ * settled (finish-request.ts). When the client goes away before admission returned, the close
+ * handler leaves `settleLate` for the admission stage to call. Nothing else about a request is kept
+ * anywhere else.
  */
 import type { Platform } from '../../crds/schema/resources.js';
 import type { RequestPrice } from '../billing/price-request.js';
@@ -47,6 +49,13 @@ export interface RequestState {
   upstreamSlot: string | null;
   /** Aborts the upstream request under way; the forward stage sets it. */
   upstreamAbort: AbortController | null;
+  /** The response has closed (finished, or the client went away); set by the close handler. */
+  closed: boolean;
+  /**
+   * Set by the close handler when the client went away before admission returned: settles the
+   * request (once). The admission stage calls it as soon as it has admitted (finish-request.ts).
+   */
+  settleLate: (() => void) | null;
 }
 
 export function newRequestState(init: {
@@ -71,5 +80,7 @@ export function newRequestState(init: {
     },
     upstreamSlot: null,
     upstreamAbort: null,
+    closed: false,
+    settleLate: null,
   };
 }
