@@ -41,6 +41,7 @@ import { renderErrorBody } from './errors/render-error.js';
 import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
 import { registerModelRoutes } from './routes/register-model-routes.js';
+import { registerUsageRoutes } from './routes/register-usage-routes.js';
 import type { Store } from '../store/store.js';
 import { GatewayError } from './errors/gateway-error.js';
 
@@ -252,6 +253,7 @@ export function build(options: BuildOptions): FastifyInstance {
 
   registerHealthRoutes(app, { store, health });
   registerModelRoutes(app);
+  registerUsageRoutes(app, { store, clock });
   registerForwardRoutes(app, {
     store,
     renewer,
