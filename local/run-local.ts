@@ -3,12 +3,28 @@
  * SIGINT/SIGTERM.
  */
 import { parseLocalConfig } from './local-config.js';
-import { startLocalStack } from './start-local-stack.js';
+import { OPERATOR_NAMESPACE, startLocalStack } from './start-local-stack.js';
+import { holdsNoObjects, startDemoWorld, takeDemoFlag } from './start-demo-world.js';
 
 export async function run(args: readonly string[]): Promise<void> {
-  const config = parseLocalConfig(args, process.env);
+  const demoFlag = takeDemoFlag(args, process.env);
+  const config = parseLocalConfig(demoFlag.rest, process.env);
+  const firstStart = holdsNoObjects(config.dataDirectory);
   const stack = await startLocalStack(config);
   const kubeconfig = stack.local.kubeconfigPath;
+  const demo = await startDemoWorld({
+    enabled: demoFlag.enabled,
+    firstStart,
+    host: config.host,
+    gatewayPort: config.port,
+    gatewayUrl: stack.gatewayUrl,
+    kubeconfigPath: kubeconfig,
+    operatorNamespace: OPERATOR_NAMESPACE,
+    access: stack.local,
+  }).catch(async (error: unknown) => {
+    await stack.close();
+    throw error;
+  });
   process.stdout.write(
     [
       'tollgate local is running',
@@ -19,7 +35,7 @@ export async function run(args: readonly string[]): Promise<void> {
       `  kubeconfig:         ${kubeconfig}`,
       `  store:              ${stack.store.kind === 'redis' ? 'redis (REDIS_URL)' : 'memory, persisted to the data folder'}`,
       `  usage ledger:       ${config.databaseUrl === undefined ? 'PGlite in the data folder (ledger/)' : 'PostgreSQL (--database-url)'}`,
-      `  try: kubectl --kubeconfig ${kubeconfig} apply -f examples/`,
+      ...(demo?.banner ?? [`  try: kubectl --kubeconfig ${kubeconfig} apply -f examples/`]),
       '',
     ].join('\n'),
   );
@@ -34,4 +50,5 @@ export async function run(args: readonly string[]): Promise<void> {
   });
   process.stdout.write('tollgate local: shutting down\n');
   await stack.close();
+  await demo?.close();
 }

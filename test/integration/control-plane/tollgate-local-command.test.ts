@@ -38,7 +38,8 @@ describe('tollgate local', () => {
     const operatorMetricsPort = await freePort();
     const child = spawn(
       process.execPath,
-      ['bin/tollgate.js', 'local', '--data', dataDirectory, '--port', String(port)],
+      // --no-demo: the bare stack (the first-run demo world is tested in first-run/).
+      ['bin/tollgate.js', 'local', '--no-demo', '--data', dataDirectory, '--port', String(port)],
       {
         env: {
           ...process.env,
