@@ -55,6 +55,13 @@ function rulesFor(/** @type {string} */ file) {
         ['operator/', 'local/', 'console/'].some((folder) => t.startsWith(folder)),
     });
   }
+  if (file.startsWith('console/') && !isTest) {
+    rules.push({
+      message: 'The console imports the store, the ledger and the resource model only.',
+      forbidden: (/** @type {string} */ t) =>
+        ['gateway/', 'operator/', 'local/'].some((folder) => t.startsWith(folder)),
+    });
+  }
   const protocol = file.startsWith(protocolRoot) ? file.slice(protocolRoot.length).split('/') : [];
   if (protocol.length > 1) {
     const own = `${protocolRoot}${protocol[0]}/`;

@@ -1,0 +1,22 @@
+/** What the routes share: configuration, the Kubernetes client, sessions, ledger, audit. */
+import type { LedgerQueryable } from '../../ledger/ledger-database.js';
+import type { AuditRecorder } from './audit/record-audit.js';
+import type { SignInFailureLimiter } from './auth/limit-sign-in-failures.js';
+import type { OidcSignIn } from './auth/oidc-sign-in.js';
+import type { SessionPolicy } from './auth/guard-request.js';
+import type { SessionStore } from './auth/session-store.js';
+import type { ConsoleConfig } from './console-config.js';
+import type { KubeClient } from './kubernetes/kube-client.js';
+
+export interface ConsoleContext {
+  config: ConsoleConfig;
+  kube: KubeClient;
+  sessions: SessionStore;
+  policy: SessionPolicy;
+  limiter: SignInFailureLimiter;
+  /** The ledger's usage queries; absent: usage endpoints answer 503. */
+  ledger: LedgerQueryable | undefined;
+  audit: AuditRecorder;
+  oidc: OidcSignIn | undefined;
+  now: () => number;
+}

@@ -1,0 +1,115 @@
+/** The console API's key shapes (zod): what a key looks like, and what create and edit accept. */
+import { z } from 'zod';
+
+export const MONEY = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,6})?$/;
+export const KEY_VALUE = /^[A-Za-z0-9_-]{16,253}$/;
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+const money = z
+  .union([z.string(), z.number()])
+  .transform(String)
+  .pipe(z.string().regex(MONEY, 'a USD amount such as 5 or 12.50 (up to 6 decimals)'));
+
+/** One address or CIDR per line (a string), or a list. */
+const addressList = z
+  .union([z.string().max(20_000), z.array(z.string().max(64)).max(500)])
+  .transform((value) =>
+    (typeof value === 'string' ? value.split(/\r?\n/) : value)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  )
+  .pipe(z.array(z.string().regex(/^[0-9a-fA-F.:/]+$/, 'an IP address or CIDR range')).max(500));
+
+export const limitsSchema = z.strictObject({
+  quotaUSD: money.nullish(),
+  fiveHourUSD: money.nullish(),
+  dailyUSD: money.nullish(),
+  sevenDayUSD: money.nullish(),
+});
+
+const validity = z.string().regex(/^[1-9][0-9]{0,4}[hd]$/, 'a period such as 12h or 30d');
+
+const editable = {
+  displayName: z.string().min(1).max(100),
+  groupName: z.string().regex(NAME).max(253).nullish(),
+  limits: limitsSchema.optional(),
+  sourceRanges: z
+    .strictObject({ allow: addressList.optional(), deny: addressList.optional() })
+    .optional(),
+  /** An RFC 3339 time, or null to remove the expiry. */
+  expirationTime: z.iso.datetime({ offset: true }).nullish(),
+  /** Instead of expirationTime: valid for this long from now (`12h`, `30d`). */
+  validFor: validity.optional(),
+  enabled: z.boolean().optional(),
+  maxConcurrentRequests: z.number().int().min(0).max(1_000_000).nullish(),
+  modelsAllow: z.array(z.string().min(1).max(200)).max(100).nullish(),
+};
+
+export const createKeySchema = z
+  .strictObject({
+    /** The ApiKey's object name; generated from the display name when absent. */
+    name: z.string().regex(NAME, 'a lowercase DNS label').max(63).optional(),
+    ...editable,
+    /** A chosen value (at least 16 of A-Z a-z 0-9 _ -); generated `sk-tg-…` when absent. */
+    value: z.string().regex(KEY_VALUE, 'at least 16 characters of A-Z a-z 0-9 _ -').optional(),
+  })
+  .refine((body) => body.expirationTime == null || body.validFor === undefined, {
+    message: 'give expirationTime or validFor, not both',
+    path: ['validFor'],
+  });
+export type CreateKeyInput = z.output<typeof createKeySchema>;
+
+export const editKeySchema = z
+  .strictObject({
+    ...editable,
+    displayName: editable.displayName.optional(),
+    /** Refuse the edit if the key changed since this version was read. */
+    resourceVersion: z.string().max(64).optional(),
+  })
+  .refine((body) => body.expirationTime == null || body.validFor === undefined, {
+    message: 'give expirationTime or validFor, not both',
+    path: ['validFor'],
+  });
+export type EditKeyInput = z.output<typeof editKeySchema>;
+
+export const keyViewSchema = z.object({
+  name: z.string(),
+  namespace: z.string(),
+  uid: z.string(),
+  resourceVersion: z.string(),
+  displayName: z.string(),
+  groupName: z.string().nullable(),
+  state: z.enum(['enabled', 'disabled', 'expired']),
+  ready: z.object({
+    status: z.string(),
+    reason: z.string().nullable(),
+    message: z.string().nullable(),
+  }),
+  keyHint: z.string().nullable(),
+  limits: z.object({
+    quotaUSD: z.string().nullable(),
+    fiveHourUSD: z.string().nullable(),
+    dailyUSD: z.string().nullable(),
+    sevenDayUSD: z.string().nullable(),
+  }),
+  sourceRanges: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }),
+  expirationTime: z.string().nullable(),
+  maxConcurrentRequests: z.number().nullable(),
+  modelsAllow: z.array(z.string()).nullable(),
+  usage: z.object({
+    usedUSD: z.string().nullable(),
+    windows: z.array(
+      z.object({ name: z.string(), usedUSD: z.string(), resetTime: z.string().nullable() }),
+    ),
+    lastUsedTime: z.string().nullable(),
+    todayCostUSD: z.string().nullable(),
+  }),
+  createdTime: z.string(),
+});
+export type KeyView = z.infer<typeof keyViewSchema>;
+
+export const createdKeySchema = z.object({
+  key: keyViewSchema,
+  /** Shown once: never returned again. */
+  value: z.string(),
+});

@@ -1,0 +1,320 @@
+/**
+ * Administrators' resources, as the user (RBAC refuses everyone else): Groups and Upstreams
+ * (cluster-scoped) and Accounts (one `default` per namespace). An Upstream's API key is written to
+ * a Secret in the operator namespace and never returned.
+ */
+import { z } from 'zod';
+import {
+  accountSpecSchema,
+  groupSpecSchema,
+  upstreamSpecSchema,
+} from '../../../crds/schema/resources.js';
+import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
+import { audited } from '../audit/audited.js';
+import type { ConsoleContext } from '../console-context.js';
+import { ConsoleError, isConsoleError } from '../console-error.js';
+import type { ConsoleKind } from '../kubernetes/resource-paths.js';
+import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
+
+const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+export const adminObjectSchema = z.object({
+  name: z.string(),
+  namespace: z.string().optional(),
+  uid: z.string(),
+  resourceVersion: z.string(),
+  spec: z.record(z.string(), z.unknown()),
+  status: z.record(z.string(), z.unknown()).optional(),
+});
+
+function adminView(object: KubeObject) {
+  const metadata = object.metadata ?? {};
+  return {
+    name: metadata.name ?? '',
+    ...(metadata.namespace === undefined ? {} : { namespace: metadata.namespace }),
+    uid: metadata.uid ?? '',
+    resourceVersion: metadata.resourceVersion ?? '',
+    spec: (object.spec ?? {}) as Record<string, unknown>,
+    ...(object.status === undefined ? {} : { status: object.status as Record<string, unknown> }),
+  };
+}
+
+function nameParam(call: RouteCall<unknown, unknown>, name: string): string {
+  const value = call.params[name];
+  if (value === undefined || !NAME.test(value)) {
+    throw new ConsoleError('INVALID_INPUT', `invalid ${name}`, { field: name });
+  }
+  return value;
+}
+
+interface ClusterKind {
+  kind: Extract<ConsoleKind, 'Group' | 'Upstream'>;
+  path: string;
+  spec: z.ZodType;
+}
+
+const upstreamBody = z.strictObject({
+  name: z.string().regex(NAME).max(253),
+  spec: z.record(z.string(), z.unknown()),
+  /** The provider API key: written to a Secret in the operator namespace, never returned. */
+  apiKeyValue: z.string().min(1).max(4096).optional(),
+});
+
+function parseSpec(schema: z.ZodType, spec: unknown): Record<string, unknown> {
+  const result = schema.safeParse(spec);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConsoleError('INVALID_INPUT', issue?.message ?? 'invalid spec', {
+      field: ['spec', ...(issue?.path ?? [])].join('.'),
+    });
+  }
+  return spec as Record<string, unknown>;
+}
+
+async function writeUpstreamCredential(
+  kube: UserKube,
+  options: { namespace: string; upstream: string; value: string },
+): Promise<{ name: string; key: string }> {
+  const name = `tollgate-upstream-${options.upstream}`;
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: {
+      name,
+      namespace: options.namespace,
+      labels: { 'app.kubernetes.io/managed-by': 'tollgate-console' },
+    },
+    stringData: { apiKey: options.value },
+  };
+  try {
+    await kube.create({ kind: 'Secret', namespace: options.namespace }, secret);
+  } catch (error) {
+    if (!(isConsoleError(error) && error.code === 'CONFLICT')) throw error;
+    await kube.mergePatch(
+      { kind: 'Secret', namespace: options.namespace, name },
+      { stringData: { apiKey: options.value } },
+    );
+  }
+  return { name, key: 'apiKey' };
+}
+
+export function adminRoutes(context: ConsoleContext): ApiRoute[] {
+  const clusterKinds: ClusterKind[] = [
+    { kind: 'Group', path: '/admin/groups', spec: groupSpecSchema },
+    { kind: 'Upstream', path: '/admin/upstreams', spec: upstreamSpecSchema },
+  ];
+  const routes: ApiRoute[] = [];
+  for (const { kind, path, spec } of clusterKinds) {
+    const body =
+      kind === 'Upstream'
+        ? upstreamBody
+        : z.strictObject({
+            name: z.string().regex(NAME).max(253),
+            spec: z.record(z.string(), z.unknown()),
+          });
+    const withCredential = async (
+      kube: UserKube,
+      input: z.output<typeof upstreamBody>,
+    ): Promise<Record<string, unknown>> => {
+      const parsed = { ...input.spec };
+      if (input.apiKeyValue !== undefined) {
+        const ref = await writeUpstreamCredential(kube, {
+          namespace: context.config.operatorNamespace,
+          upstream: input.name,
+          value: input.apiKeyValue,
+        });
+        parsed.credentials = { type: 'APIKey', apiKey: { secretRef: ref } };
+      }
+      return parseSpec(spec, parsed);
+    };
+    routes.push(
+      defineRoute({
+        method: 'GET',
+        path,
+        summary: `All ${kind}s.`,
+        tag: 'Admin',
+        response: z.object({ items: z.array(adminObjectSchema) }),
+        handler: async (call) => {
+          const { kube } = session(call);
+          const list = await kube.list({ kind });
+          return { items: list.items.map(adminView) };
+        },
+      }),
+      defineRoute<z.output<typeof upstreamBody>>({
+        method: 'POST',
+        path,
+        summary:
+          kind === 'Upstream'
+            ? 'Creates an Upstream; `apiKeyValue` goes to a Secret in the operator namespace.'
+            : 'Creates a Group.',
+        tag: 'Admin',
+        body,
+        response: adminObjectSchema,
+        successStatus: 201,
+        handler: (call) => {
+          const { kube } = session(call);
+          const name = call.body.name;
+          return audited(
+            context,
+            { username: kube.identity.username, verb: 'create', kind, name },
+            async () =>
+              adminView(
+                await kube.create(
+                  { kind },
+                  {
+                    apiVersion: 'tollgate.dev/v1alpha1',
+                    kind,
+                    metadata: { name },
+                    spec: await withCredential(kube, call.body),
+                  },
+                ),
+              ),
+          );
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: `${path}/{name}`,
+        summary: `One ${kind}.`,
+        tag: 'Admin',
+        response: adminObjectSchema,
+        handler: async (call) => {
+          const { kube } = session(call);
+          return adminView(await kube.get({ kind, name: nameParam(call, 'name') }));
+        },
+      }),
+      defineRoute<{ spec: Record<string, unknown>; apiKeyValue?: string | undefined }>({
+        method: 'PUT',
+        path: `${path}/{name}`,
+        summary: `Replaces the ${kind}'s spec.`,
+        tag: 'Admin',
+        body: z.strictObject({
+          spec: z.record(z.string(), z.unknown()),
+          ...(kind === 'Upstream' ? { apiKeyValue: z.string().min(1).max(4096).optional() } : {}),
+        }) as z.ZodType<{ spec: Record<string, unknown>; apiKeyValue?: string | undefined }>,
+        response: adminObjectSchema,
+        handler: (call) => {
+          const { kube } = session(call);
+          const name = nameParam(call, 'name');
+          return audited(
+            context,
+            { username: kube.identity.username, verb: 'update', kind, name },
+            async () => {
+              const current = await kube.get({ kind, name });
+              const next = await withCredential(kube, { name, ...call.body });
+              return adminView(
+                await kube.mergePatch(
+                  { kind, name },
+                  {
+                    metadata: { resourceVersion: current.metadata?.resourceVersion },
+                    spec: replacing(current.spec, next),
+                  },
+                ),
+              );
+            },
+          );
+        },
+      }),
+      deleteRoute(context, { kind, path: `${path}/{name}` }),
+    );
+  }
+  routes.push(...accountAdminRoutes(context));
+  return routes;
+}
+
+/** A merge patch that turns `current` into `next` (fields missing from next become null). */
+function replacing(current: unknown, next: Record<string, unknown>): Record<string, unknown> {
+  const patch: Record<string, unknown> = { ...next };
+  if (typeof current === 'object' && current !== null) {
+    for (const key of Object.keys(current)) if (!(key in next)) patch[key] = null;
+  }
+  return patch;
+}
+
+function deleteRoute(
+  context: ConsoleContext,
+  options: { kind: Extract<ConsoleKind, 'Group' | 'Upstream' | 'Account'>; path: string },
+): ApiRoute {
+  return defineRoute({
+    method: 'DELETE',
+    path: options.path,
+    summary: `Deletes the ${options.kind}.`,
+    tag: 'Admin',
+    response: z.object({ deleted: z.literal(true) }),
+    handler: (call) => {
+      const { kube } = session(call);
+      const namespace = options.kind === 'Account' ? nameParam(call, 'namespace') : undefined;
+      const name = options.kind === 'Account' ? 'default' : nameParam(call, 'name');
+      return audited(
+        context,
+        { username: kube.identity.username, verb: 'delete', kind: options.kind, namespace, name },
+        async () => {
+          await kube.remove({ kind: options.kind, namespace, name });
+          return { deleted: true as const };
+        },
+      );
+    },
+  });
+}
+
+function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
+  const path = '/admin/accounts';
+  return [
+    defineRoute({
+      method: 'GET',
+      path,
+      summary: 'The Accounts of every namespace.',
+      tag: 'Admin',
+      response: z.object({ items: z.array(adminObjectSchema) }),
+      handler: async (call) => {
+        const { kube } = session(call);
+        return { items: (await kube.list({ kind: 'Account' })).items.map(adminView) };
+      },
+    }),
+    defineRoute<{ spec: Record<string, unknown> }>({
+      method: 'PUT',
+      path: `${path}/{namespace}`,
+      summary: "Creates or replaces the namespace's Account (credit, concurrency, display name).",
+      tag: 'Admin',
+      body: z.strictObject({ spec: z.record(z.string(), z.unknown()) }),
+      response: adminObjectSchema,
+      handler: (call) => {
+        const { kube } = session(call);
+        const namespace = nameParam(call, 'namespace');
+        const ref = { kind: 'Account' as const, namespace, name: 'default' };
+        return audited(
+          context,
+          { username: kube.identity.username, verb: 'update', ...ref },
+          async () => {
+            const spec = parseSpec(accountSpecSchema, call.body.spec);
+            const current = await kube.get(ref).catch((error: unknown) => {
+              if (isConsoleError(error) && error.code === 'NOT_FOUND') return undefined;
+              throw error;
+            });
+            if (current === undefined) {
+              return adminView(
+                await kube.create(
+                  { kind: 'Account', namespace },
+                  {
+                    apiVersion: 'tollgate.dev/v1alpha1',
+                    kind: 'Account',
+                    metadata: { name: 'default', namespace },
+                    spec,
+                  },
+                ),
+              );
+            }
+            return adminView(
+              await kube.mergePatch(ref, {
+                metadata: { resourceVersion: current.metadata?.resourceVersion },
+                spec: replacing(current.spec, spec),
+              }),
+            );
+          },
+        );
+      },
+    }),
+    deleteRoute(context, { kind: 'Account', path: `${path}/{namespace}` }),
+  ];
+}

@@ -1,0 +1,264 @@
+/** Keys of one account (namespace), all as the signed-in user: list, read, create, edit, actions. */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { queryKeySummary } from '../../../ledger/queries/key-summary.js';
+import { RESET_QUOTA_ANNOTATION, type ApiKey } from '../../../crds/schema/resources.js';
+import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
+import { audited } from '../audit/audited.js';
+import type { ConsoleContext } from '../console-context.js';
+import { ConsoleError } from '../console-error.js';
+import type { UserKube } from '../kubernetes/user-kube.js';
+import { keyViewOf } from '../keys/api-key-view.js';
+import { buildCreateSpec, buildEditPatch, nameFromDisplayName } from '../keys/build-key-spec.js';
+import { generateKeyValue, randomSuffix } from '../keys/generate-key-value.js';
+import { createKeySecret } from '../keys/key-secret.js';
+import {
+  createdKeySchema,
+  createKeySchema,
+  editKeySchema,
+  keyViewSchema,
+  type CreateKeyInput,
+  type KeyView,
+} from '../keys/key-schemas.js';
+
+const emptyBody = z.strictObject({}).optional();
+
+function param(call: RouteCall<unknown, unknown>, name: string): string {
+  const value = call.params[name];
+  if (value === undefined) throw new ConsoleError('INVALID_INPUT', `missing ${name}`);
+  return value;
+}
+
+async function todayCosts(
+  context: ConsoleContext,
+  keys: readonly ApiKey[],
+  kube: UserKube,
+): Promise<Map<string, number>> {
+  const costs = new Map<string, number>();
+  const ledger = context.ledger;
+  const namespace = keys[0]?.metadata.namespace;
+  if (ledger === undefined || namespace === undefined) return costs;
+  const allowed = await kube.can({
+    verb: 'get',
+    group: 'tollgate.dev',
+    resource: 'apikeys',
+    namespace,
+  });
+  if (!allowed) return costs;
+  for (const key of keys) {
+    const summary = await queryKeySummary(ledger, {
+      namespace,
+      keyUid: key.metadata.uid,
+      now: context.now(),
+      timeZone: context.config.timeZone,
+      days: 1,
+    });
+    costs.set(key.metadata.uid, summary.today.costNano);
+  }
+  return costs;
+}
+
+export function keyRoutes(context: ConsoleContext): ApiRoute[] {
+  const base = '/accounts/{namespace}/keys';
+  const view = (key: ApiKey, todayCostNano?: number): KeyView =>
+    keyViewOf(key, { now: context.now(), todayCostNano });
+  const ref = (call: RouteCall<unknown, unknown>) => ({
+    kind: 'ApiKey' as const,
+    namespace: param(call, 'namespace'),
+    name: param(call, 'name'),
+  });
+  const patchAction = (options: {
+    verb: string;
+    path: string;
+    summary: string;
+    patch: () => Record<string, unknown>;
+  }) =>
+    defineRoute({
+      method: 'POST',
+      path: `${base}/{name}/${options.path}`,
+      summary: options.summary,
+      tag: 'Keys',
+      body: emptyBody,
+      response: keyViewSchema,
+      handler: (call) => {
+        const { kube } = session(call);
+        const target = ref(call);
+        return audited(
+          context,
+          { username: kube.identity.username, verb: options.verb, ...target },
+          async () => view(await kube.mergePatch<ApiKey>(target, options.patch())),
+        );
+      },
+    });
+  return [
+    defineRoute({
+      method: 'GET',
+      path: base,
+      summary: "The account's keys with state, limits, used quota, windows, today's cost.",
+      tag: 'Keys',
+      response: z.object({ items: z.array(keyViewSchema) }),
+      handler: async (call) => {
+        const { kube } = session(call);
+        const namespace = param(call, 'namespace');
+        const list = await kube.list<ApiKey>({ kind: 'ApiKey', namespace });
+        const costs = await todayCosts(context, list.items, kube);
+        return { items: list.items.map((key) => view(key, costs.get(key.metadata.uid) ?? 0)) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/{name}`,
+      summary: 'One key (never its value).',
+      tag: 'Keys',
+      response: keyViewSchema,
+      handler: async (call) => {
+        const { kube } = session(call);
+        const key = await kube.get<ApiKey>(ref(call));
+        const costs = await todayCosts(context, [key], kube);
+        return view(key, costs.get(key.metadata.uid));
+      },
+    }),
+    defineRoute<CreateKeyInput>({
+      method: 'POST',
+      path: base,
+      summary:
+        'Creates a key: its Secret (chosen or generated value) as the user, then the ApiKey. ' +
+        'The value is in this response only.',
+      tag: 'Keys',
+      body: createKeySchema,
+      response: createdKeySchema,
+      successStatus: 201,
+      handler: (call) => {
+        const { kube } = session(call);
+        const namespace = param(call, 'namespace');
+        const input = call.body;
+        const name = input.name ?? nameFromDisplayName(input.displayName, randomSuffix());
+        return audited(
+          context,
+          { username: kube.identity.username, verb: 'create', kind: 'ApiKey', namespace, name },
+          async () => {
+            const value = input.value ?? generateKeyValue();
+            const secretName = `${name}-key-${randomSuffix()}`;
+            await createKeySecret(kube, { namespace, name: secretName, apiKeyName: name, value });
+            const spec = buildCreateSpec(input, { secretName, now: context.now() });
+            const created = await kube.create<ApiKey>(
+              { kind: 'ApiKey', namespace },
+              {
+                apiVersion: 'tollgate.dev/v1alpha1',
+                kind: 'ApiKey',
+                metadata: { name, namespace },
+                spec,
+              },
+            );
+            return { key: view(created, 0), value };
+          },
+        );
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: `${base}/{name}`,
+      summary: 'Edits any field, the group included (null removes a field).',
+      tag: 'Keys',
+      body: editKeySchema,
+      response: keyViewSchema,
+      handler: (call) => {
+        const { kube } = session(call);
+        const target = ref(call);
+        return audited(
+          context,
+          { username: kube.identity.username, verb: 'update', ...target },
+          async () =>
+            view(await kube.mergePatch<ApiKey>(target, buildEditPatch(call.body, context.now()))),
+        );
+      },
+    }),
+    patchAction({
+      verb: 'enable',
+      path: 'enable',
+      summary: 'Enables the key (spec.suspend false).',
+      patch: () => ({ spec: { suspend: false } }),
+    }),
+    patchAction({
+      verb: 'disable',
+      path: 'disable',
+      summary: 'Disables the key (spec.suspend true).',
+      patch: () => ({ spec: { suspend: true } }),
+    }),
+    patchAction({
+      verb: 'reset-quota',
+      path: 'reset-quota',
+      summary: 'Zeroes the used quota once (a new tollgate.dev/reset-quota annotation token).',
+      patch: () => ({
+        metadata: {
+          annotations: {
+            [RESET_QUOTA_ANNOTATION]: `${new Date(context.now()).toISOString()}-${randomBytes(4).toString('hex')}`,
+          },
+        },
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/{name}/rotate`,
+      summary:
+        'Rotates the value: a new Secret (created as the user) replaces the old one in the ' +
+        'ApiKey; the old value stops working. The new value is in this response only.',
+      tag: 'Keys',
+      body: emptyBody,
+      response: createdKeySchema,
+      handler: (call) => {
+        const { kube } = session(call);
+        const target = ref(call);
+        return audited(
+          context,
+          { username: kube.identity.username, verb: 'rotate', ...target },
+          async () => {
+            const current = await kube.get<ApiKey>(target);
+            const value = generateKeyValue();
+            const secretName = `${target.name}-key-${randomSuffix()}`;
+            await createKeySecret(kube, {
+              namespace: target.namespace,
+              name: secretName,
+              apiKeyName: target.name,
+              value,
+              owner: { name: target.name, uid: current.metadata.uid },
+            });
+            const updated = await kube.mergePatch<ApiKey>(target, {
+              metadata: { resourceVersion: current.metadata.resourceVersion },
+              spec: { secretName, secretKey: 'apiKey' },
+            });
+            const old = current.spec.secretName ?? `${target.name}-key`;
+            await kube
+              .remove({ kind: 'Secret', namespace: target.namespace, name: old })
+              .catch(() => undefined);
+            return { key: view(updated), value };
+          },
+        );
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `${base}/{name}`,
+      summary: 'Deletes the key (and, when the user may, the Secret of its value).',
+      tag: 'Keys',
+      response: z.object({ deleted: z.literal(true) }),
+      handler: (call) => {
+        const { kube } = session(call);
+        const target = ref(call);
+        return audited(
+          context,
+          { username: kube.identity.username, verb: 'delete', ...target },
+          async () => {
+            const current = await kube.get<ApiKey>(target);
+            await kube.remove(target);
+            const secret = current.spec.secretName ?? `${target.name}-key`;
+            await kube
+              .remove({ kind: 'Secret', namespace: target.namespace, name: secret })
+              .catch(() => undefined);
+            return { deleted: true as const };
+          },
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,199 @@
+/**
+ * Usage from the ledger, per namespace, shown only to users allowed to `get` the namespace's
+ * ApiKeys (SelfSubjectAccessReview as the user): key summary, account trend, model distribution,
+ * records page and CSV export.
+ */
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { ApiKey } from '../../../crds/schema/resources.js';
+import type { LedgerQueryable } from '../../../ledger/ledger-database.js';
+import {
+  queryAccountTrend,
+  queryModelDistribution,
+} from '../../../ledger/queries/account-trend.js';
+import { exportRecordsCsv } from '../../../ledger/queries/export-records-csv.js';
+import { queryKeySummary } from '../../../ledger/queries/key-summary.js';
+import { queryRecordsPage } from '../../../ledger/queries/records-page.js';
+import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
+import type { ConsoleContext } from '../console-context.js';
+import { ConsoleError } from '../console-error.js';
+import type { UserKube } from '../kubernetes/user-kube.js';
+
+const DAY = 86_400_000;
+const time = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
+
+const rangeSchema = z.strictObject({
+  from: time.optional(),
+  to: time.optional(),
+  bucket: z.enum(['hour', 'day']).default('day'),
+  key: z.string().max(253).optional(),
+});
+
+const recordsSchema = z.strictObject({
+  from: time.optional(),
+  to: time.optional(),
+  key: z.string().max(253).optional(),
+  model: z.string().max(200).optional(),
+  outcome: z.enum(['success', 'client_error', 'server_error', 'other']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z.string().max(500).optional(),
+});
+
+const summarySchema = z.strictObject({
+  days: z.coerce.number().int().min(1).max(90).default(30),
+});
+
+async function authorizeUsage(
+  call: RouteCall<unknown, unknown>,
+  context: ConsoleContext,
+): Promise<{ kube: UserKube; namespace: string; ledger: LedgerQueryable }> {
+  const { kube } = session(call);
+  const namespace = call.params.namespace ?? '';
+  const allowed = await kube.can({
+    verb: 'get',
+    group: 'tollgate.dev',
+    resource: 'apikeys',
+    namespace,
+  });
+  if (!allowed) {
+    throw new ConsoleError(
+      'FORBIDDEN',
+      `User "${kube.identity.username}" may not read usage in namespace "${namespace}" ` +
+        '(needs get on apikeys there).',
+    );
+  }
+  if (context.ledger === undefined) {
+    throw new ConsoleError('USAGE_UNAVAILABLE', 'No usage ledger is configured for this console.');
+  }
+  return { kube, namespace, ledger: context.ledger };
+}
+
+function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
+
+/** A key name to its uid, read as the user (a missing key is a 404). */
+async function keyUid(kube: UserKube, ref: { namespace: string; name: string }): Promise<string> {
+  const key = await kube.get<ApiKey>({ kind: 'ApiKey', ...ref });
+  return key.metadata.uid;
+}
+
+export function usageRoutes(context: ConsoleContext): ApiRoute[] {
+  const base = '/accounts/{namespace}';
+  return [
+    defineRoute<undefined, z.output<typeof summarySchema>>({
+      method: 'GET',
+      path: `${base}/keys/{name}/usage`,
+      summary: "A key's usage: today, the last days (default 30) with a daily breakdown, quota.",
+      tag: 'Usage',
+      query: summarySchema,
+      handler: async (call) => {
+        const { kube, namespace, ledger } = await authorizeUsage(call, context);
+        const key = await kube.get<ApiKey>({
+          kind: 'ApiKey',
+          namespace,
+          name: call.params.name ?? '',
+        });
+        return queryKeySummary(ledger, {
+          namespace,
+          keyUid: key.metadata.uid,
+          now: context.now(),
+          timeZone: context.config.timeZone,
+          days: call.query.days,
+        });
+      },
+    }),
+    defineRoute<undefined, z.output<typeof rangeSchema>>({
+      method: 'GET',
+      path: `${base}/usage/trend`,
+      summary: "The account's cost and tokens per hour or day (default: the last 30 days).",
+      tag: 'Usage',
+      query: rangeSchema,
+      handler: async (call) => {
+        const { namespace, ledger } = await authorizeUsage(call, context);
+        const to = call.query.to ?? context.now();
+        return {
+          points: await queryAccountTrend(ledger, {
+            namespace,
+            from: call.query.from ?? to - 30 * DAY,
+            to,
+            bucket: call.query.bucket,
+            timeZone: context.config.timeZone,
+          }),
+        };
+      },
+    }),
+    defineRoute<undefined, z.output<typeof rangeSchema>>({
+      method: 'GET',
+      path: `${base}/usage/models`,
+      summary: 'Cost and tokens per model (the account, or one key with `key`).',
+      tag: 'Usage',
+      query: rangeSchema,
+      handler: async (call) => {
+        const { kube, namespace, ledger } = await authorizeUsage(call, context);
+        const to = call.query.to ?? context.now();
+        const key = call.query.key;
+        return {
+          models: await queryModelDistribution(ledger, {
+            namespace,
+            from: call.query.from ?? to - 30 * DAY,
+            to,
+            ...(key === undefined ? {} : { keyUid: await keyUid(kube, { namespace, name: key }) }),
+          }),
+        };
+      },
+    }),
+    defineRoute<undefined, z.output<typeof recordsSchema>>({
+      method: 'GET',
+      path: `${base}/usage/records`,
+      summary: 'One page of usage records, newest first (`cursor` from the previous page).',
+      tag: 'Usage',
+      query: recordsSchema,
+      handler: async (call) => {
+        const { kube, namespace, ledger } = await authorizeUsage(call, context);
+        const { key, ...rest } = call.query;
+        const filter = definedOnly(rest);
+        try {
+          return await queryRecordsPage(ledger, {
+            ...filter,
+            limit: rest.limit,
+            namespace,
+            ...(key === undefined ? {} : { keyUid: await keyUid(kube, { namespace, name: key }) }),
+          });
+        } catch (error) {
+          if (error instanceof RangeError) {
+            throw new ConsoleError('INVALID_INPUT', 'invalid cursor', { field: 'cursor' });
+          }
+          throw error;
+        }
+      },
+    }),
+    defineRoute<undefined, z.output<typeof recordsSchema>>({
+      method: 'GET',
+      path: `${base}/usage/records.csv`,
+      summary: 'The usage records as CSV (same filters as the records page, all pages).',
+      tag: 'Usage',
+      query: recordsSchema,
+      produces: 'text/csv',
+      handler: async (call) => {
+        const { kube, namespace, ledger } = await authorizeUsage(call, context);
+        const { key, from, to, model, outcome } = call.query;
+        const filter = {
+          namespace,
+          ...(from === undefined ? {} : { from }),
+          ...(to === undefined ? {} : { to }),
+          ...(model === undefined ? {} : { model }),
+          ...(outcome === undefined ? {} : { outcome }),
+          ...(key === undefined ? {} : { keyUid: await keyUid(kube, { namespace, name: key }) }),
+        };
+        const lines = exportRecordsCsv(ledger, filter);
+        return call.reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="usage-${namespace}.csv"`)
+          .send(Readable.from(lines));
+      },
+    }),
+  ];
+}

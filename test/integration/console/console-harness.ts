@@ -1,0 +1,101 @@
+/**
+ * Test support: the console server against a real local control plane (RBAC on), local users in
+ * the users Secret, and sign-in helpers over app.inject (no socket; the Kubernetes calls are real).
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { build, type ConsoleApp, type ConsoleParts } from '../../../console/server/app.js';
+import { hashPassword } from '../../../console/server/auth/hash-password.js';
+import {
+  parseConsoleConfigObject,
+  type ConsoleConfigInput,
+} from '../../../console/server/console-config.js';
+import type { Plane } from '../control-plane/control-plane-harness.js';
+
+export interface TestUser {
+  username: string;
+  password: string;
+  groups: string[];
+}
+
+export async function writeUsersSecret(plane: Plane, users: readonly TestUser[]): Promise<void> {
+  const list = [];
+  for (const user of users) {
+    list.push({
+      username: user.username,
+      passwordHash: await hashPassword(user.password),
+      groups: user.groups,
+    });
+  }
+  await plane.kubectl(['create', 'namespace', 'tollgate-system']);
+  await plane.kubectl(['delete', 'secret', 'tollgate-console-users', '-n', 'tollgate-system']);
+  await plane.ok([
+    'create',
+    'secret',
+    'generic',
+    'tollgate-console-users',
+    '-n',
+    'tollgate-system',
+    `--from-literal=users.json=${JSON.stringify(list)}`,
+  ]);
+}
+
+export function buildConsole(
+  plane: Plane,
+  options: { config?: Partial<ConsoleConfigInput>; parts?: ConsoleParts } = {},
+): ConsoleApp {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(plane.local.kubeconfigPath);
+  const config = parseConsoleConfigObject({ logLevel: 'silent', ...options.config });
+  return build(config, { kubeConfig, ...options.parts });
+}
+
+/** The fields the tests read from console API answers. */
+export interface ApiBody {
+  error: { code: string; message: string; field?: string };
+  value: string;
+  key: Record<string, unknown>;
+  state: string;
+  items: { name: string; namespace: string }[];
+  csrfToken: string;
+}
+
+export interface Signed {
+  cookie: string;
+  csrf: string;
+}
+
+export async function signIn(app: ConsoleApp, user: { username: string; password: string }) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/session',
+    payload: { username: user.username, password: user.password },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`sign-in of ${user.username} failed: ${response.statusCode} ${response.body}`);
+  }
+  const setCookie = String(response.headers['set-cookie']);
+  const cookie = setCookie.split(';')[0] ?? '';
+  return { cookie, csrf: response.json<{ csrfToken: string }>().csrfToken, setCookie };
+}
+
+export function call(
+  app: ConsoleApp,
+  signed: Signed,
+  request: {
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+    url: string;
+    payload?: unknown;
+    headers?: Record<string, string>;
+  },
+) {
+  return app.inject({
+    method: request.method,
+    url: request.url,
+    headers: {
+      cookie: signed.cookie,
+      ...(request.method === 'GET' ? {} : { 'x-csrf-token': signed.csrf }),
+      ...request.headers,
+    },
+    ...(request.payload === undefined ? {} : { payload: request.payload as object }),
+  });
+}
