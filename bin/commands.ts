@@ -4,6 +4,7 @@ interface CommandModule {
 }
 
 const commands: Record<string, () => Promise<CommandModule>> = {
+  console: () => import('../console/server/run-console.js'),
   gateway: () => import('../gateway/run-gateway-workers.js'),
   local: () => import('../local/run-local.js'),
   operator: () => import('../operator/run-operator.js'),

@@ -13,6 +13,8 @@ const configSchema = z.object({
   apiPort: port,
   metricsPort: port,
   operatorMetricsPort: port,
+  /** The console (web app and its API). */
+  consolePort: port,
   redisUrl: z.string().min(1).optional(),
   /** PostgreSQL for the ledger; without it, embedded PGlite in `<data>/ledger`. */
   databaseUrl: z.string().min(1).optional(),
@@ -24,7 +26,10 @@ export type LocalConfig = Readonly<z.infer<typeof configSchema>> & {
   gateway: GatewaySettings;
 };
 
-/** Ports after the gateway's: API +1, gateway metrics +2, operator metrics +3 (0 = any free port). */
+/**
+ * Ports after the gateway's: API +1, gateway metrics +2, operator metrics +3, console +4 (0 = any
+ * free port).
+ */
 function nextPort(base: number, offset: number): number {
   return base === 0 ? 0 : base + offset;
 }
@@ -41,6 +46,7 @@ export function parseLocalConfig(
       'api-port': { type: 'string' },
       'metrics-port': { type: 'string' },
       'operator-metrics-port': { type: 'string' },
+      'console-port': { type: 'string' },
       host: { type: 'string' },
       'database-url': { type: 'string' },
       'retention-days': { type: 'string' },
@@ -61,6 +67,8 @@ export function parseLocalConfig(
       values['operator-metrics-port'] ??
       environment.TOLLGATE_OPERATOR_METRICS_PORT ??
       nextPort(gatewayPort, 3),
+    consolePort:
+      values['console-port'] ?? environment.TOLLGATE_CONSOLE_PORT ?? nextPort(gatewayPort, 4),
     redisUrl: redisUrl === '' ? undefined : redisUrl,
     databaseUrl: databaseUrl === '' ? undefined : databaseUrl,
     retentionDays: values['retention-days'] ?? environment.TOLLGATE_RETENTION_DAYS,

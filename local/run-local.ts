@@ -31,6 +31,12 @@ export async function run(args: readonly string[]): Promise<void> {
       `  gateway:            ${stack.gatewayUrl}`,
       `  gateway metrics:    ${stack.metricsUrl}`,
       `  operator metrics:   ${stack.operatorMetricsUrl}`,
+      `  console:            ${stack.consoleUrl}`,
+      ...(stack.consoleAdminPassword === undefined
+        ? []
+        : [
+            `  console sign-in:    admin / ${stack.consoleAdminPassword} (shown once; also in ${config.dataDirectory}/console-admin-password)`,
+          ]),
       `  kubernetes API:     ${stack.local.apiUrl}`,
       `  kubeconfig:         ${kubeconfig}`,
       `  store:              ${stack.store.kind === 'redis' ? 'redis (REDIS_URL)' : 'memory, persisted to the data folder'}`,

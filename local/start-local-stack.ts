@@ -28,6 +28,7 @@ import { loadSecretFiles } from '../operator/load-secret-files.js';
 import { startOperator, type RunningOperator } from '../operator/start-operator.js';
 import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
 import { startLocal, type Local } from './start-local.js';
+import { startLocalConsole } from './start-local-console.js';
 
 export const OPERATOR_NAMESPACE = 'tollgate-system';
 
@@ -39,6 +40,8 @@ export interface LocalStackOptions {
   apiPort: number;
   metricsPort: number;
   operatorMetricsPort: number;
+  /** The console; default: any free port. */
+  consolePort?: number;
   redisUrl?: string | undefined;
   /** PostgreSQL for the ledger; PGlite in `<data>/ledger` when absent. */
   databaseUrl?: string | undefined;
@@ -61,6 +64,9 @@ export interface LocalStack {
   gatewayUrl: string;
   metricsUrl: string;
   operatorMetricsUrl: string;
+  consoleUrl: string;
+  /** The console's `admin` password when it was created at this start (print it once). */
+  consoleAdminPassword: string | undefined;
   close(): Promise<void>;
 }
 
@@ -157,6 +163,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const metrics = buildMetricsServer(registry);
     closers.push(() => metrics.close());
     await metrics.listen({ host: options.host, port: options.metricsPort });
+    const consoleServer = await startLocalConsole({
+      dataDirectory,
+      host: options.host,
+      port: options.consolePort ?? 0,
+      kubeConfig,
+      ledger,
+      operatorNamespace: OPERATOR_NAMESPACE,
+      timeZone: options.gateway.timeZone,
+      logLevel,
+    });
+    closers.push(() => consoleServer.app.close());
     return {
       local,
       store,
@@ -165,6 +182,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       gateway,
       gatewayUrl: addressOf(gateway),
       metricsUrl: `${addressOf(metrics)}/metrics`,
+      consoleUrl: consoleServer.url,
+      consoleAdminPassword: consoleServer.adminPassword,
       operatorMetricsUrl: `http://${options.host}:${operator.metricsPort ?? options.operatorMetricsPort}/metrics`,
       close: closeAll,
     };

@@ -1,0 +1,49 @@
+/**
+ * The console inside `tollgate local`: the same server as `tollgate console`, with the control
+ * plane's kubeconfig (cluster-admin, which may impersonate), the ledger the stack opened, sessions
+ * in memory persisted to `<data>/console-sessions.json`, and the first `admin` user.
+ */
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { LedgerQueryable } from '../ledger/ledger-database.js';
+import { build, type ConsoleApp } from '../console/server/app.js';
+import { parseConsoleConfigObject } from '../console/server/console-config.js';
+import { ensureLocalAdmin } from '../console/server/ensure-local-admin.js';
+import { KubeClient } from '../console/server/kubernetes/kube-client.js';
+
+export interface LocalConsole {
+  app: ConsoleApp;
+  url: string;
+  adminPassword: string | undefined;
+}
+
+export async function startLocalConsole(options: {
+  dataDirectory: string;
+  host: string;
+  port: number;
+  kubeConfig: KubeConfig;
+  ledger: LedgerQueryable;
+  operatorNamespace: string;
+  timeZone: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}): Promise<LocalConsole> {
+  const config = parseConsoleConfigObject({
+    host: options.host,
+    port: options.port,
+    operatorNamespace: options.operatorNamespace,
+    sessionFile: join(options.dataDirectory, 'console-sessions.json'),
+    timeZone: options.timeZone,
+    logLevel: options.logLevel,
+  });
+  const adminPassword = await ensureLocalAdmin(new KubeClient(options.kubeConfig), {
+    dataDirectory: options.dataDirectory,
+    namespace: options.operatorNamespace,
+    secretName: config.usersSecret,
+  });
+  const app = build(config, { kubeConfig: options.kubeConfig, ledger: options.ledger });
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('console not listening');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { app, url: `http://${host}:${address.port}`, adminPassword };
+}
