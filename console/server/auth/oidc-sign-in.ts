@@ -2,7 +2,7 @@
  * OpenID Connect sign-in (authorization code with PKCE, S256) with openid-client. The pending
  * sign-in (verifier, state, nonce) is kept server-side under an opaque id in a short-lived cookie.
  * The username and groups come from the configured claims of the ID token (or of userinfo when the
- * ID token lacks the groups claim), with the configured prefixes.
+ * ID token lacks either claim), with the configured prefixes.
  */
 import * as client from 'openid-client';
 import type { ConsoleConfig } from '../console-config.js';
@@ -111,7 +111,8 @@ export function createOidcSignIn(settings: OidcSettings): OidcSignIn {
         );
       }
       const claims: Record<string, unknown> = { ...tokens.claims() };
-      if (!(settings.groupsClaim in claims)) {
+      // Providers differ in what the ID token carries: ask userinfo when either claim is missing.
+      if (!(settings.groupsClaim in claims) || !(settings.usernameClaim in claims)) {
         const info = await client.fetchUserInfo(config, tokens.access_token, String(claims.sub));
         Object.assign(claims, info);
       }
