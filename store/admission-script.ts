@@ -2,21 +2,24 @@
  * The admission script: every check in the contract's order, then the reservation and both
  * concurrency slots, in one EVALSHA against the namespace's slot.
  * Expired leases of the namespace are charged first (lua-shared-functions.ts). A namespace with an
- * Account whose counters are not whole (`present` missing from the account counters: the store lost
- * them) is refused with `CountersRestoring` before any limit is read, until the recorder has
- * restored its counters from the ledger.
+ * Account whose counters are not whole (counters-whole.ts: `present` missing from the account
+ * counters, the store lost them; counters charged by a release before the marker are whole) is
+ * refused with `CountersRestoring` before any limit is read, until the recorder has restored its
+ * counters from the ledger. The rule reads the same HMGET as the balance check.
  * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge.
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
  * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs, lease charge ('' for none:
  * recordTime TAB record JSON prefix).
  * Reply: {'ok', accountUid} or {'refused', reason, window, number}.
  */
+import { LUA_COUNTERS_WHOLE } from './counters-whole.js';
 import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
 
 export const ADMISSION_KEY_COUNT = 6;
 
 export const ADMISSION_LUA = `
 ${LUA_RELEASE_AND_PURGE}
+${LUA_COUNTERS_WHOLE}
 local keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local base, requestId, keyUid = ARGV[1], ARGV[2], ARGV[3]
@@ -35,8 +38,8 @@ if redis.call('HEXISTS', inFlightData, requestId) == 1 then
 end
 
 local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent')
-local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present')
-if account[1] and not accountState[3] then
+local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present', 'lost')
+if account[1] and not countersWhole(accountState[3], accountState[1], accountState[4]) then
   return {'refused', 'CountersRestoring', '', '1'}
 end
 

@@ -4,7 +4,8 @@
  * marker, only if no record was appended since the ledger was read.
  */
 import { LUA_WINDOWS } from './lua-shared-functions.js';
-import { COUNTERS_PRESENT_FIELD } from './redis-key-names.js';
+import { LUA_COUNTERS_WHOLE } from './counters-whole.js';
+import { COUNTERS_LOST_FIELD, COUNTERS_PRESENT_FIELD } from './redis-key-names.js';
 
 /** Values per key in the restore script's ARGV: used, lastUsed, resetToken, then used/end per window. */
 export const RESTORE_VALUES_PER_KEY = 3;
@@ -32,12 +33,18 @@ return {waiting, lastId}
  * KEYS: accountCounters, usageStream, then the counters hash of each key restored.
  * ARGV: expected lastId, account spent, then per key: used, lastUsed ('' = none), resetToken
  * ('' = none), then per window used and end ('' '' = none).
- * Reply: 'present', 'moved' or 'restored'.
+ * Reply: 'present' (counters of a release before the marker are marked whole here, never
+ * overwritten), 'moved' or 'restored'.
  */
 export const RESTORE_COUNTERS_LUA = `
 ${LUA_WINDOWS}
 ${LUA_STREAM_POSITION}
-if redis.call('HGET', KEYS[1], '${COUNTERS_PRESENT_FIELD}') then return 'present' end
+${LUA_COUNTERS_WHOLE}
+local marks = redis.call('HMGET', KEYS[1], '${COUNTERS_PRESENT_FIELD}', 'spent', '${COUNTERS_LOST_FIELD}')
+if countersWhole(marks[1], marks[2], marks[3]) then
+  if not marks[1] then redis.call('HSET', KEYS[1], '${COUNTERS_PRESENT_FIELD}', '1') end
+  return 'present'
+end
 local waiting, lastId = streamPosition(KEYS[2])
 if waiting > 0 or lastId ~= ARGV[1] then return 'moved' end
 
@@ -63,5 +70,6 @@ for index = 3, #KEYS do
   if #removed > 0 then redis.call('HDEL', KEYS[index], unpack(removed)) end
 end
 redis.call('HSET', KEYS[1], 'spent', ARGV[2], '${COUNTERS_PRESENT_FIELD}', '1')
+redis.call('HDEL', KEYS[1], '${COUNTERS_LOST_FIELD}')
 return 'restored'
 `;

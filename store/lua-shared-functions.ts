@@ -12,6 +12,11 @@
  * the ledger. Every name is built from the namespace's `base`, so each function works inside any
  * script of the namespace's slot.
  */
+import {
+  COUNTERS_LOST_FIELD,
+  COUNTERS_PRESENT_FIELD,
+  COUNTERS_SPENT_FIELD,
+} from './redis-key-names.js';
 import { WINDOWS } from './store.js';
 
 export const LUA_WINDOWS = `local windows = {${WINDOWS.map(
@@ -59,7 +64,8 @@ end
 
 -- Charges a settled cost: quota, windows and last use in one read and one write of the key's
 -- counters (money stays below 2^53, exact in Lua numbers), the account's spend, and the record
--- appended to the namespace's usage stream.
+-- appended to the namespace's usage stream. A first charge (nothing spent before) also checks the
+-- whole-counters marker.
 -- c: keyUid, cost (text), now, recordJson (the record with its chargedAt).
 local function chargeCost(base, c)
   local keyCounters = base .. 'kc:' .. c.keyUid
@@ -84,7 +90,12 @@ local function chargeCost(base, c)
     end
   end
   redis.call('HSET', keyCounters, unpack(changes))
-  redis.call('HINCRBY', base .. 'ac', 'spent', c.cost)
+  -- No spend before this charge: if the counters are not marked whole either, they were lost, and
+  -- this spend must not pass for the history of a release before the marker (counters-whole.ts).
+  if redis.call('HINCRBY', base .. 'ac', '${COUNTERS_SPENT_FIELD}', c.cost) == cost
+    and redis.call('HEXISTS', base .. 'ac', '${COUNTERS_PRESENT_FIELD}') == 0 then
+    redis.call('HSET', base .. 'ac', '${COUNTERS_LOST_FIELD}', '1')
+  end
   redis.call('XADD', base .. 'usage', '*', '${USAGE_STREAM_FIELD}', c.recordJson)
 end
 

@@ -140,6 +140,19 @@ function upgradeVersionOne(state: MemoryState): void {
   }
 }
 
+/**
+ * A namespace written without `countersPresent` (a store before the marker) holding counters was
+ * never lost: whole, as on Redis (counters-whole.ts). One that was never charged has nothing to
+ * lose: restored from the ledger if its account was programmed before.
+ */
+function markUnmarkedCounters(state: MemoryState): void {
+  for (const ns of state.namespaces.values()) {
+    if (typeof (ns as Partial<NamespaceState>).countersPresent === 'boolean') continue;
+    ns.countersPresent =
+      ns.accountSpent !== 0 || [...ns.keys.values()].some((key) => key.used !== 0);
+  }
+}
+
 export function deserializeState(text: string): { state: MemoryState; queue: QueuedUsageEntry[] } {
   const parsed = JSON.parse(text, (_key, value: unknown) => {
     if (typeof value === 'object' && value !== null && MAP_TAG in value) {
@@ -154,5 +167,6 @@ export function deserializeState(text: string): { state: MemoryState; queue: Que
   else if (parsed.version !== VERSION) {
     throw new Error(`unknown memory store version ${parsed.version}`);
   }
+  markUnmarkedCounters(parsed.state);
   return { state: parsed.state, queue: parsed.queue ?? [] };
 }

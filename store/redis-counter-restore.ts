@@ -5,6 +5,12 @@
  */
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
+import {
+  COUNTERS_MARK_FIELDS,
+  countersUnmarked,
+  countersWhole,
+  readCountersMarks,
+} from './counters-whole.js';
 import type { RunScript } from './define-store-scripts.js';
 import { COUNTERS_PRESENT_FIELD, type RedisKeyNames } from './redis-key-names.js';
 import type {
@@ -38,6 +44,7 @@ function isResult(value: unknown): value is CounterRestoreResult {
 /**
  * Of `namespaces`, those with an Account (unless `queued`) whose counters are not whole. One
  * command pair per namespace, in parallel: the namespaces live in different Cluster slots.
+ * Counters of a release before the marker are whole: marked here, never restored.
  */
 async function missingCounters(
   client: RedisClient,
@@ -47,11 +54,14 @@ async function missingCounters(
   const checks = await Promise.all(
     request.namespaces.map(async (namespace) => {
       const ns = names.namespace(namespace);
-      const [present, hasAccount] = await Promise.all([
-        client.hget(ns.accountCounters, COUNTERS_PRESENT_FIELD),
+      const [values, hasAccount] = await Promise.all([
+        client.hmget(ns.accountCounters, ...COUNTERS_MARK_FIELDS),
         client.hexists(ns.accountPolicy, 'uid'),
       ]);
-      return present === null && (request.queued || hasAccount === 1);
+      const marks = readCountersMarks(values);
+      if (countersUnmarked(marks))
+        await client.hset(ns.accountCounters, COUNTERS_PRESENT_FIELD, '1');
+      return !countersWhole(marks) && (request.queued || hasAccount === 1);
     }),
   );
   return request.namespaces.filter((_namespace, index) => checks[index] === true);

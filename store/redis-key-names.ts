@@ -7,7 +7,10 @@ export interface NamespaceKeyNames {
   /** Prefix for names built inside Lua (`<base>kc:<keyUid>`, `<base>settled:<requestId>` ...). */
   base: string;
   accountPolicy: string;
-  /** `spent`, `reserved`, and `present` while the namespace's counters are whole (not flushed). */
+  /**
+   * `spent`, `reserved`, `present` while the namespace's counters are whole (not flushed), and
+   * `lost` once a charge has rebuilt them from nothing after a loss (counters-whole.ts).
+   */
   accountCounters: string;
   inFlight: string;
   inFlightData: string;
@@ -39,6 +42,18 @@ export interface RedisKeyNames {
 
 /** The field of `accountCounters` that marks the namespace's counters as whole. */
 export const COUNTERS_PRESENT_FIELD = 'present';
+
+/**
+ * The field of `accountCounters` a charge sets when it finds neither `present` nor any `spent`:
+ * the counters were lost and the `spent` it writes is not the account's history.
+ */
+export const COUNTERS_LOST_FIELD = 'lost';
+
+/**
+ * The field every charge moves. Held without `present` and without `lost`, it was written by a
+ * release before the `present` marker: those counters were never lost and count as whole.
+ */
+export const COUNTERS_SPENT_FIELD = 'spent';
 
 export function createRedisKeyNames(prefix: string): RedisKeyNames {
   return {

@@ -5,6 +5,7 @@
  */
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
+import { COUNTERS_MARK_FIELDS, countersWhole, readCountersMarks } from './counters-whole.js';
 import { COUNTERS_PRESENT_FIELD, type RedisKeyNames } from './redis-key-names.js';
 import type {
   AccountPolicy,
@@ -74,9 +75,14 @@ export function createRedisPolicyStore(
       guardRedis(async () => {
         const ns = names.namespace(namespace);
         // Decided before the policy is written, so a new account is never refused as restoring.
-        if ((await client.hget(ns.accountCounters, COUNTERS_PRESENT_FIELD)) === null) {
-          if (options.programmedBefore === true) await client.sadd(names.restoreQueue, namespace);
-          else await client.hset(ns.accountCounters, COUNTERS_PRESENT_FIELD, '1');
+        // Counters of a release before the marker are whole: marked, never queued.
+        const marks = readCountersMarks(
+          await client.hmget(ns.accountCounters, ...COUNTERS_MARK_FIELDS),
+        );
+        if (marks.present === null) {
+          if (options.programmedBefore === true && !countersWhole(marks)) {
+            await client.sadd(names.restoreQueue, namespace);
+          } else await client.hset(ns.accountCounters, COUNTERS_PRESENT_FIELD, '1');
         }
         await client.hset(ns.accountPolicy, {
           doc: JSON.stringify(policy),

@@ -134,7 +134,8 @@ export interface PolicyWriter {
    * (its counters start whole, at zero) or was programmed before and lost them (Redis flushed or
    * replaced): then admission refuses its calls with `CountersRestoring` until the recorder has
    * restored them from the ledger. `programmedBefore` tells them apart (the Account's status says
-   * it was in the policy cache); absent means new.
+   * it was in the policy cache); absent means new. Counters charged by a release before the
+   * whole-counters marker are held (counters-whole.ts): marked whole, never restored.
    */
   putAccount(
     namespace: string,

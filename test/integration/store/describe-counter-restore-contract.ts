@@ -126,5 +126,92 @@ export function describeCounterRestoreContract(holder: StoreHolder): void {
       await store.putAccount(namespace, accountPolicy(namespace), { programmedBefore: true });
       expect(await store.namespacesToRestore({ scan: true })).not.toContain(namespace);
     });
+
+    it('keeps the counters of a store written before the present marker: never restored', async () => {
+      const namespace = uniqueName('ns');
+      const keyUid = randomUUID();
+      const now = Date.now();
+      const policy = accountPolicy(namespace, { creditNano: 2_000 });
+      await holder.store.putAccount(namespace, policy, { programmedBefore: false });
+      const charged = admission({ namespace, keyUid, now }, { estimateNano: 1_500 });
+      expect((await holder.store.admit(charged)).admitted).toBe(true);
+      await holder.store.settle(
+        settlement({ namespace, keyUid, now }, { requestId: charged.requestId, costNano: 1_500 }),
+      );
+      const keyBefore = await holder.store.keyCounters(namespace, keyUid, now);
+      expect(keyBefore.usedNano).toBe(1_500);
+
+      // Upgraded from a release without the marker: admission serves it against its counters.
+      await holder.dropCountersMarker(namespace);
+      const served = admission({ namespace, keyUid, now }, { estimateNano: 400 });
+      expect(await holder.store.admit(served)).toEqual({
+        admitted: true,
+        accountUid: policy.uid,
+      });
+      // The recorder's scan neither lists nor restores it.
+      expect(await holder.store.namespacesToRestore({ scan: true })).not.toContain(namespace);
+
+      // The operator's resync puts the Account programmed before: not queued.
+      await holder.dropCountersMarker(namespace);
+      await holder.store.putAccount(namespace, policy, { programmedBefore: true });
+      expect(await holder.store.namespacesToRestore({ scan: false })).not.toContain(namespace);
+      expect(await holder.store.namespacesToRestore({ scan: true })).not.toContain(namespace);
+
+      // A restore from a ledger without its history (queued before the upgrade) writes nothing.
+      await holder.dropCountersMarker(namespace);
+      const { store } = holder;
+      const position = await store.usageStreamPosition(namespace);
+      const empty: CounterRestore = {
+        namespace,
+        streamLastId: position.lastId,
+        accountSpentNano: 0,
+        keys: [],
+      };
+      expect(await store.restoreCounters(empty)).toBe('present');
+      expect(await store.restoreCounters({ ...empty, streamLastId: '0-0' })).toBe('present');
+
+      // The counters and every limit hold as before the upgrade.
+      expect(await store.keyCounters(namespace, keyUid, now)).toEqual({
+        ...keyBefore,
+        reservedNano: 400,
+      });
+      expect(await store.accountCounters(namespace)).toEqual({
+        spentNano: 1_500,
+        reservedNano: 400,
+      });
+      const quota = { ...NO_LIMITS, quotaNano: 1_900 };
+      expect(await store.admit(admission({ namespace, keyUid, now }, { limits: quota }))).toEqual({
+        admitted: false,
+        refusal: { reason: 'QuotaExhausted' },
+      });
+      const window = { ...NO_LIMITS, fiveHourNano: 1_900 };
+      expect(
+        await store.admit(admission({ namespace, keyUid, now }, { limits: window })),
+      ).toMatchObject({
+        admitted: false,
+        refusal: { reason: 'WindowExhausted', window: 'FiveHour' },
+      });
+      const last = admission({ namespace, keyUid, now }, { estimateNano: 100 });
+      expect((await store.admit(last)).admitted).toBe(true);
+      const balance = await store.admit(admission({ namespace, keyUid, now }, { estimateNano: 1 }));
+      expect(balance).toEqual({ admitted: false, refusal: { reason: 'BalanceExhausted' } });
+    });
+
+    it('still restores an account never charged whose marker is missing', async () => {
+      const namespace = uniqueName('ns');
+      const keyUid = randomUUID();
+      const now = Date.now();
+      await holder.store.putAccount(namespace, accountPolicy(namespace), {
+        programmedBefore: false,
+      });
+      await holder.dropCountersMarker(namespace);
+      const { store } = holder;
+      await store.putAccount(namespace, accountPolicy(namespace), { programmedBefore: true });
+      expect(await store.namespacesToRestore({ scan: false })).toContain(namespace);
+      expect(await store.admit(admission({ namespace, keyUid, now }))).toEqual({
+        admitted: false,
+        refusal: { reason: 'CountersRestoring', retryAfterSeconds: 1 },
+      });
+    });
   });
 }

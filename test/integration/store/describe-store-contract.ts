@@ -20,24 +20,43 @@ import {
   uniqueName,
 } from './store-fixtures.js';
 
-export interface StoreHolder {
-  readonly store: Store;
+/** A store made for the suite, with what only its test file can do to its stored data. */
+export interface StoreUnderTest {
+  store: Store;
+  /**
+   * Leaves the namespace's counters as a release before the `present` marker stored them (Redis:
+   * the marker field removed; memory: a store file without the flag); returns the store to use
+   * from then on.
+   */
+  dropCountersMarker(namespace: string): Promise<StoreUnderTest>;
 }
 
-export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+export interface StoreHolder {
+  readonly store: Store;
+  dropCountersMarker(namespace: string): Promise<void>;
+}
+
+export function describeStoreContract(
+  name: string,
+  makeStore: () => Promise<StoreUnderTest>,
+): void {
   describe(`store contract: ${name}`, () => {
-    let current: Store | null = null;
+    let current: StoreUnderTest | null = null;
     const holder: StoreHolder = {
       get store() {
         if (current === null) throw new Error('store not created');
-        return current;
+        return current.store;
+      },
+      async dropCountersMarker(namespace) {
+        if (current === null) throw new Error('store not created');
+        current = await current.dropCountersMarker(namespace);
       },
     };
     beforeAll(async () => {
       current = await makeStore();
     });
     afterAll(async () => {
-      await current?.close();
+      await current?.store.close();
     });
 
     describePolicyContract(holder);
