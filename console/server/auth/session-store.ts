@@ -8,7 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { RedisClient } from '../../../store/connect-redis-client.js';
+import { waitUntilReady, type RedisClient } from '../../../store/connect-redis-client.js';
+import { ConsoleError } from '../console-error.js';
 
 export const sessionSchema = z.object({
   username: z.string(),
@@ -49,24 +50,45 @@ function storeKey(kind: string, id: string): string {
   return `${kind}:${createHash('sha256').update(id).digest('base64url')}`;
 }
 
+/** How long a call waits for Redis to (re)connect before answering 503 SESSIONS_UNAVAILABLE. */
+const REDIS_WAIT_MS = 2_000;
+
 export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix = 'tg:console:',
   ) {}
 
+  /**
+   * The client has no offline queue: a command sent while it connects (just after start) or
+   * reconnects would fail at once, so each call waits for the connection first.
+   */
+  private async command<T>(operation: (redis: RedisClient) => Promise<T>): Promise<T> {
+    try {
+      await waitUntilReady(this.redis, REDIS_WAIT_MS);
+      return await operation(this.redis);
+    } catch (error) {
+      throw new ConsoleError(
+        'SESSIONS_UNAVAILABLE',
+        'The session store (Redis) is unavailable; try again shortly.',
+        { cause: error },
+      );
+    }
+  }
+
   async get(kind: 'session' | 'oidc', id: string): Promise<unknown> {
-    const text = await this.redis.get(this.prefix + storeKey(kind, id));
+    const text = await this.command((redis) => redis.get(this.prefix + storeKey(kind, id)));
     return text === null ? undefined : (JSON.parse(text) as unknown);
   }
 
   async set(record: { kind: 'session' | 'oidc'; id: string; value: unknown; ttlMs: number }) {
     const key = this.prefix + storeKey(record.kind, record.id);
-    await this.redis.set(key, JSON.stringify(record.value), 'PX', Math.max(1, record.ttlMs));
+    const text = JSON.stringify(record.value);
+    await this.command((redis) => redis.set(key, text, 'PX', Math.max(1, record.ttlMs)));
   }
 
   async delete(kind: 'session' | 'oidc', id: string): Promise<void> {
-    await this.redis.del(this.prefix + storeKey(kind, id));
+    await this.command((redis) => redis.del(this.prefix + storeKey(kind, id)));
   }
 
   close(): Promise<void> {
