@@ -102,7 +102,8 @@ describe('tollgate local on an empty data folder', () => {
     try {
       const banner = local.output();
       expect(banner).toContain('demo world (created on this first start');
-      expect(banner).toMatch(/console/);
+      expect(banner).toMatch(/console:\s+http:\/\/127\.0\.0\.1:\d+\n/);
+      expect(banner).toContain('create a key in namespace demo');
       expect(banner).toMatch(/simulator:\s+http:\/\/127\.0\.0\.1:\d+ \(all four platforms/);
       expect(banner).toContain(`curl ${local.gatewayUrl}/v1/messages`);
       expect((await demoObjects(local)).sort()).toEqual(
