@@ -18,6 +18,7 @@ import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError } from '../console-error.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
+import { quotaLimitNano, readLastQuotaReset } from '../usage/key-quota.js';
 
 const DAY = 86_400_000;
 const time = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
@@ -96,12 +97,22 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
           namespace,
           name: call.params.name ?? '',
         });
+        const keyUid = key.metadata.uid;
+        const limitNano = quotaLimitNano(key.spec.limits?.quotaUSD);
         return queryKeySummary(ledger, {
           namespace,
-          keyUid: key.metadata.uid,
+          keyUid,
           now: context.now(),
           timeZone: context.config.timeZone,
           days: call.query.days,
+          ...(limitNano === null
+            ? {}
+            : {
+                quota: {
+                  limitNano,
+                  since: await readLastQuotaReset(ledger, { namespace, keyUid }),
+                },
+              }),
         });
       },
     }),
