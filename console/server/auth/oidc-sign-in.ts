@@ -112,9 +112,18 @@ export function createOidcSignIn(settings: OidcSettings): OidcSignIn {
       }
       const claims: Record<string, unknown> = { ...tokens.claims() };
       // Providers differ in what the ID token carries: ask userinfo when either claim is missing.
-      if (!(settings.groupsClaim in claims) || !(settings.usernameClaim in claims)) {
-        const info = await client.fetchUserInfo(config, tokens.access_token, String(claims.sub));
-        Object.assign(claims, info);
+      const missing = !(settings.groupsClaim in claims) || !(settings.usernameClaim in claims);
+      if (missing && config.serverMetadata().userinfo_endpoint !== undefined) {
+        try {
+          const info = await client.fetchUserInfo(config, tokens.access_token, String(claims.sub));
+          Object.assign(claims, info);
+        } catch (error) {
+          throw new ConsoleError(
+            'UNAUTHENTICATED',
+            'The identity provider refused the userinfo request.',
+            { cause: error },
+          );
+        }
       }
       return userFromClaims(claims, settings);
     },

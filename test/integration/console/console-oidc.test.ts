@@ -249,3 +249,34 @@ describe('impersonation of the OIDC identity', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe('a provider without userinfo', () => {
+  it('refuses with 401 when the username claim is only in userinfo', async () => {
+    const port = await freePort();
+    const bare = await startOidcProvider({
+      client: {
+        id: 'tollgate-console',
+        secret: 'console-client-secret',
+        redirectUris: [`http://127.0.0.1:${port}/api/v1/auth/oidc/callback`],
+      },
+      accounts,
+      userinfo: false,
+    });
+    try {
+      const target = await startConsole(port, { issuer: bare.issuer });
+      const jar = new CookieJar();
+      const callback = await callbackFor(target, { jar, login: 'olga' });
+      const refused = await hop(jar, { url: callback });
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body)).toEqual({
+        error: {
+          code: 'UNAUTHENTICATED',
+          message: "The identity provider did not send the 'email' claim.",
+        },
+      });
+      expect(jar.get(SESSION_COOKIE)).toBeUndefined();
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -23,6 +23,8 @@ export interface OidcProvider {
 export async function startOidcProvider(options: {
   client: { id: string; secret: string; redirectUris: string[] };
   accounts: Record<string, OidcAccount>;
+  /** Offer the userinfo endpoint (default true). */
+  userinfo?: boolean;
 }): Promise<OidcProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
@@ -59,7 +61,10 @@ export async function startOidcProvider(options: {
     },
     pkce: { required: () => true },
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
+    features: {
+      devInteractions: { enabled: true },
+      userinfo: { enabled: options.userinfo ?? true },
+    },
     cookies: { keys: ['test-cookie-key-0123456789abcdef'] },
   });
   const server: Server = provider.listen(port, '127.0.0.1');
