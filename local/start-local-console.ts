@@ -25,6 +25,8 @@ export async function startLocalConsole(options: {
   ledger: LedgerQueryable;
   operatorNamespace: string;
   timeZone: string;
+  /** The local gateway's address, written into the keys' client configuration. */
+  gatewayUrl?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }): Promise<LocalConsole> {
   const config = parseConsoleConfigObject({
@@ -34,6 +36,7 @@ export async function startLocalConsole(options: {
     sessionFile: join(options.dataDirectory, 'console-sessions.json'),
     timeZone: options.timeZone,
     logLevel: options.logLevel,
+    ...(options.gatewayUrl === undefined ? {} : { gatewayUrl: options.gatewayUrl }),
   });
   const adminPassword = await ensureLocalAdmin(new KubeClient(options.kubeConfig), {
     dataDirectory: options.dataDirectory,

@@ -171,6 +171,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ledger,
       operatorNamespace: OPERATOR_NAMESPACE,
       timeZone: options.gateway.timeZone,
+      gatewayUrl: addressOf(gateway),
       logLevel,
     });
     closers.push(() => consoleServer.app.close());

@@ -30,6 +30,7 @@ import { KubeClient, loadKubeConfig } from './kubernetes/kube-client.js';
 import { userKube } from './kubernetes/user-kube.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { adminRoutes } from './routes/admin-routes.js';
+import { clientConfigRoutes } from './routes/client-config-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
@@ -102,6 +103,7 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     ...sessionRoutes(context),
     ...accountRoutes(context),
     ...keyRoutes(context),
+    ...clientConfigRoutes(context),
     ...usageRoutes(context),
     ...adminRoutes(context),
   ];

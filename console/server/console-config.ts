@@ -59,6 +59,12 @@ export const consoleConfigSchema = z.object({
     })
     .prefault({}),
   webRoot: z.string().min(1).optional(),
+  /**
+   * The gateway's public URL, as clients reach it (`https://gw.example.com`); written into the
+   * client configuration. Without it the client-config route answers 409 and key creation and
+   * rotation return `clientConfig: null`.
+   */
+  gatewayUrl: z.url({ protocol: /^https?$/ }).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -98,6 +104,7 @@ const options = {
   'time-zone': { type: 'string' },
   'database-url': { type: 'string' },
   'web-root': { type: 'string' },
+  'gateway-url': { type: 'string' },
   'log-level': { type: 'string' },
 } as const;
 
@@ -138,6 +145,7 @@ export function parseConsoleConfig(
     timeZone: read('time-zone') ?? nonEmpty(environment.TOLLGATE_TIME_ZONE),
     databaseUrl: read('database-url') ?? nonEmpty(environment.TOLLGATE_DATABASE_URL),
     webRoot: read('web-root'),
+    gatewayUrl: read('gateway-url'),
     logLevel: read('log-level'),
   };
   if (issuer !== undefined) {

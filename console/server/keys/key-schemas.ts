@@ -1,5 +1,6 @@
 /** The console API's key shapes (zod): what a key looks like, and what create and edit accept. */
 import { z } from 'zod';
+import { clientConfigSchema } from '../client-config/client-config-schema.js';
 
 export const MONEY = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,6})?$/;
 export const KEY_VALUE = /^[A-Za-z0-9_-]{16,253}$/;
@@ -112,4 +113,9 @@ export const createdKeySchema = z.object({
   key: keyViewSchema,
   /** Shown once: never returned again. */
   value: z.string(),
+  /**
+   * The client configuration with the value (once, like the value); null without
+   * --gateway-url, without a group, or when the user may not read the key's Group.
+   */
+  clientConfig: clientConfigSchema.nullable(),
 });

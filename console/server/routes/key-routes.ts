@@ -12,6 +12,7 @@ import { keyViewOf } from '../keys/api-key-view.js';
 import { buildCreateSpec, buildEditPatch, nameFromDisplayName } from '../keys/build-key-spec.js';
 import { generateKeyValue, randomSuffix } from '../keys/generate-key-value.js';
 import { createKeySecret } from '../keys/key-secret.js';
+import { keyClientConfigOrNull } from '../keys/read-key-client-config.js';
 import {
   createdKeySchema,
   createKeySchema,
@@ -150,7 +151,12 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
                 spec,
               },
             );
-            return { key: view(created, 0), value };
+            const clientConfig = await keyClientConfigOrNull(context, {
+              kube,
+              key: created,
+              keyValue: value,
+            });
+            return { key: view(created, 0), value, clientConfig };
           },
         );
       },
@@ -231,7 +237,12 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
             await kube
               .remove({ kind: 'Secret', namespace: target.namespace, name: old })
               .catch(() => undefined);
-            return { key: view(updated), value };
+            const clientConfig = await keyClientConfigOrNull(context, {
+              kube,
+              key: updated,
+              keyValue: value,
+            });
+            return { key: view(updated), value, clientConfig };
           },
         );
       },

@@ -1,0 +1,28 @@
+/** The console API's shape of a client configuration (zod, for the OpenAPI document). */
+import { z } from 'zod';
+import { PLATFORMS } from '../../../crds/schema/resources.js';
+
+const toolConfigSchema = z.object({
+  tool: z.enum(['claude-code', 'codex', 'gemini-cli', 'opencode']),
+  title: z.string(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      language: z.enum(['json', 'toml', 'dotenv']),
+      content: z.string(),
+    }),
+  ),
+  env: z.array(z.object({ name: z.string(), value: z.string() })),
+  shell: z.object({ posix: z.string(), powershell: z.string() }),
+  tryCommand: z.string(),
+  /** `ccswitch://v1/import?…`; null without the key value or when CC Switch cannot express it. */
+  ccSwitchLink: z.string().nullable(),
+});
+
+export const clientConfigSchema = z.object({
+  platform: z.enum(PLATFORMS),
+  baseUrl: z.string(),
+  usageUrl: z.string(),
+  checkCommand: z.string(),
+  tools: z.array(toolConfigSchema),
+});
