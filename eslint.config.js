@@ -163,6 +163,11 @@ export default tseslint.config(
     },
   },
   {
+    // The console web app runs in the browser, whose HTTP client is fetch.
+    files: ['console/web/**/*.ts', 'console/web/**/*.tsx'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
+    include: ['**/*.test.ts', 'console/web/**/*.test.tsx'],
     exclude: ['node_modules/**', 'dist/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,147 @@
+/**
+ * The console API client (/api/v1): JSON calls with the session cookie, the CSRF token on
+ * state-changing calls, and the server's error body as an `ApiError` (code, plain message, field).
+ */
+import type { KeyView } from '../../../server/keys/key-schemas.js';
+
+export type { KeyView };
+
+export interface Me {
+  username: string;
+  groups: string[];
+  method: 'local' | 'oidc';
+  csrfToken: string;
+  expiresTime: string;
+}
+
+export interface AuthMethods {
+  local: boolean;
+  oidc: boolean;
+}
+
+export interface AccountView {
+  namespace: string;
+  displayName: string | null;
+  creditUSD: string | null;
+  spentUSD: string | null;
+  balanceUSD: string | null;
+  hasAccount: boolean;
+}
+
+export interface GroupView {
+  name: string;
+  platform: string | null;
+  rateMultiplier: number | null;
+}
+
+export interface CreateKeyBody {
+  name?: string;
+  displayName: string;
+  groupName: string;
+  value?: string;
+  limits?: { quotaUSD?: string; fiveHourUSD?: string; dailyUSD?: string; sevenDayUSD?: string };
+  sourceRanges?: { allow: string[]; deny: string[] };
+  expirationTime?: string;
+  validFor?: string;
+  enabled: boolean;
+}
+
+export interface CreatedKey {
+  key: KeyView;
+  value: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string | undefined;
+  constructor(options: { status: number; code: string; message: string; field?: string }) {
+    super(options.message);
+    this.status = options.status;
+    this.code = options.code;
+    this.field = options.field;
+  }
+}
+
+interface CallOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  csrfToken?: string;
+}
+
+function errorOf(status: number, body: unknown): ApiError {
+  const error =
+    typeof body === 'object' && body !== null && 'error' in body
+      ? (body as { error: { code?: unknown; message?: unknown; field?: unknown } }).error
+      : undefined;
+  const message =
+    typeof error?.message === 'string'
+      ? error.message
+      : `The console answered ${status} without an explanation.`;
+  return new ApiError({
+    status,
+    code: typeof error?.code === 'string' ? error.code : 'HTTP_ERROR',
+    message,
+    ...(typeof error?.field === 'string' ? { field: error.field } : {}),
+  });
+}
+
+export async function callApi<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.csrfToken !== undefined) headers['x-csrf-token'] = options.csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${path}`, {
+      method: options.method ?? 'GET',
+      headers,
+      credentials: 'same-origin',
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+  } catch {
+    throw new ApiError({
+      status: 0,
+      code: 'NETWORK',
+      message: 'The console cannot be reached. Check your connection and try again.',
+    });
+  }
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) throw errorOf(response.status, body);
+  return body as T;
+}
+
+const segment = encodeURIComponent;
+
+export const consoleApi = {
+  methods: () => callApi<AuthMethods>('/auth/methods'),
+  me: () => callApi<Me>('/me'),
+  signIn: (input: { username: string; password: string }) =>
+    callApi<Me>('/session', { method: 'POST', body: input }),
+  signOut: (csrfToken: string) => callApi<unknown>('/session', { method: 'DELETE', csrfToken }),
+  accounts: () => callApi<{ items: AccountView[] }>('/accounts'),
+  keys: (namespace: string) =>
+    callApi<{ items: KeyView[] }>(`/accounts/${segment(namespace)}/keys`),
+  createKey: (input: { namespace: string; body: CreateKeyBody; csrfToken: string }) =>
+    callApi<CreatedKey>(`/accounts/${segment(input.namespace)}/keys`, {
+      method: 'POST',
+      body: input.body,
+      csrfToken: input.csrfToken,
+    }),
+  groups: async (): Promise<GroupView[]> => {
+    const list = await callApi<{ items: { name: string; spec: Record<string, unknown> }[] }>(
+      '/admin/groups',
+    );
+    return list.items.map((item) => ({
+      name: item.name,
+      platform: typeof item.spec.platform === 'string' ? item.spec.platform : null,
+      rateMultiplier:
+        typeof item.spec.rateMultiplier === 'number' ? item.spec.rateMultiplier : null,
+    }));
+  },
+};

@@ -1,0 +1,45 @@
+/** Routes: sign-in when signed out; else the shell with the keys pages of an account. */
+import { useQuery } from '@tanstack/react-query';
+import { Redirect, Route, Switch } from 'wouter';
+import { consoleApi } from './api/console-api.js';
+import { useSession } from './api/use-session.js';
+import { SignInPage } from './auth/sign-in-page.js';
+import { CreateKeyPage } from './keys/create-key-page.js';
+import { KeysPage } from './keys/keys-page.js';
+import { AppShell } from './shell/app-shell.js';
+import { ErrorNote } from './shell/error-note.js';
+
+function FirstAccount() {
+  const accounts = useQuery({ queryKey: ['accounts'], queryFn: consoleApi.accounts });
+  if (accounts.error !== null) return <ErrorNote error={accounts.error} />;
+  if (accounts.data === undefined) return <p role="status">Loading accounts…</p>;
+  // Namespaces without an Account refuse their keys at the gateway: prefer one that has it.
+  const items = accounts.data.items;
+  const first = items.find((item) => item.hasAccount) ?? items[0];
+  if (first === undefined) {
+    return <p>You may not read the keys of any account. Ask an administrator for access.</p>;
+  }
+  return <Redirect to={`/accounts/${first.namespace}/keys`} replace />;
+}
+
+export function App() {
+  const { me, error } = useSession();
+  if (error !== null) return <ErrorNote error={error} />;
+  if (me === undefined) return <p role="status">Loading…</p>;
+  if (me === null) return <SignInPage />;
+  return (
+    <AppShell me={me}>
+      <Switch>
+        <Route path="/accounts/:namespace/keys/new">
+          {(params) => <CreateKeyPage namespace={params.namespace} me={me} />}
+        </Route>
+        <Route path="/accounts/:namespace/keys">
+          {(params) => <KeysPage namespace={params.namespace} />}
+        </Route>
+        <Route>
+          <FirstAccount />
+        </Route>
+      </Switch>
+    </AppShell>
+  );
+}

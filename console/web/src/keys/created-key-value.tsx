@@ -1,0 +1,42 @@
+/** The new key's value, shown once, with a copy button and the warning. */
+import { useState } from 'react';
+import { Link } from 'wouter';
+import type { CreatedKey } from '../api/console-api.js';
+
+export function CreatedKeyValue(props: { created: CreatedKey; namespace: string }) {
+  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.created.value);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <section className="card created" aria-labelledby="created-title">
+      <h2 id="created-title">Key {props.created.key.displayName} created</h2>
+      <p className="warning" role="note">
+        Copy the key value now: you will not see it again.
+      </p>
+      <div className="value-row">
+        <code className="key-value" aria-label="New key value">
+          {props.created.value}
+        </code>
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <p role="status" className="hint">
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'failed'
+            ? 'The browser refused the clipboard: select the value and copy it by hand.'
+            : ''}
+      </p>
+      <Link className="button primary" href={`/accounts/${props.namespace}/keys`}>
+        Back to the keys
+      </Link>
+    </section>
+  );
+}

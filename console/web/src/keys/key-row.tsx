@@ -1,0 +1,81 @@
+/** One row of the keys table: state, quota bar, windows, today's cost, last use. */
+import { memo } from 'react';
+import type { KeyView } from '../api/console-api.js';
+import { formatRelative, formatUsd, usedFraction } from '../format/format-values.js';
+
+const WINDOWS = [
+  { name: 'FiveHour', label: '5 h', limit: 'fiveHourUSD' },
+  { name: 'Daily', label: 'Day', limit: 'dailyUSD' },
+  { name: 'SevenDay', label: '7 d', limit: 'sevenDayUSD' },
+] as const;
+
+function UsageBar(props: { used: string | null; limit: string | null; label: string }) {
+  const fraction = usedFraction(props.used, props.limit);
+  return (
+    <div className="usage">
+      <span>
+        {formatUsd(props.used ?? '0')} /{' '}
+        {props.limit === null ? 'no limit' : formatUsd(props.limit)}
+      </span>
+      {fraction !== null && (
+        <meter
+          min={0}
+          max={1}
+          low={0.75}
+          high={0.9}
+          optimum={0}
+          value={fraction}
+          aria-label={props.label}
+        />
+      )}
+    </div>
+  );
+}
+
+export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number }) {
+  const { apiKey, now } = props;
+  const notReady = apiKey.ready.status !== 'True';
+  return (
+    <tr>
+      <th scope="row">
+        <span className="key-name">{apiKey.displayName}</span>
+        {apiKey.keyHint !== null && <code className="hint">{apiKey.keyHint}</code>}
+      </th>
+      <td data-label="Group">{apiKey.groupName ?? '—'}</td>
+      <td data-label="State">
+        <span className={`badge state-${apiKey.state}`}>{apiKey.state}</span>
+        {notReady && (
+          <span className="not-ready" title={apiKey.ready.message ?? undefined}>
+            Not ready: {apiKey.ready.reason ?? 'pending'}
+          </span>
+        )}
+      </td>
+      <td data-label="Quota">
+        <UsageBar
+          used={apiKey.usage.usedUSD}
+          limit={apiKey.limits.quotaUSD}
+          label={`Quota used by ${apiKey.displayName}`}
+        />
+      </td>
+      <td data-label="Windows">
+        <ul className="windows">
+          {WINDOWS.map((window) => {
+            const used = apiKey.usage.windows.find((entry) => entry.name === window.name);
+            const cap = apiKey.limits[window.limit];
+            return (
+              <li key={window.name}>
+                <span className="window-name">{window.label}</span>{' '}
+                {formatUsd(used?.usedUSD ?? '0')} / {cap === null ? '∞' : formatUsd(cap)}
+                {used?.resetTime != null && (
+                  <span className="reset"> · resets {formatRelative(used.resetTime, now)}</span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </td>
+      <td data-label="Today">{formatUsd(apiKey.usage.todayCostUSD ?? '0')}</td>
+      <td data-label="Last used">{formatRelative(apiKey.usage.lastUsedTime, now)}</td>
+    </tr>
+  );
+});

@@ -1,0 +1,186 @@
+/**
+ * Pure: the create-key form's fields, their live validation (the same rules as the server), and the
+ * request body they make. Empty or 0 limits mean unlimited and are left out.
+ */
+import type { CreateKeyBody } from '../api/console-api.js';
+
+export type ExpiryMode = 'never' | 'period' | 'date';
+
+export interface KeyForm {
+  account: string;
+  name: string;
+  groupName: string;
+  value: string;
+  quotaUSD: string;
+  fiveHourUSD: string;
+  dailyUSD: string;
+  sevenDayUSD: string;
+  allow: string;
+  deny: string;
+  expiryMode: ExpiryMode;
+  /** Days, when expiryMode is 'period'. */
+  validDays: string;
+  /** A datetime-local value, when expiryMode is 'date'. */
+  expiresAt: string;
+  enabled: boolean;
+}
+
+export type FormErrors = Partial<Record<keyof KeyForm, string>>;
+
+export const emptyKeyForm = (account: string): KeyForm => ({
+  account,
+  name: '',
+  groupName: '',
+  value: '',
+  quotaUSD: '',
+  fiveHourUSD: '',
+  dailyUSD: '',
+  sevenDayUSD: '',
+  allow: '',
+  deny: '',
+  expiryMode: 'never',
+  validDays: '30',
+  expiresAt: '',
+  enabled: true,
+});
+
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const KEY_VALUE = /^[A-Za-z0-9_-]{16,253}$/;
+const MONEY = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,6})?$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+function isIpv6(text: string): boolean {
+  if (!/^[0-9a-fA-F:.]+$/.test(text) || !text.includes(':')) return false;
+  try {
+    new URL(`http://[${text}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One IPv4/IPv6 address or CIDR range (prefix within the family's size). */
+export function isAddressOrRange(line: string): boolean {
+  const [address = '', prefix, extra] = line.split('/');
+  if (extra !== undefined) return false;
+  const v4 = IPV4.test(address);
+  if (!v4 && !isIpv6(address)) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (v4 ? 32 : 128);
+}
+
+export function addressLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function checkAddresses(text: string): string | undefined {
+  const lines = text.split(/\r?\n/);
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line !== '' && !isAddressOrRange(line)) {
+      return `Line ${index + 1} ("${line}") is not an IP address or CIDR range such as 10.0.0.0/8.`;
+    }
+  }
+  return undefined;
+}
+
+function checkMoney(text: string): string | undefined {
+  const value = text.trim();
+  if (value === '' || MONEY.test(value)) return undefined;
+  return 'Enter a USD amount such as 5 or 12.50 (up to 6 decimals), or leave empty for no limit.';
+}
+
+export function validateKeyForm(form: KeyForm, now: number): FormErrors {
+  const errors: FormErrors = {};
+  if (form.account === '') errors.account = 'Choose the account the key belongs to.';
+  const name = form.name.trim();
+  if (name === '') errors.name = 'Give the key a name.';
+  else if (name.length > 63 || !NAME.test(name)) {
+    errors.name =
+      'Use lowercase letters, digits and "-" (at most 63), starting and ending with a letter or digit.';
+  }
+  if (form.groupName === '')
+    errors.groupName = 'Choose a group: it decides the platform and price.';
+  if (form.value !== '' && !KEY_VALUE.test(form.value)) {
+    errors.value =
+      form.value.length < 16
+        ? `At least 16 characters (now ${form.value.length}) of letters, digits, "_" and "-".`
+        : 'Only letters, digits, "_" and "-" (at most 253 characters).';
+  }
+  for (const field of ['quotaUSD', 'fiveHourUSD', 'dailyUSD', 'sevenDayUSD'] as const) {
+    const problem = checkMoney(form[field]);
+    if (problem !== undefined) errors[field] = problem;
+  }
+  for (const field of ['allow', 'deny'] as const) {
+    const problem = checkAddresses(form[field]);
+    if (problem !== undefined) errors[field] = problem;
+  }
+  if (form.expiryMode === 'period' && !/^[1-9]\d{0,4}$/.test(form.validDays.trim())) {
+    errors.validDays = 'Enter a whole number of days, such as 30.';
+  }
+  if (form.expiryMode === 'date') {
+    const at = Date.parse(form.expiresAt);
+    if (form.expiresAt === '' || Number.isNaN(at)) errors.expiresAt = 'Choose a date and time.';
+    else if (at <= now) errors.expiresAt = 'Choose a time in the future.';
+  }
+  return errors;
+}
+
+export function createKeyBody(form: KeyForm): CreateKeyBody {
+  const limits: NonNullable<CreateKeyBody['limits']> = {};
+  for (const field of ['quotaUSD', 'fiveHourUSD', 'dailyUSD', 'sevenDayUSD'] as const) {
+    const value = form[field].trim();
+    if (value !== '' && Number(value) > 0) limits[field] = value;
+  }
+  const allow = addressLines(form.allow);
+  const deny = addressLines(form.deny);
+  const name = form.name.trim();
+  return {
+    name,
+    displayName: name,
+    groupName: form.groupName,
+    ...(form.value === '' ? {} : { value: form.value }),
+    ...(Object.keys(limits).length === 0 ? {} : { limits }),
+    ...(allow.length + deny.length === 0 ? {} : { sourceRanges: { allow, deny } }),
+    ...(form.expiryMode === 'period' ? { validFor: `${form.validDays.trim()}d` } : {}),
+    ...(form.expiryMode === 'date'
+      ? { expirationTime: new Date(form.expiresAt).toISOString() }
+      : {}),
+    enabled: form.enabled,
+  };
+}
+
+/** The form field a server error names (`limits.quotaUSD`, `sourceRanges.allow.2`, `value`). */
+export function formFieldOf(field: string | undefined): keyof KeyForm | undefined {
+  if (field === undefined) return undefined;
+  const [head, second] = field.split('.');
+  switch (head) {
+    case 'name':
+    case 'displayName':
+      return 'name';
+    case 'groupName':
+      return 'groupName';
+    case 'value':
+      return 'value';
+    case 'limits':
+      return second === 'quotaUSD' ||
+        second === 'fiveHourUSD' ||
+        second === 'dailyUSD' ||
+        second === 'sevenDayUSD'
+        ? second
+        : 'quotaUSD';
+    case 'sourceRanges':
+      return second === 'deny' ? 'deny' : 'allow';
+    case 'validFor':
+      return 'validDays';
+    case 'expirationTime':
+      return 'expiresAt';
+    case undefined:
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * End to end in Chromium: `tollgate local` (its demo world and fake provider) serves the console
+ * web app; the admin signs in, sees the keys page, fills the create form (a live refusal of a short
+ * value, then a chosen value and limits), reads the value shown once, calls the gateway with it
+ * through the official Anthropic SDK, sees the key in the table, meets a server refusal next to
+ * the action with the form's input kept, and signs out. Screenshots of every page in light, dark
+ * and a narrow window go to test-artifacts/console/.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalProcess, type LocalProcess } from '../../integration/first-run/local-process.js';
+import { buildWebApp, openBrowser, type ConsoleBrowser } from './console-browser.js';
+
+const data = mkdtempSync(join(tmpdir(), 'tollgate-console-e2e-'));
+let local: LocalProcess;
+let browser: ConsoleBrowser;
+let consoleUrl: string;
+
+beforeAll(async () => {
+  await buildWebApp();
+  local = await startLocalProcess(data);
+  const match = /^\s+console:\s+(\S+)/m.exec(local.output());
+  if (match?.[1] === undefined) throw new Error(`no console address:\n${local.output()}`);
+  consoleUrl = match[1];
+  browser = await openBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser.close();
+  await local.stop();
+  rmSync(data, { recursive: true, force: true });
+}, 60_000);
+
+/** Light, dark, and a narrow dark window, of the page as it is now. */
+async function shootThemes(name: string): Promise<void> {
+  const { page } = browser;
+  await page.emulateMedia({ colorScheme: 'light' });
+  await browser.shoot(`${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await browser.shoot(`${name}-dark`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await browser.shoot(`${name}-narrow`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function callUntilAccepted(value: string): Promise<string> {
+  const anthropic = new Anthropic({ apiKey: value, baseURL: local.gatewayUrl, maxRetries: 0 });
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const message = await anthropic.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 32,
+        messages: [{ role: 'user', content: 'hello from the console test' }],
+      });
+      const first = message.content[0];
+      return first?.type === 'text' ? first.text : '';
+    } catch (error) {
+      // The operator publishes a new key within moments: until then the gateway answers 401.
+      if (!(error instanceof Anthropic.AuthenticationError) || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+describe('console web app in Chromium', () => {
+  it('signs in, creates a key with a chosen value, uses it, lists it, signs out', async () => {
+    const { page } = browser;
+    const password = readFileSync(join(data, 'console-admin-password'), 'utf8').trim();
+    await page.goto(consoleUrl);
+
+    // Sign-in: a wrong password is refused in plain words, the username is kept.
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong username');
+    expect(await page.getByLabel('Username').inputValue()).toBe('admin');
+    await page.getByLabel('Password').fill('');
+    await shootThemes('1-sign-in');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    // Keys page of the demo account, with the session's user and groups.
+    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    const who = page.getByLabel('Signed in as');
+    expect(await who.textContent()).toContain('admin');
+    // The demo account (the first with an Account) is chosen; others are offered.
+    expect(page.url()).toBe(`${consoleUrl}/accounts/demo/keys`);
+    expect(await page.getByLabel('Account').inputValue()).toBe('demo');
+    await page.getByText('No keys yet').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'keys' }).textContent()).toBe('0 keys');
+    await shootThemes('2-keys-empty');
+
+    // Create form: the chosen value is checked live.
+    await page.getByRole('link', { name: 'Create key' }).click();
+    expect(await page.getByLabel('Account').inputValue()).toBe('demo');
+    await page.getByLabel('Name', { exact: true }).fill('console-e2e');
+    await page.getByLabel('Group').selectOption('anthropic');
+    expect(await page.getByText('Platform Anthropic').textContent()).toContain('×1');
+    await page.getByLabel('Key value').fill('too-short');
+    expect(await page.getByText('At least 16 characters').textContent()).toContain('now 9');
+    const value = 'tg_console-e2e_0123456789abcdef';
+    await page.getByLabel('Key value').fill(value);
+    expect(await page.getByText('At least 16 characters').count()).toBe(0);
+    await page.getByLabel('Quota (USD)').fill('5');
+    await page.getByLabel('Daily cap (USD)').fill('2.50');
+    await page.getByLabel('Allowed addresses').fill('10.0.0.0/8\nnot-an-address');
+    await page.getByLabel('Allowed addresses').blur();
+    expect(await page.getByText('Line 2 ("not-an-address")').count()).toBe(1);
+    await page.getByLabel('Allowed addresses').fill('127.0.0.0/8\n::1');
+    await page.getByLabel('Valid for a period').check();
+    await page.getByRole('button', { name: '90 days' }).click();
+    expect(await page.getByLabel('Valid for (days)').inputValue()).toBe('90');
+    await shootThemes('3-create-form');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+
+    // The value, shown once.
+    await page.getByText('you will not see it again').waitFor();
+    expect(await page.getByLabel('New key value').textContent()).toBe(value);
+    await shootThemes('4-created');
+
+    // The value works at the gateway.
+    const answer = await callUntilAccepted(value);
+    expect(answer.length).toBeGreaterThan(0);
+
+    // The table lists it with its group, state and quota.
+    await page.getByRole('link', { name: 'Back to the keys' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'console-e2e' });
+    await row.waitFor();
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('anthropic');
+    expect(text).toContain('enabled');
+    expect(text).toContain('$5.00');
+    expect(text).toContain('$2.50');
+    await page.getByLabel('Search keys').fill('no-such-key');
+    expect(await page.getByRole('row').filter({ hasText: 'console-e2e' }).count()).toBe(0);
+    await page.getByLabel('Search keys').fill('');
+    await shootThemes('5-keys');
+
+    // The same name again: the server's refusal is shown next to the form, the input is kept.
+    await page.getByRole('link', { name: 'Create key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('console-e2e');
+    await page.getByLabel('Group').selectOption('anthropic');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').allTextContents()).not.toEqual([]);
+    const alerts = (await page.getByRole('alert').allTextContents()).join(' ');
+    expect(alerts).toMatch(/exists/i);
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('console-e2e');
+    await shootThemes('6-create-refused');
+
+    // Sign out: back to the sign-in form; the session is gone on the server.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  }, 170_000);
+});
