@@ -131,6 +131,15 @@ describe('console web app in Chromium', () => {
     await page.getByRole('link', { name: 'Back to the keys' }).click();
     const row = page.getByRole('row').filter({ hasText: 'console-e2e' });
     await row.waitFor();
+    // Today's cost comes from the usage ledger once the call is recorded.
+    const today = row.locator('td[data-label="Today"]');
+    const until = Date.now() + 30_000;
+    while ((await today.textContent()) === '$0.00' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await page.reload();
+      await row.waitFor();
+    }
+    expect(await today.textContent()).not.toBe('$0.00');
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('anthropic');
     expect(text).toContain('enabled');
@@ -146,10 +155,17 @@ describe('console web app in Chromium', () => {
     await page.getByLabel('Name', { exact: true }).fill('console-e2e');
     await page.getByLabel('Group').selectOption('anthropic');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').allTextContents()).not.toEqual([]);
-    const alerts = (await page.getByRole('alert').allTextContents()).join(' ');
-    expect(alerts).toMatch(/exists/i);
-    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('console-e2e');
+    const nameField = page.getByLabel('Name', { exact: true });
+    await expect
+      .poll(() => nameField.getAttribute('aria-invalid'), { timeout: 15_000 })
+      .toBe('true');
+    const describedBy = (await nameField.getAttribute('aria-describedby')) ?? '';
+    const described = await Promise.all(
+      describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()),
+    );
+    expect(described.join(' ')).toContain('A key named "console-e2e" already exists');
+    expect(await nameField.inputValue()).toBe('console-e2e');
+    expect(await page.getByLabel('Group').inputValue()).toBe('anthropic');
     await shootThemes('6-create-refused');
 
     // Sign out: back to the sign-in form; the session is gone on the server.

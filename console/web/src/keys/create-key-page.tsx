@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
 import { useLocation } from 'wouter';
-import { ApiError, consoleApi, type Me } from '../api/console-api.js';
+import { ApiError, consoleApi, type CreateKeyBody, type Me } from '../api/console-api.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { AccountPicker } from './account-picker.js';
 import { CreatedKeyValue } from './created-key-value.js';
@@ -88,12 +88,8 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
   const [submitted, setSubmitted] = useState(false);
   const errors = useMemo(() => validateKeyForm(form, Date.now()), [form]);
   const create = useMutation({
-    mutationFn: () =>
-      consoleApi.createKey({
-        namespace: form.account,
-        body: createKeyBody(form),
-        csrfToken: props.me.csrfToken,
-      }),
+    mutationFn: (body: CreateKeyBody) =>
+      consoleApi.createKey({ namespace: form.account, body, csrfToken: props.me.csrfToken }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['keys', form.account] }),
   });
   const set =
@@ -103,9 +99,14 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
       setTouched((current) => ({ ...current, [field]: true }));
     };
   const serverError = create.error instanceof ApiError ? create.error : undefined;
-  const serverField = formFieldOf(serverError?.field);
+  // A taken name is refused as a conflict without a field: it belongs next to the name.
+  const serverField = serverError?.code === 'CONFLICT' ? 'name' : formFieldOf(serverError?.field);
+  const serverMessage =
+    serverError?.code === 'CONFLICT'
+      ? `A key named "${create.variables?.name ?? ''}" already exists in this account: choose another name.`
+      : serverError?.message;
   const shown = (field: keyof KeyForm): string | undefined => {
-    if (serverField === field && create.isError) return serverError?.message;
+    if (serverField === field && create.isError) return serverMessage;
     // The own value is checked live, as it is typed; the others once left or on submit.
     const live = field === 'value' && form.value !== '';
     return submitted || touched[field] === true || live ? errors[field] : undefined;
@@ -114,7 +115,7 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
     event.preventDefault();
     setSubmitted(true);
     if (Object.keys(errors).length > 0) return;
-    create.mutate();
+    create.mutate(createKeyBody(form));
   };
   if (create.data !== undefined) {
     return <CreatedKeyValue created={create.data} namespace={form.account} />;

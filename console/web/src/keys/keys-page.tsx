@@ -20,6 +20,8 @@ const TAIL: { column: SortColumn | null; label: string }[] = [
   { column: 'lastUsed', label: 'Last used' },
 ];
 
+const countKeys = (count: number): string => (count === 1 ? '1 key' : `${count} keys`);
+
 export function KeysPage(props: { namespace: string }) {
   const [, navigate] = useLocation();
   const keys = useQuery({
@@ -97,8 +99,8 @@ export function KeysPage(props: { namespace: string }) {
         <>
           <p className="count" role="status">
             {rows.length === keys.data.items.length
-              ? `${rows.length} keys`
-              : `${rows.length} of ${keys.data.items.length} keys`}
+              ? countKeys(rows.length)
+              : `${rows.length} of ${countKeys(keys.data.items.length)}`}
           </p>
           <div className="table-wrap">
             <table className="keys">

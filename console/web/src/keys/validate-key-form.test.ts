@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createKeyBody,
+  emptyKeyForm,
+  formFieldOf,
+  isAddressOrRange,
+  validateKeyForm,
+  type KeyForm,
+} from './validate-key-form.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const valid = (changes: Partial<KeyForm> = {}): KeyForm => ({
+  ...emptyKeyForm('demo'),
+  name: 'ci-runner',
+  groupName: 'anthropic',
+  ...changes,
+});
+
+describe('create-key form validation', () => {
+  it('accepts the minimal form and asks for name and group when missing', () => {
+    expect(validateKeyForm(valid(), NOW)).toEqual({});
+    const errors = validateKeyForm(emptyKeyForm('demo'), NOW);
+    expect(errors.name).toBe('Give the key a name.');
+    expect(errors.groupName).toMatch(/Choose a group/);
+  });
+
+  it('checks an own value: at least 16 of letters, digits, _ and -', () => {
+    expect(validateKeyForm(valid({ value: 'short' }), NOW).value).toBe(
+      'At least 16 characters (now 5) of letters, digits, "_" and "-".',
+    );
+    expect(validateKeyForm(valid({ value: 'has space in it 0123' }), NOW).value).toMatch(
+      /Only letters/,
+    );
+    expect(validateKeyForm(valid({ value: 'abc_DEF-0123456789' }), NOW).value).toBeUndefined();
+  });
+
+  it('checks names as lowercase DNS labels', () => {
+    expect(validateKeyForm(valid({ name: 'CI runner' }), NOW).name).toMatch(/lowercase/);
+    expect(validateKeyForm(valid({ name: 'a'.repeat(64) }), NOW).name).toMatch(/at most 63/);
+  });
+
+  it('checks USD amounts; empty means unlimited', () => {
+    const errors = validateKeyForm(valid({ quotaUSD: '5.1234567', dailyUSD: '-1' }), NOW);
+    expect(errors.quotaUSD).toMatch(/USD amount/);
+    expect(errors.dailyUSD).toMatch(/USD amount/);
+    expect(validateKeyForm(valid({ fiveHourUSD: '0', sevenDayUSD: '12.50' }), NOW)).toEqual({});
+  });
+
+  it('checks every address line and names the bad one', () => {
+    for (const good of ['10.0.0.0/8', '127.0.0.1', '::1', '2001:db8::/32', 'fe80::1/128']) {
+      expect(isAddressOrRange(good)).toBe(true);
+    }
+    for (const bad of ['10.0.0.0/33', '256.1.1.1', 'example.com', '::1/129', '1.2.3.4/8/8', '']) {
+      expect(isAddressOrRange(bad)).toBe(false);
+    }
+    expect(validateKeyForm(valid({ deny: '10.0.0.1\n\n10.0.0.300' }), NOW).deny).toBe(
+      'Line 3 ("10.0.0.300") is not an IP address or CIDR range such as 10.0.0.0/8.',
+    );
+  });
+
+  it('checks the expiry: a whole number of days, or a future date', () => {
+    expect(validateKeyForm(valid({ expiryMode: 'period', validDays: '7.5' }), NOW).validDays).toBe(
+      'Enter a whole number of days, such as 30.',
+    );
+    expect(
+      validateKeyForm(valid({ expiryMode: 'date', expiresAt: '2026-01-01T00:00' }), NOW).expiresAt,
+    ).toBe('Choose a time in the future.');
+    expect(validateKeyForm(valid({ expiryMode: 'date', expiresAt: '' }), NOW).expiresAt).toBe(
+      'Choose a date and time.',
+    );
+  });
+
+  it('makes the request body: limits above 0 only, address lists, validity', () => {
+    const body = createKeyBody(
+      valid({
+        value: 'abc_DEF-0123456789',
+        quotaUSD: '5',
+        fiveHourUSD: '0',
+        dailyUSD: ' 2.5 ',
+        allow: '10.0.0.0/8\n  \n::1',
+        expiryMode: 'period',
+        validDays: '90',
+        enabled: false,
+      }),
+    );
+    expect(body).toEqual({
+      name: 'ci-runner',
+      displayName: 'ci-runner',
+      groupName: 'anthropic',
+      value: 'abc_DEF-0123456789',
+      limits: { quotaUSD: '5', dailyUSD: '2.5' },
+      sourceRanges: { allow: ['10.0.0.0/8', '::1'], deny: [] },
+      validFor: '90d',
+      enabled: false,
+    });
+    expect(createKeyBody(valid())).toEqual({
+      name: 'ci-runner',
+      displayName: 'ci-runner',
+      groupName: 'anthropic',
+      enabled: true,
+    });
+    const dated = createKeyBody(valid({ expiryMode: 'date', expiresAt: '2030-01-02T03:04Z' }));
+    expect(dated.expirationTime).toBe('2030-01-02T03:04:00.000Z');
+  });
+
+  it('maps a server error field to the form field', () => {
+    expect(formFieldOf('limits.dailyUSD')).toBe('dailyUSD');
+    expect(formFieldOf('sourceRanges.deny.2')).toBe('deny');
+    expect(formFieldOf('value')).toBe('value');
+    expect(formFieldOf('validFor')).toBe('validDays');
+    expect(formFieldOf('modelsAllow')).toBeUndefined();
+    expect(formFieldOf(undefined)).toBeUndefined();
+  });
+});
