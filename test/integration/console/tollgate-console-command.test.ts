@@ -60,7 +60,7 @@ interface Console {
   output: () => string;
 }
 
-/** Starts the command on a port the system picks and waits (20 s at most) for its listening line. */
+/** Starts the command on a port the system picks; waits (20 s at most) for its listening line. */
 async function startConsole(extraArgs: readonly string[]): Promise<Console> {
   const child = spawn(
     process.execPath,
