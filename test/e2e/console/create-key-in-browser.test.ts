@@ -67,6 +67,26 @@ async function callUntilAccepted(value: string): Promise<string> {
   }
 }
 
+/** After a rotation the old value stops working at the operator's next reconcile. */
+async function callUntilRefused(value: string): Promise<number> {
+  const anthropic = new Anthropic({ apiKey: value, baseURL: local.gatewayUrl, maxRetries: 0 });
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await anthropic.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 8,
+        messages: [{ role: 'user', content: 'still there?' }],
+      });
+    } catch (error) {
+      if (error instanceof Anthropic.AuthenticationError) return error.status;
+      throw error;
+    }
+    if (Date.now() > until) throw new Error('the rotated-away value still works');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 describe('console web app in Chromium', () => {
   it('signs in, creates a key with a chosen value, uses it, lists it, signs out', async () => {
     const { page } = browser;
@@ -167,6 +187,41 @@ describe('console web app in Chromium', () => {
     expect(await nameField.inputValue()).toBe('console-e2e');
     expect(await page.getByLabel('Group').inputValue()).toBe('anthropic');
     await shootThemes('6-create-refused');
+
+    // The key's page: usage with its chart, then disable, enable, reset quota, rotate, delete.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'console-e2e' }).click();
+    await page.getByRole('heading', { name: 'console-e2e' }).waitFor();
+    const usage = page.getByRole('region', { name: 'Usage' });
+    await usage.getByRole('figure', { name: 'Daily cost, last 30 days' }).waitFor();
+    await page.locator('.recharts-bar-rectangle').first().waitFor();
+    expect(await usage.getByText(/^\$0\.\d+ · 1 request$/).count()).toBe(2);
+    await shootThemes('7-key');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Done: the key is disabled.').waitFor();
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Done: the key is enabled.').waitFor();
+
+    await page.getByRole('button', { name: 'Reset quota' }).click();
+    await page.getByText('Start the used quota of console-e2e again from $0?').waitFor();
+    await shootThemes('8-key-confirm-reset');
+    await page.getByRole('button', { name: 'Reset the quota' }).click();
+    await page.getByText('Done: the key is enabled.').waitFor();
+
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByRole('button', { name: 'Rotate the value' }).click();
+    await page.getByText('Key console-e2e rotated').waitFor();
+    const rotated = (await page.getByLabel('New key value').textContent()) ?? '';
+    expect(rotated).toMatch(/^sk-tg-[A-Za-z0-9]{40}$/);
+    expect(await callUntilAccepted(rotated)).not.toBe('');
+    expect(await callUntilRefused(value)).toBe(401);
+
+    await page.getByRole('link', { name: 'Back to the keys' }).click();
+    await page.getByRole('link', { name: 'console-e2e' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete the key' }).click();
+    await page.getByText('No keys yet').waitFor();
 
     // Sign out: back to the sign-in form; the session is gone on the server.
     await page.getByRole('button', { name: 'Sign out' }).click();

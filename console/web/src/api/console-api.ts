@@ -51,6 +51,22 @@ export interface CreatedKey {
   value: string;
 }
 
+export interface UsageSums {
+  requests: number;
+  errorRequests: number;
+  costNano: number;
+}
+
+export interface KeyUsage {
+  timeZone: string;
+  today: UsageSums;
+  lastDays: UsageSums;
+  daily: (UsageSums & { day: string })[];
+  quota: { limitNano: number; usedNano: number; remainingNano: number; fraction: number } | null;
+}
+
+export type KeyAction = 'enable' | 'disable' | 'reset-quota';
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -133,6 +149,27 @@ export const consoleApi = {
       body: input.body,
       csrfToken: input.csrfToken,
     }),
+  key: (ref: { namespace: string; name: string }) =>
+    callApi<KeyView>(`/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}`),
+  keyAction: (input: { namespace: string; name: string; action: KeyAction; csrfToken: string }) =>
+    callApi<KeyView>(
+      `/accounts/${segment(input.namespace)}/keys/${segment(input.name)}/${input.action}`,
+      { method: 'POST', body: {}, csrfToken: input.csrfToken },
+    ),
+  rotateKey: (input: { namespace: string; name: string; csrfToken: string }) =>
+    callApi<CreatedKey>(
+      `/accounts/${segment(input.namespace)}/keys/${segment(input.name)}/rotate`,
+      { method: 'POST', body: {}, csrfToken: input.csrfToken },
+    ),
+  deleteKey: (input: { namespace: string; name: string; csrfToken: string }) =>
+    callApi<unknown>(`/accounts/${segment(input.namespace)}/keys/${segment(input.name)}`, {
+      method: 'DELETE',
+      csrfToken: input.csrfToken,
+    }),
+  keyUsage: (ref: { namespace: string; name: string }) =>
+    callApi<KeyUsage>(
+      `/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}/usage?days=30`,
+    ),
   groups: async (): Promise<GroupView[]> => {
     const list = await callApi<{ items: { name: string; spec: Record<string, unknown> }[] }>(
       '/admin/groups',

@@ -36,6 +36,16 @@ function GroupField(props: {
   const chosen = groups.data?.find((group) => group.name === props.value);
   const error =
     props.error === undefined ? undefined : <span className="field-error">{props.error}</span>;
+  if (groups.isPending) {
+    return (
+      <label className="field">
+        Group
+        <select disabled value="">
+          <option value="">Loading groups…</option>
+        </select>
+      </label>
+    );
+  }
   if (groups.data === undefined) {
     // Reading Groups needs the admin role: others type the group's name.
     return (

@@ -3,7 +3,11 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CreatedKey } from '../api/console-api.js';
 
-export function CreatedKeyValue(props: { created: CreatedKey; namespace: string }) {
+export function CreatedKeyValue(props: {
+  created: CreatedKey;
+  namespace: string;
+  rotated?: boolean;
+}) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const copy = async () => {
     try {
@@ -15,7 +19,9 @@ export function CreatedKeyValue(props: { created: CreatedKey; namespace: string 
   };
   return (
     <section className="card created" aria-labelledby="created-title">
-      <h2 id="created-title">Key {props.created.key.displayName} created</h2>
+      <h2 id="created-title">
+        Key {props.created.key.displayName} {props.rotated === true ? 'rotated' : 'created'}
+      </h2>
       <p className="warning" role="note">
         Copy the key value now: you will not see it again.
       </p>

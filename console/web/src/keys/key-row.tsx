@@ -1,5 +1,6 @@
 /** One row of the keys table: state, quota bar, windows, today's cost, last use. */
 import { memo } from 'react';
+import { Link } from 'wouter';
 import type { KeyView } from '../api/console-api.js';
 import { formatRelative, formatUsd, usedFraction } from '../format/format-values.js';
 
@@ -38,7 +39,9 @@ export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number
   return (
     <tr>
       <th scope="row">
-        <span className="key-name">{apiKey.displayName}</span>
+        <Link className="key-name" href={`/accounts/${apiKey.namespace}/keys/${apiKey.name}`}>
+          {apiKey.displayName}
+        </Link>
         {apiKey.keyHint !== null && <code className="hint">{apiKey.keyHint}</code>}
       </th>
       <td data-label="Group">{apiKey.groupName ?? '—'}</td>

@@ -1,0 +1,205 @@
+/**
+ * One key: its state and limits, the actions (enable or disable, reset quota, rotate, delete; the
+ * last three ask first), and its usage (today, 30 days, quota, a daily chart).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { Link, useLocation } from 'wouter';
+import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
+import { formatRelative, formatUsd } from '../format/format-values.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { ConfirmAction } from './confirm-action.js';
+import { CreatedKeyValue } from './created-key-value.js';
+
+const KeyUsageChart = lazy(() => import('./key-usage-chart.js'));
+
+const usd = (nano: number): string => formatUsd(String(nano / 1e9));
+const requests = (count: number): string => (count === 1 ? '1 request' : `${count} requests`);
+
+function KeyUsagePanel(props: { namespace: string; name: string }) {
+  const usage = useQuery({
+    queryKey: ['key-usage', props.namespace, props.name],
+    queryFn: () => consoleApi.keyUsage(props),
+  });
+  if (usage.error !== null) return <ErrorNote error={usage.error} />;
+  if (usage.data === undefined) return <p role="status">Loading usage…</p>;
+  const { today, lastDays, quota } = usage.data;
+  return (
+    <section className="card" aria-labelledby="usage-title">
+      <h2 id="usage-title">Usage</h2>
+      <dl className="figures">
+        <div>
+          <dt>Today</dt>
+          <dd>
+            {usd(today.costNano)} · {requests(today.requests)}
+          </dd>
+        </div>
+        <div>
+          <dt>Last 30 days</dt>
+          <dd>
+            {usd(lastDays.costNano)} · {requests(lastDays.requests)}
+          </dd>
+        </div>
+        <div>
+          <dt>Quota</dt>
+          <dd>
+            {quota === null
+              ? 'no quota'
+              : `${usd(quota.usedNano)} of ${usd(quota.limitNano)} (${usd(quota.remainingNano)} left)`}
+          </dd>
+        </div>
+      </dl>
+      <Suspense fallback={<p role="status">Loading the chart…</p>}>
+        <KeyUsageChart usage={usage.data} />
+      </Suspense>
+    </section>
+  );
+}
+
+export function KeyPage(props: { namespace: string; name: string; me: Me }) {
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  const ref = { namespace: props.namespace, name: props.name };
+  const key = useQuery({
+    queryKey: ['key', props.namespace, props.name],
+    queryFn: () => consoleApi.key(ref),
+    // Until the operator reports the key ready (after a create, enable or rotate), ask often.
+    refetchInterval: (query) => (query.state.data?.ready.status === 'True' ? 30_000 : 3_000),
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ['keys', props.namespace] });
+  const action = useMutation({
+    mutationFn: (kind: KeyAction) =>
+      consoleApi.keyAction({ ...ref, action: kind, csrfToken: props.me.csrfToken }),
+    onSuccess: async (updated) => {
+      client.setQueryData(['key', props.namespace, props.name], updated);
+      await refresh();
+    },
+  });
+  const rotate = useMutation({
+    mutationFn: () => consoleApi.rotateKey({ ...ref, csrfToken: props.me.csrfToken }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: () => consoleApi.deleteKey({ ...ref, csrfToken: props.me.csrfToken }),
+    onSuccess: async () => {
+      await refresh();
+      navigate(`/accounts/${props.namespace}/keys`);
+    },
+  });
+  if (rotate.data !== undefined) {
+    return <CreatedKeyValue created={rotate.data} namespace={props.namespace} rotated />;
+  }
+  if (key.error !== null) return <ErrorNote error={key.error} />;
+  if (key.data === undefined) return <p role="status">Loading the key…</p>;
+  const apiKey = key.data;
+  const busy = action.isPending || rotate.isPending || remove.isPending;
+  const actionError = action.error ?? rotate.error ?? remove.error;
+  return (
+    <section aria-labelledby="key-title" className="key-page">
+      <p>
+        <Link href={`/accounts/${props.namespace}/keys`}>← Keys</Link>
+      </p>
+      <div className="page-head">
+        <h1 id="key-title">{apiKey.displayName}</h1>
+        <span className={`badge state-${apiKey.state}`}>{apiKey.state}</span>
+      </div>
+      <dl className="figures card">
+        <div>
+          <dt>Group</dt>
+          <dd>{apiKey.groupName ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Value</dt>
+          <dd>
+            <code>{apiKey.keyHint ?? '—'}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Ready</dt>
+          <dd>
+            {apiKey.ready.status === 'True'
+              ? 'ready'
+              : `${apiKey.ready.reason ?? 'pending'}${apiKey.ready.message === null ? '' : `: ${apiKey.ready.message}`}`}
+          </dd>
+        </div>
+        <div>
+          <dt>Quota</dt>
+          <dd>
+            {formatUsd(apiKey.usage.usedUSD ?? '0')} /{' '}
+            {apiKey.limits.quotaUSD === null ? 'no limit' : formatUsd(apiKey.limits.quotaUSD)}
+          </dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd>
+            {apiKey.expirationTime === null
+              ? 'never'
+              : formatRelative(apiKey.expirationTime, Date.now())}
+          </dd>
+        </div>
+        <div>
+          <dt>Last used</dt>
+          <dd>{formatRelative(apiKey.usage.lastUsedTime, Date.now())}</dd>
+        </div>
+      </dl>
+      <div className="actions key-actions">
+        {apiKey.state === 'disabled' ? (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              action.mutate('enable');
+            }}
+          >
+            Enable
+          </button>
+        ) : (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              action.mutate('disable');
+            }}
+          >
+            Disable
+          </button>
+        )}
+        <ConfirmAction
+          label="Reset quota"
+          question={`Start the used quota of ${apiKey.displayName} again from $0?`}
+          confirmLabel="Reset the quota"
+          disabled={busy}
+          onConfirm={() => {
+            action.mutate('reset-quota');
+          }}
+        />
+        <ConfirmAction
+          label="Rotate"
+          question="Make a new value? The current one stops working within moments."
+          confirmLabel="Rotate the value"
+          disabled={busy}
+          onConfirm={() => {
+            rotate.mutate();
+          }}
+        />
+        <ConfirmAction
+          label="Delete"
+          question={`Delete ${apiKey.displayName}? Clients using it are refused at once.`}
+          confirmLabel="Delete the key"
+          danger
+          disabled={busy}
+          onConfirm={() => {
+            remove.mutate();
+          }}
+        />
+      </div>
+      {actionError !== null && <ErrorNote error={actionError} />}
+      {action.isSuccess && (
+        <p role="status" className="hint">
+          Done: the key is {action.data.state}.
+        </p>
+      )}
+      <KeyUsagePanel namespace={props.namespace} name={props.name} />
+    </section>
+  );
+}
