@@ -26,7 +26,8 @@ import { MemorySessionStore, RedisSessionStore, type SessionStore } from './auth
 import type { ConsoleConfig } from './console-config.js';
 import type { ConsoleContext } from './console-context.js';
 import { ConsoleError, isConsoleError, toErrorBody } from './console-error.js';
-import { KubeClient, loadKubeConfig } from './kubernetes/kube-client.js';
+import { KubeApiError, KubeClient, loadKubeConfig } from './kubernetes/kube-client.js';
+import { mapKubeError } from './kubernetes/map-kube-error.js';
 import { userKube } from './kubernetes/user-kube.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { adminRoutes } from './routes/admin-routes.js';
@@ -115,7 +116,10 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
         ? (error as { statusCode?: unknown }).statusCode
         : undefined;
     let mapped: ConsoleError;
-    if (isConsoleError(error)) mapped = error;
+    // A Kubernetes answer (or an unreachable API) met outside a route's own mapping, e.g. while
+    // reading the local users at sign-in, is still reported as Kubernetes' and not as a crash.
+    const known = error instanceof KubeApiError ? mapKubeError(error) : error;
+    if (isConsoleError(known)) mapped = known;
     else if (statusCode === 400) {
       mapped = new ConsoleError(
         'INVALID_INPUT',
