@@ -5,6 +5,7 @@ import { consoleApi } from './api/console-api.js';
 import { useSession } from './api/use-session.js';
 import { SignInPage } from './auth/sign-in-page.js';
 import { CreateKeyPage } from './keys/create-key-page.js';
+import { EditKeyPage } from './keys/edit-key-page.js';
 import { KeyPage } from './keys/key-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { AppShell } from './shell/app-shell.js';
@@ -33,6 +34,9 @@ export function App() {
       <Switch>
         <Route path="/accounts/:namespace/keys/new">
           {(params) => <CreateKeyPage namespace={params.namespace} me={me} />}
+        </Route>
+        <Route path="/accounts/:namespace/keys/:name/edit">
+          {(params) => <EditKeyPage namespace={params.namespace} name={params.name} me={me} />}
         </Route>
         <Route path="/accounts/:namespace/keys/:name">
           {(params) => <KeyPage namespace={params.namespace} name={params.name} me={me} />}

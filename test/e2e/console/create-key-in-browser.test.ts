@@ -198,6 +198,19 @@ describe('console web app in Chromium', () => {
     expect(await usage.getByText(/^\$0\.\d+ · 1 request$/).count()).toBe(2);
     await shootThemes('7-key');
 
+    // Edit: a new quota, the daily cap removed, a denied address; back on the key's page.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit key console-e2e' }).waitFor();
+    expect(await page.getByLabel('Quota (USD)').inputValue()).toBe('5');
+    expect(await page.getByLabel('Allowed addresses').inputValue()).toBe('127.0.0.0/8\n::1');
+    await page.getByLabel('Quota (USD)').fill('7');
+    await page.getByLabel('Daily cap (USD)').fill('');
+    await page.getByLabel('Denied addresses').fill('203.0.113.7');
+    await shootThemes('7-key-edit');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'console-e2e' }).waitFor();
+    await expect.poll(() => page.getByText('$0.00 / $7.00').count()).toBe(1);
+
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByText('Done: the key is disabled.').waitFor();
     await page.getByRole('button', { name: 'Enable' }).click();

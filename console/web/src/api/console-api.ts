@@ -46,6 +46,16 @@ export interface CreateKeyBody {
   enabled: boolean;
 }
 
+export interface EditKeyBody {
+  groupName: string;
+  limits: Record<'quotaUSD' | 'fiveHourUSD' | 'dailyUSD' | 'sevenDayUSD', string | null>;
+  sourceRanges: { allow: string[]; deny: string[] };
+  expirationTime?: string | null;
+  validFor?: string;
+  enabled: boolean;
+  resourceVersion: string;
+}
+
 export interface CreatedKey {
   key: KeyView;
   value: string;
@@ -151,6 +161,12 @@ export const consoleApi = {
     }),
   key: (ref: { namespace: string; name: string }) =>
     callApi<KeyView>(`/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}`),
+  editKey: (input: { namespace: string; name: string; body: EditKeyBody; csrfToken: string }) =>
+    callApi<KeyView>(`/accounts/${segment(input.namespace)}/keys/${segment(input.name)}`, {
+      method: 'PATCH',
+      body: input.body,
+      csrfToken: input.csrfToken,
+    }),
   keyAction: (input: { namespace: string; name: string; action: KeyAction; csrfToken: string }) =>
     callApi<KeyView>(
       `/accounts/${segment(input.namespace)}/keys/${segment(input.name)}/${input.action}`,

@@ -143,6 +143,9 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
         </div>
       </dl>
       <div className="actions key-actions">
+        <Link className="button" href={`/accounts/${props.namespace}/keys/${props.name}/edit`}>
+          Edit
+        </Link>
         {apiKey.state === 'disabled' ? (
           <button
             type="button"

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { keyFixture } from './key-fixture.js';
 import {
   createKeyBody,
+  editKeyBody,
   emptyKeyForm,
   formFieldOf,
   isAddressOrRange,
+  keyFormOf,
   validateKeyForm,
   type KeyForm,
 } from './validate-key-form.js';
@@ -110,5 +113,40 @@ describe('create-key form validation', () => {
     expect(formFieldOf('validFor')).toBe('validDays');
     expect(formFieldOf('modelsAllow')).toBeUndefined();
     expect(formFieldOf(undefined)).toBeUndefined();
+  });
+
+  it('fills the edit form from a key and sends every field back, null to remove', () => {
+    const key = keyFixture(1, {
+      sourceRanges: { allow: ['10.0.0.0/8', '::1'], deny: [] },
+      expirationTime: null,
+    });
+    const form = keyFormOf(key);
+    expect(form).toMatchObject({
+      account: 'demo',
+      name: 'key-0001',
+      groupName: 'openai',
+      quotaUSD: '10',
+      dailyUSD: '2',
+      fiveHourUSD: '',
+      allow: '10.0.0.0/8\n::1',
+      expiryMode: 'never',
+      enabled: true,
+    });
+    expect(validateKeyForm(form, NOW)).toEqual({});
+    expect(editKeyBody({ ...form, dailyUSD: '', quotaUSD: '7', deny: '1.2.3.4' }, '42')).toEqual({
+      groupName: 'openai',
+      limits: { quotaUSD: '7', fiveHourUSD: null, dailyUSD: null, sevenDayUSD: null },
+      sourceRanges: { allow: ['10.0.0.0/8', '::1'], deny: ['1.2.3.4'] },
+      expirationTime: null,
+      enabled: true,
+      resourceVersion: '42',
+    });
+    const dated = keyFormOf(keyFixture(3, { expirationTime: '2030-01-02T03:04:00Z' }));
+    expect(dated.expiryMode).toBe('date');
+    expect(dated.enabled).toBe(false);
+    expect(editKeyBody(dated, '1').expirationTime).toBe('2030-01-02T03:04:00.000Z');
+    expect(editKeyBody({ ...dated, expiryMode: 'period', validDays: '30' }, '1')).toMatchObject({
+      validFor: '30d',
+    });
   });
 });

@@ -2,7 +2,7 @@
  * Pure: the create-key form's fields, their live validation (the same rules as the server), and the
  * request body they make. Empty or 0 limits mean unlimited and are left out.
  */
-import type { CreateKeyBody } from '../api/console-api.js';
+import type { CreateKeyBody, EditKeyBody, KeyView } from '../api/console-api.js';
 
 export type ExpiryMode = 'never' | 'period' | 'date';
 
@@ -183,4 +183,57 @@ export function formFieldOf(field: string | undefined): keyof KeyForm | undefine
     default:
       return undefined;
   }
+}
+
+/** `YYYY-MM-DDTHH:mm` in local time, as a datetime-local input holds it. */
+function localDateTime(time: string): string {
+  const at = new Date(time);
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
+/** The form filled from a key, for editing. */
+export function keyFormOf(key: KeyView): KeyForm {
+  return {
+    ...emptyKeyForm(key.namespace),
+    name: key.name,
+    groupName: key.groupName ?? '',
+    quotaUSD: key.limits.quotaUSD ?? '',
+    fiveHourUSD: key.limits.fiveHourUSD ?? '',
+    dailyUSD: key.limits.dailyUSD ?? '',
+    sevenDayUSD: key.limits.sevenDayUSD ?? '',
+    allow: key.sourceRanges.allow.join('\n'),
+    deny: key.sourceRanges.deny.join('\n'),
+    expiryMode: key.expirationTime === null ? 'never' : 'date',
+    expiresAt: key.expirationTime === null ? '' : localDateTime(key.expirationTime),
+    enabled: key.state !== 'disabled',
+  };
+}
+
+/**
+ * The PATCH body of an edit: every editable field, `null` to remove a limit or the expiry, and
+ * the version read (the server refuses the edit if the key changed since).
+ */
+export function editKeyBody(form: KeyForm, resourceVersion: string): EditKeyBody {
+  const limit = (value: string): string | null =>
+    value.trim() === '' || !(Number(value) > 0) ? null : value.trim();
+  const expiry =
+    form.expiryMode === 'never'
+      ? { expirationTime: null }
+      : form.expiryMode === 'period'
+        ? { validFor: `${form.validDays.trim()}d` }
+        : { expirationTime: new Date(form.expiresAt).toISOString() };
+  return {
+    groupName: form.groupName,
+    limits: {
+      quotaUSD: limit(form.quotaUSD),
+      fiveHourUSD: limit(form.fiveHourUSD),
+      dailyUSD: limit(form.dailyUSD),
+      sevenDayUSD: limit(form.sevenDayUSD),
+    },
+    sourceRanges: { allow: addressLines(form.allow), deny: addressLines(form.deny) },
+    ...expiry,
+    enabled: form.enabled,
+    resourceVersion,
+  };
 }

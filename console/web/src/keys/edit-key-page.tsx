@@ -1,0 +1,103 @@
+/**
+ * Edit a key: group, limits, client addresses, expiry, enabled (the name and value stay; rotate
+ * changes the value). Sent with the version read: a key changed meanwhile is refused (409).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type SyntheticEvent } from 'react';
+import { useLocation } from 'wouter';
+import { ApiError, consoleApi, type KeyView, type Me } from '../api/console-api.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { GroupField } from './group-field.js';
+import { KeyFormFields } from './key-form-fields.js';
+import {
+  editKeyBody,
+  formFieldOf,
+  keyFormOf,
+  validateKeyForm,
+  type KeyForm,
+} from './validate-key-form.js';
+
+function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  const { namespace, name } = props.apiKey;
+  const [form, setForm] = useState<KeyForm>(() => keyFormOf(props.apiKey));
+  const [submitted, setSubmitted] = useState(false);
+  const errors = useMemo(() => validateKeyForm(form, Date.now()), [form]);
+  const save = useMutation({
+    mutationFn: () =>
+      consoleApi.editKey({
+        namespace,
+        name,
+        body: editKeyBody(form, props.apiKey.resourceVersion),
+        csrfToken: props.me.csrfToken,
+      }),
+    onSuccess: async (updated) => {
+      client.setQueryData(['key', namespace, name], updated);
+      await client.invalidateQueries({ queryKey: ['keys', namespace] });
+      navigate(`/accounts/${namespace}/keys/${name}`);
+    },
+  });
+  const set =
+    <F extends keyof KeyForm>(field: F) =>
+    (value: KeyForm[F]) => {
+      setForm((current) => ({ ...current, [field]: value }));
+      if (save.isError) save.reset();
+    };
+  const serverError = save.error instanceof ApiError ? save.error : undefined;
+  const serverField = formFieldOf(serverError?.field);
+  const shown = (field: keyof KeyForm): string | undefined =>
+    serverField === field ? serverError?.message : submitted ? errors[field] : undefined;
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(errors).length === 0) save.mutate();
+  };
+  return (
+    <form className="card key-form" onSubmit={submit} noValidate>
+      <GroupField value={form.groupName} onChange={set('groupName')} error={shown('groupName')} />
+      <KeyFormFields form={form} set={set} shown={shown} />
+      {save.error !== null && serverField === undefined && (
+        <ErrorNote
+          error={
+            serverError?.code === 'CONFLICT'
+              ? new Error('The key changed since this page was opened: reload it, then edit again.')
+              : save.error
+          }
+        />
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Save
+        </button>
+        <button
+          type="button"
+          className="quiet"
+          onClick={() => {
+            navigate(`/accounts/${namespace}/keys/${name}`);
+          }}
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function EditKeyPage(props: { namespace: string; name: string; me: Me }) {
+  const key = useQuery({
+    queryKey: ['key', props.namespace, props.name],
+    queryFn: () => consoleApi.key(props),
+  });
+  return (
+    <section aria-labelledby="edit-title">
+      <h1 id="edit-title">Edit key {props.name}</h1>
+      {key.error !== null && <ErrorNote error={key.error} />}
+      {key.data === undefined ? (
+        key.error === null && <p role="status">Loading the key…</p>
+      ) : (
+        <EditKeyForm apiKey={key.data} me={props.me} />
+      )}
+    </section>
+  );
+}
