@@ -141,6 +141,10 @@ describe('console web app in Chromium', () => {
     // The value, shown once.
     await page.getByText('you will not see it again').waitFor();
     expect(await page.getByLabel('New key value').textContent()).toBe(value);
+    // "Use this key": the tools' configuration carries the value and the gateway's address.
+    const useKey = page.getByRole('region', { name: 'Use this key' });
+    expect(await useKey.textContent()).toContain(value);
+    expect(await useKey.textContent()).toContain(local.gatewayUrl);
     await shootThemes('4-created');
 
     // The value works at the gateway.
@@ -195,6 +199,11 @@ describe('console web app in Chromium', () => {
     const usage = page.getByRole('region', { name: 'Usage' });
     await usage.getByRole('figure', { name: 'Daily cost, last 30 days' }).waitFor();
     await page.locator('.recharts-bar-rectangle').first().waitFor();
+    // Later, the configuration has a placeholder: the value is never read back.
+    const later = page.getByRole('region', { name: 'Use this key' });
+    await later.waitFor();
+    expect(await later.textContent()).toContain('<your-tollgate-key>');
+    expect(await later.textContent()).not.toContain(value);
     expect(await usage.getByText(/^\$0\.\d+ · 1 request$/).count()).toBe(2);
     await shootThemes('7-key');
 

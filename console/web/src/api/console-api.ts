@@ -2,9 +2,13 @@
  * The console API client (/api/v1): JSON calls with the session cookie, the CSRF token on
  * state-changing calls, and the server's error body as an `ApiError` (code, plain message, field).
  */
+import type { z } from 'zod';
+import type { clientConfigSchema } from '../../../server/client-config/client-config-schema.js';
 import type { KeyView } from '../../../server/keys/key-schemas.js';
 
 export type { KeyView };
+/** Per tool: files, environment variables, shell lines, a try command, a CC Switch link. */
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
 export interface Me {
   username: string;
@@ -59,6 +63,8 @@ export interface EditKeyBody {
 export interface CreatedKey {
   key: KeyView;
   value: string;
+  /** Built with the value; null without a gateway URL, a group, or the right to read it. */
+  clientConfig: ClientConfig | null;
 }
 
 export interface UsageSums {
@@ -182,6 +188,10 @@ export const consoleApi = {
       method: 'DELETE',
       csrfToken: input.csrfToken,
     }),
+  clientConfig: (ref: { namespace: string; name: string }) =>
+    callApi<ClientConfig>(
+      `/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}/client-config`,
+    ),
   keyUsage: (ref: { namespace: string; name: string }) =>
     callApi<KeyUsage>(
       `/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}/usage?days=30`,

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CreatedKey } from '../api/console-api.js';
+import { UseKeyPanel } from './use-key-panel.js';
 
 export function CreatedKeyValue(props: {
   created: CreatedKey;
@@ -43,6 +44,7 @@ export function CreatedKeyValue(props: {
       <Link className="button primary" href={`/accounts/${props.namespace}/keys`}>
         Back to the keys
       </Link>
+      {props.created.clientConfig !== null && <UseKeyPanel config={props.created.clientConfig} />}
     </section>
   );
 }

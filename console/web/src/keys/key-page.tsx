@@ -10,11 +10,24 @@ import { formatRelative, formatUsd } from '../format/format-values.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { ConfirmAction } from './confirm-action.js';
 import { CreatedKeyValue } from './created-key-value.js';
+import { UseKeyPanel } from './use-key-panel.js';
 
 const KeyUsageChart = lazy(() => import('./key-usage-chart.js'));
 
 const usd = (nano: number): string => formatUsd(String(nano / 1e9));
 const requests = (count: number): string => (count === 1 ? '1 request' : `${count} requests`);
+
+/** The key's client configuration with the placeholder for the value (never read back). */
+function KeyClientConfig(props: { namespace: string; name: string }) {
+  const config = useQuery({
+    queryKey: ['client-config', props.namespace, props.name],
+    queryFn: () => consoleApi.clientConfig(props),
+    retry: false,
+  });
+  if (config.error !== null) return <ErrorNote error={config.error} />;
+  if (config.data === undefined) return null;
+  return <UseKeyPanel config={config.data} />;
+}
 
 function KeyUsagePanel(props: { namespace: string; name: string }) {
   const usage = useQuery({
@@ -203,6 +216,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
         </p>
       )}
       <KeyUsagePanel namespace={props.namespace} name={props.name} />
+      <KeyClientConfig namespace={props.namespace} name={props.name} />
     </section>
   );
 }
