@@ -3,6 +3,9 @@
  * limit, keys as the signed-in user (impersonation), refusals from RBAC, audit Events, admin routes
  * and the OpenAPI document.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
@@ -375,9 +378,24 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(create)).toContain('"value"');
   });
 
-  it('serves a placeholder page while the web app is not built', async () => {
-    const page = await app.inject({ method: 'GET', url: '/' });
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('The web app is not built');
+  it('serves the built web app, or a placeholder page while it is not built', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'tollgate-web-'));
+    const built = mkdtempSync(join(tmpdir(), 'tollgate-web-'));
+    writeFileSync(join(built, 'index.html'), '<!doctype html><title>built app</title>');
+    const withoutWeb = buildConsole(plane, { config: { webRoot: empty } });
+    const withWeb = buildConsole(plane, { config: { webRoot: built } });
+    try {
+      const placeholder = await withoutWeb.inject({ method: 'GET', url: '/' });
+      expect(placeholder.statusCode).toBe(200);
+      expect(placeholder.body).toContain('The web app is not built');
+      const page = await withWeb.inject({ method: 'GET', url: '/keys' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('built app');
+    } finally {
+      await withoutWeb.close();
+      await withWeb.close();
+      rmSync(empty, { recursive: true, force: true });
+      rmSync(built, { recursive: true, force: true });
+    }
   });
 });
