@@ -36,7 +36,18 @@ function rulesFor(/** @type {string} */ file) {
   }
   if (file.startsWith('store/')) {
     rules.push({
-      message: 'store/ is shared by the operator and the gateway: it imports neither.',
+      message:
+        'store/ is shared by the operator, the gateway and the ledger: it imports none of them.',
+      forbidden: (/** @type {string} */ t) =>
+        ['gateway/', 'operator/', 'ledger/', 'local/', 'console/'].some((folder) =>
+          t.startsWith(folder),
+        ),
+    });
+  }
+  if (file.startsWith('ledger/') && !isTest) {
+    rules.push({
+      message:
+        'The ledger reads the store and nothing of the gateway, operator, console or local mode.',
       forbidden: (/** @type {string} */ t) =>
         ['gateway/', 'operator/', 'local/', 'console/'].some((folder) => t.startsWith(folder)),
     });

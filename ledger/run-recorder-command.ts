@@ -16,7 +16,7 @@ import { createRedisStore } from '../store/redis-store.js';
 import { openLedgerDatabase } from './open-ledger-database.js';
 import { parseRecorderConfig } from './recorder-config.js';
 import { createUsageStreamLister } from './recorder/list-usage-streams.js';
-import { createRedisRecordSource } from './recorder/redis-record-source.js';
+import { createRedisRecordSource } from '../store/redis-usage-record-source.js';
 import { serveRecorderMetrics } from './serve-recorder-metrics.js';
 import { startRecorderService } from './start-recorder-service.js';
 

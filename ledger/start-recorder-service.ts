@@ -7,7 +7,7 @@ import type { Registry } from 'prom-client';
 import type { CounterRestoreStore } from '../store/store.js';
 import { runCounterRestorer } from './counters/restore-lost-counters.js';
 import type { LedgerDatabase } from './ledger-database.js';
-import type { RecordSource } from './recorder/record-source.js';
+import type { RecordSource } from '../store/usage-record-source.js';
 import { runRecorder, type RecorderStage } from './recorder/run-recorder.js';
 
 export interface RecorderServiceLog {

@@ -22,7 +22,7 @@ export interface QueuedUsageEntry {
 
 /**
  * The queue the memory store appends settled records to, read by the in-process recorder
- * (ledger/recorder/memory-record-source.ts implements it); persisted with the state.
+ * (store/memory-usage-record-source.ts implements it); persisted with the state.
  */
 export interface UsageRecordQueue {
   append(source: string, body: string): string;

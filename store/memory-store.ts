@@ -7,7 +7,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MemoryRecordQueue } from '../ledger/recorder/memory-record-source.js';
+import { MemoryRecordQueue } from './memory-usage-record-source.js';
 import {
   namespacesToRestoreInState,
   putAccountInState,

@@ -11,7 +11,7 @@ import {
   type PostgresInstance,
 } from '../test-support/start-postgres-instance.js';
 import { waitUntil } from '../test-support/wait-until.js';
-import { createRedisRecordSource, RECORD_FIELD } from './redis-record-source.js';
+import { createRedisRecordSource, RECORD_FIELD } from '../../store/redis-usage-record-source.js';
 import { runRecorder } from './run-recorder.js';
 
 async function metricValue(registry: Registry, name: string, stage?: string): Promise<number> {

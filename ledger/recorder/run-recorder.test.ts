@@ -10,8 +10,8 @@ import {
 } from '../test-support/ledger-test-databases.js';
 import { makeRecord } from '../test-support/make-record.js';
 import { waitUntil } from '../test-support/wait-until.js';
-import { MemoryRecordQueue } from './memory-record-source.js';
-import { createRedisRecordSource, RECORD_FIELD } from './redis-record-source.js';
+import { MemoryRecordQueue } from '../../store/memory-usage-record-source.js';
+import { createRedisRecordSource, RECORD_FIELD } from '../../store/redis-usage-record-source.js';
 import { runRecorder, type RecorderOptions } from './run-recorder.js';
 import { writeEntries } from './write-entries.js';
 

@@ -11,7 +11,7 @@ import { applyRetention, DEFAULT_RETENTION_DAYS } from '../apply-retention.js';
 import { createPartitionsAhead } from '../ensure-partitions.js';
 import type { LedgerDatabase } from '../ledger-database.js';
 import { createRecorderMetrics } from './recorder-metrics.js';
-import type { RecordSource, SourceEntry } from './record-source.js';
+import type { RecordSource, SourceEntry } from '../../store/usage-record-source.js';
 import { writeEntries } from './write-entries.js';
 
 export type RecorderStage = 'read' | 'write' | 'acknowledge' | 'maintain' | 'backlog';

@@ -9,7 +9,7 @@ import type { LedgerDatabase } from '../ledger-database.js';
 import { parseLedgerRecord, type LedgerRecord } from '../ledger-record.js';
 import { parseQuotaReset, recordQuotaResets } from '../record-quota-resets.js';
 import { recordRejectedEntries, type RejectedEntry } from '../record-rejected-entries.js';
-import type { SourceEntry } from './record-source.js';
+import type { SourceEntry } from '../../store/usage-record-source.js';
 
 export interface WriteResult {
   inserted: number;

@@ -11,9 +11,9 @@ import { Registry } from 'prom-client';
 import type { LedgerDatabase } from '../../../ledger/ledger-database.js';
 import { readNumber } from '../../../ledger/ledger-database.js';
 import { createUsageStreamLister } from '../../../ledger/recorder/list-usage-streams.js';
-import { MemoryRecordQueue } from '../../../ledger/recorder/memory-record-source.js';
-import type { RecordSource } from '../../../ledger/recorder/record-source.js';
-import { createRedisRecordSource } from '../../../ledger/recorder/redis-record-source.js';
+import { MemoryRecordQueue } from '../../../store/memory-usage-record-source.js';
+import type { RecordSource } from '../../../store/usage-record-source.js';
+import { createRedisRecordSource } from '../../../store/redis-usage-record-source.js';
 import {
   startRecorderService,
   type RecorderService,

@@ -5,7 +5,7 @@
  * Cluster slots work. Acknowledged entries are deleted, so a stream's length is its backlog.
  */
 import type { Redis, Cluster } from 'ioredis';
-import type { RecordSource, SourceBacklog, SourceEntry } from './record-source.js';
+import type { RecordSource, SourceBacklog, SourceEntry } from './usage-record-source.js';
 
 export const RECORD_FIELD = 'record';
 export const DEFAULT_CONSUMER_GROUP = 'tollgate-recorder';

@@ -4,7 +4,7 @@
  * claim of a dead consumer's entries behaves the same; `snapshot`/`restore` let the memory store
  * persist unwritten entries with the rest of its state.
  */
-import type { RecordSource, SourceBacklog, SourceEntry } from './record-source.js';
+import type { RecordSource, SourceBacklog, SourceEntry } from './usage-record-source.js';
 
 interface QueuedEntry extends SourceEntry {
   appendedAt: number;
