@@ -76,16 +76,13 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
           table: dependencies.prices,
         });
     const price = metering.price;
+    // Read once: the reservation and the lease's charge both use it.
+    const outputCap = price === null ? 0 : adapter.readOutputCap(context);
     const estimateNano =
       dependencies.estimateNano?.(request) ??
       (price === null
         ? 0
-        : estimateReservation({
-            price,
-            bodyBytes,
-            outputCap: adapter.readOutputCap(context),
-            platform: policy.group.platform,
-          }));
+        : estimateReservation({ price, bodyBytes, outputCap, platform: policy.group.platform }));
     const now = dependencies.clock();
     state.admitted = await admitRequest(dependencies.store, {
       policy,
@@ -104,7 +101,7 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
         stream: adapter.isStream(context),
         priceVersion: price?.version ?? dependencies.prices.version,
         inputTokens: metering.estimatedInputTokens,
-        outputCap: price === null ? 0 : adapter.readOutputCap(context),
+        outputCap,
       }),
     });
     dependencies.renewer.add({
