@@ -8,6 +8,7 @@ import type {
   SettlementRequest,
   Store,
 } from '../../../store/store.js';
+import { makeRecord } from '../../../ledger/test-support/make-record.js';
 import type { UsageRecord } from '../../../store/usage-records.js';
 
 export const NO_LIMITS: KeyPolicy['limits'] = {
@@ -93,37 +94,19 @@ export function admission(
 }
 
 export function usageRecord(overrides: Partial<UsageRecord> = {}): UsageRecord {
-  return {
+  return makeRecord({
     requestId: randomUUID(),
     time: Date.now(),
-    namespace: 'team-a',
     accountUid: 'account-team-a',
     keyUid: 'key-uid',
     keyName: 'key-a',
-    group: 'claude',
-    upstream: 'anthropic-main',
-    platform: 'Anthropic',
-    model: 'claude-sonnet-4-5',
-    upstreamModel: 'claude-sonnet-4-5-20250929',
-    usage: {
-      inputUncached: 100,
-      cacheRead: 20,
-      cacheWrite5m: 5,
-      cacheWrite1h: 1,
-      output: 50,
-      reasoning: 10,
-    },
     costNano: 1_234,
     priceVersion: '2026-11-01',
     multiplier: '1.5',
     durationMs: 800,
     timeToFirstByteMs: 120,
-    status: 200,
-    stream: true,
-    accuracy: 'exact',
-    flags: [],
     ...overrides,
-  };
+  });
 }
 
 export function settlement(
