@@ -8,14 +8,10 @@
  * (0 or a value the upstream may ignore: the model's maximum may apply); when several spellings
  * set one, the largest counts.
  */
+import { asRecord } from '../metering/usage-report.js';
+
 const CONFIG_FIELDS = ['generationConfig', 'generation_config'] as const;
 const CAP_FIELDS = ['maxOutputTokens', 'max_output_tokens'] as const;
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
 
 function positiveInteger(value: unknown): number | null {
   const number = typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
