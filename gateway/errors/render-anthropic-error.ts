@@ -1,5 +1,6 @@
 /** Anthropic error bodies: `{"type":"error","error":{"type","message"}}` (wire-formats.md 1.5). */
 import { messageWithCode, type ErrorView } from './error-view.js';
+import { encodeEventFrame } from '../sse/encode-sse-frame.js';
 
 export interface AnthropicErrorBody {
   type: 'error';
@@ -34,7 +35,7 @@ export function renderAnthropicError(error: ErrorView): AnthropicErrorBody {
 
 /** The in-stream error event (wire-formats.md 1.5), for failures after the headers were sent. */
 export function renderAnthropicStreamError(error: ErrorView): string {
-  return `event: error\ndata: ${JSON.stringify(renderAnthropicError(error))}\n\n`;
+  return encodeEventFrame('error', renderAnthropicError(error));
 }
 
 /** True when an upstream error body already has the Anthropic shape (safe to pass through). */

@@ -1,5 +1,6 @@
 /** Google error bodies: `{"error":{"code","message","status"}}` (wire-formats.md 4.5). */
 import { messageWithCode, type ErrorView } from './error-view.js';
+import { encodeDataFrame } from '../sse/encode-sse-frame.js';
 
 export interface GoogleErrorBody {
   error: { code: number; message: string; status: string };
@@ -43,7 +44,7 @@ export function renderGoogleError(error: ErrorView): GoogleErrorBody {
 
 /** A Gemini SSE chunk carrying an error (wire-formats.md 4.4), for `alt=sse` streams. */
 export function renderGoogleStreamError(error: ErrorView): string {
-  return `data: ${JSON.stringify(renderGoogleError(error))}\n\n`;
+  return encodeDataFrame(renderGoogleError(error));
 }
 
 /** True when an upstream error body already has the Google shape (safe to pass through). */

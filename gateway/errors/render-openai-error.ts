@@ -3,6 +3,7 @@
  * `{"error":{"message","type","param","code"}}` (wire-formats.md 2.5, 3.3).
  */
 import type { ErrorView } from './error-view.js';
+import { encodeDataFrame, encodeEventFrame } from '../sse/encode-sse-frame.js';
 
 export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string };
@@ -34,7 +35,7 @@ export function renderOpenAIError(error: ErrorView): OpenAIErrorBody {
 export function renderOpenAIResponsesStreamError(error: ErrorView): string {
   const { error: body } = renderOpenAIError(error);
   const event = { type: 'error', code: body.code, message: body.message, param: null };
-  return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
+  return encodeEventFrame('error', event);
 }
 
 /** True when an upstream error body already has the OpenAI shape (safe to pass through). */
@@ -50,5 +51,5 @@ export function isOpenAIErrorBody(value: unknown): boolean {
 
 /** The Chat Completions in-stream failure: a `data: {"error":…}` chunk (the SDK throws on it). */
 export function renderOpenAIChatStreamError(error: ErrorView): string {
-  return `data: ${JSON.stringify(renderOpenAIError(error))}\n\n`;
+  return encodeDataFrame(renderOpenAIError(error));
 }
