@@ -3,10 +3,9 @@
  * `estimated` usage record, whether admission, a counter read or the sweep notices it first; a
  * late settlement of the same request id changes nothing.
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { StoreHolder } from './describe-store-contract.js';
-import { admission, leaseCharge, settlement, tenant } from './store-fixtures.js';
+import { admission, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
 export function describeLeaseChargeContract(holder: StoreHolder): void {
   describe('leases that end unsettled', () => {
@@ -14,13 +13,8 @@ export function describeLeaseChargeContract(holder: StoreHolder): void {
       const { store } = holder;
       const who = await tenant(store);
       const now = Date.now();
-      const requestId = randomUUID();
-      const charge = leaseCharge({ ...who, now, requestId });
-      const dead = admission(
-        { ...who, now },
-        { requestId, estimateNano: 700, leaseMs: 1_000, charge },
-      );
-      expect((await store.admit(dead)).admitted).toBe(true);
+      const { requestId, charge, admitted } = await admitChargedLease(store, { ...who, now }, 700);
+      expect(admitted.admitted).toBe(true);
       let counters = await store.keyCounters(who.namespace, who.keyUid, now + 999);
       expect([counters.usedNano, counters.reservedNano]).toEqual([0, 700]);
 
@@ -62,11 +56,7 @@ export function describeLeaseChargeContract(holder: StoreHolder): void {
       const { store } = holder;
       const who = await tenant(store);
       const now = Date.now();
-      const requestId = randomUUID();
-      const charge = leaseCharge({ ...who, now, requestId });
-      await store.admit(
-        admission({ ...who, now }, { requestId, estimateNano: 900, leaseMs: 1_000, charge }),
-      );
+      const { requestId } = await admitChargedLease(store, { ...who, now }, 900);
       const early = await store.sweepExpiredLeases({ now: now + 999, claimMs: 1 });
       expect(early.swept).toBe(true);
       expect(await store.pendingUsageRecords(who.namespace, 10)).toEqual([]);
@@ -88,11 +78,7 @@ export function describeLeaseChargeContract(holder: StoreHolder): void {
       const { store } = holder;
       const who = await tenant(store);
       const now = Date.now();
-      const requestId = randomUUID();
-      const charge = leaseCharge({ ...who, now, requestId });
-      await store.admit(
-        admission({ ...who, now }, { requestId, estimateNano: 900, leaseMs: 1_000, charge }),
-      );
+      const { requestId } = await admitChargedLease(store, { ...who, now }, 900);
       const settled = settlement({ ...who, now: now + 100 }, { requestId, costNano: 300 });
       expect(await store.settle(settled)).toEqual({ applied: true });
       await store.sweepExpiredLeases({ now: now + 5_000, claimMs: 1 });

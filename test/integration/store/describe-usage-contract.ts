@@ -3,10 +3,9 @@
  * (with `chargedAt` = the settlement's time), once per request id; quota resets go to the same
  * stream; no record is kept anywhere else in the store.
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { StoreHolder } from './describe-store-contract.js';
-import { admission, leaseCharge, settlement, tenant } from './store-fixtures.js';
+import { admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
 export function describeUsageContract(holder: StoreHolder): void {
   describe('usage stream', () => {
@@ -35,11 +34,7 @@ export function describeUsageContract(holder: StoreHolder): void {
       const { store } = holder;
       const who = await tenant(store);
       const now = Date.now();
-      const requestId = randomUUID();
-      const charge = leaseCharge({ ...who, now, requestId });
-      await store.admit(
-        admission({ ...who, now }, { requestId, estimateNano: 400, leaseMs: 1_000, charge }),
-      );
+      const { charge } = await admitChargedLease(store, { ...who, now }, 400);
       await store.sweepExpiredLeases({ now: now + 1_500, claimMs: 1 });
       const pending = await store.pendingUsageRecords(who.namespace, 10);
       expect(pending).toEqual([

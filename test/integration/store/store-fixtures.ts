@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   AccountPolicy,
   AdmissionRequest,
+  AdmissionResult,
   KeyPolicy,
   LeaseCharge,
   SettlementRequest,
@@ -163,4 +164,16 @@ export function leaseCharge(
   delete record.accountUid;
   delete record.durationMs;
   return { record: record as LeaseCharge['record'] };
+}
+
+/** Admits a request whose one-second lease carries its charge, as if its gateway then died. */
+export async function admitChargedLease(
+  store: Store,
+  base: { namespace: string; keyUid: string; now: number },
+  estimateNano: number,
+): Promise<{ requestId: string; charge: LeaseCharge; admitted: AdmissionResult }> {
+  const requestId = randomUUID();
+  const charge = leaseCharge({ ...base, requestId });
+  const request = admission(base, { requestId, estimateNano, leaseMs: 1_000, charge });
+  return { requestId, charge, admitted: await store.admit(request) };
 }
