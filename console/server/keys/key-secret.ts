@@ -1,20 +1,32 @@
 /**
  * The Secret holding a key value, created by the console as the signed-in user (a key manager may
- * create Secrets but not read them), labelled for the ApiKey so the operator accepts it.
+ * create Secrets but not read them), labelled for the ApiKey so the operator accepts it. Its name
+ * is `<key>-key-<random suffix>`, new on each creation and rotation.
  */
-import { API_KEY_NAME_LABEL, API_KEY_SECRET_TYPE } from '../../../crds/schema/resources.js';
+import {
+  API_KEY_NAME_LABEL,
+  API_KEY_SECRET_TYPE,
+  type ApiKey,
+} from '../../../crds/schema/resources.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
+import { randomSuffix } from './generate-key-value.js';
 
+/** The Secret a key reads its value from: spec.secretName, by default `<key>-key`. */
+export function keySecretName(key: ApiKey): string {
+  return key.spec.secretName ?? `${key.metadata.name}-key`;
+}
+
+/** Creates the Secret and returns its name. */
 export async function createKeySecret(
   kube: UserKube,
   secret: {
     namespace: string;
-    name: string;
     apiKeyName: string;
     value: string;
     owner?: { name: string; uid: string };
   },
-): Promise<void> {
+): Promise<string> {
+  const name = `${secret.apiKeyName}-key-${randomSuffix()}`;
   await kube.create(
     { kind: 'Secret', namespace: secret.namespace },
     {
@@ -22,7 +34,7 @@ export async function createKeySecret(
       kind: 'Secret',
       type: API_KEY_SECRET_TYPE,
       metadata: {
-        name: secret.name,
+        name,
         namespace: secret.namespace,
         labels: {
           [API_KEY_NAME_LABEL]: secret.apiKeyName,
@@ -45,4 +57,5 @@ export async function createKeySecret(
       stringData: { apiKey: secret.value },
     },
   );
+  return name;
 }

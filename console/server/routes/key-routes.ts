@@ -11,7 +11,7 @@ import type { UserKube } from '../kubernetes/user-kube.js';
 import { keyViewOf } from '../keys/api-key-view.js';
 import { buildCreateSpec, buildEditPatch, nameFromDisplayName } from '../keys/build-key-spec.js';
 import { generateKeyValue, randomSuffix } from '../keys/generate-key-value.js';
-import { createKeySecret } from '../keys/key-secret.js';
+import { createKeySecret, keySecretName } from '../keys/key-secret.js';
 import { keyClientConfigOrNull } from '../keys/read-key-client-config.js';
 import {
   createdKeySchema,
@@ -139,8 +139,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           { username: kube.identity.username, verb: 'create', kind: 'ApiKey', namespace, name },
           async () => {
             const value = input.value ?? generateKeyValue();
-            const secretName = `${name}-key-${randomSuffix()}`;
-            await createKeySecret(kube, { namespace, name: secretName, apiKeyName: name, value });
+            const secretName = await createKeySecret(kube, { namespace, apiKeyName: name, value });
             const spec = buildCreateSpec(input, { secretName, now: context.now() });
             const created = await kube.create<ApiKey>(
               { kind: 'ApiKey', namespace },
@@ -221,10 +220,8 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           async () => {
             const current = await kube.get<ApiKey>(target);
             const value = generateKeyValue();
-            const secretName = `${target.name}-key-${randomSuffix()}`;
-            await createKeySecret(kube, {
+            const secretName = await createKeySecret(kube, {
               namespace: target.namespace,
-              name: secretName,
               apiKeyName: target.name,
               value,
               owner: { name: target.name, uid: current.metadata.uid },
@@ -233,9 +230,8 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
               metadata: { resourceVersion: current.metadata.resourceVersion },
               spec: { secretName, secretKey: 'apiKey' },
             });
-            const old = current.spec.secretName ?? `${target.name}-key`;
             await kube
-              .remove({ kind: 'Secret', namespace: target.namespace, name: old })
+              .remove({ kind: 'Secret', namespace: target.namespace, name: keySecretName(current) })
               .catch(() => undefined);
             const clientConfig = await keyClientConfigOrNull(context, {
               kube,
@@ -262,9 +258,8 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           async () => {
             const current = await kube.get<ApiKey>(target);
             await kube.remove(target);
-            const secret = current.spec.secretName ?? `${target.name}-key`;
             await kube
-              .remove({ kind: 'Secret', namespace: target.namespace, name: secret })
+              .remove({ kind: 'Secret', namespace: target.namespace, name: keySecretName(current) })
               .catch(() => undefined);
             return { deleted: true as const };
           },
