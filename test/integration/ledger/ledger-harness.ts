@@ -160,11 +160,12 @@ export async function countRecords(db: LedgerDatabase, namespace: string): Promi
   return readNumber(rows[0]?.n);
 }
 
-/** Polls until `check` holds (bounded; the caller asserts the outcome). */
+/** Polls until `check` holds; a wait that runs out fails the test instead of passing silently. */
 export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  throw new Error(`condition not met within ${timeoutMs} ms: ${check.toString()}`);
 }
