@@ -26,6 +26,25 @@ export interface Plane {
   stop(): Promise<void>;
 }
 
+/** Who a `kubectl create rolebinding` binds to which role, in which namespace. */
+export type RoleBinding = { name: string; namespace: string } & (
+  { clusterRole: string } | { role: string }
+) &
+  ({ user: string } | { group: string });
+
+/** The arguments of `kubectl create rolebinding` for a binding. */
+export function roleBindingArgs(binding: RoleBinding): string[] {
+  return [
+    'create',
+    'rolebinding',
+    binding.name,
+    ...('role' in binding ? ['--role', binding.role] : ['--clusterrole', binding.clusterRole]),
+    ...('user' in binding ? ['--user', binding.user] : ['--group', binding.group]),
+    '-n',
+    binding.namespace,
+  ];
+}
+
 export function runKubectl(
   kubeconfig: string,
   call: {

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Plane } from './control-plane-harness.js';
-import { startPlane } from './control-plane-harness.js';
+import { roleBindingArgs, startPlane } from './control-plane-harness.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -51,17 +51,14 @@ describe('RBAC with kubectl', () => {
       plane.kubectl(['auth', 'can-i', 'create', 'apikeys', '-n', namespace, '--as', 'alice']);
     const before = await canI('team-a');
     expect([before.code, before.stdout.trim()]).toEqual([1, 'no']);
-    await plane.ok([
-      'create',
-      'rolebinding',
-      'alice-keys',
-      '--clusterrole',
-      'tollgate-key-manager',
-      '--user',
-      'alice',
-      '-n',
-      'team-a',
-    ]);
+    await plane.ok(
+      roleBindingArgs({
+        name: 'alice-keys',
+        clusterRole: 'tollgate-key-manager',
+        user: 'alice',
+        namespace: 'team-a',
+      }),
+    );
     const after = await canI('team-a');
     expect([after.code, after.stdout.trim()]).toEqual([0, 'yes']);
     const elsewhere = await canI('team-b');
@@ -69,17 +66,14 @@ describe('RBAC with kubectl', () => {
   });
 
   it('refuses a viewer kubectl create with the API server message', async () => {
-    await plane.ok([
-      'create',
-      'rolebinding',
-      'vera-view',
-      '--clusterrole',
-      'tollgate-viewer',
-      '--user',
-      'vera',
-      '-n',
-      'team-a',
-    ]);
+    await plane.ok(
+      roleBindingArgs({
+        name: 'vera-view',
+        clusterRole: 'tollgate-viewer',
+        user: 'vera',
+        namespace: 'team-a',
+      }),
+    );
     expect(await plane.ok(['--as', 'vera', 'get', 'apikeys', '-n', 'team-a', '-o', 'name'])).toBe(
       'apikey.tollgate.dev/a1\n',
     );
@@ -97,17 +91,14 @@ describe('RBAC with kubectl', () => {
   });
 
   it('keeps a key manager of team-a out of team-b', async () => {
-    await plane.ok([
-      'create',
-      'rolebinding',
-      'managers',
-      '--clusterrole',
-      'tollgate-key-manager',
-      '--group',
-      'team-a-managers',
-      '-n',
-      'team-a',
-    ]);
+    await plane.ok(
+      roleBindingArgs({
+        name: 'managers',
+        clusterRole: 'tollgate-key-manager',
+        group: 'team-a-managers',
+        namespace: 'team-a',
+      }),
+    );
     const asManager = ['--as', 'mia', '--as-group', 'team-a-managers'];
     expect(await plane.ok([...asManager, 'get', 'apikeys', '-n', 'team-a', '-o', 'name'])).toBe(
       'apikey.tollgate.dev/a1\n',
@@ -266,29 +257,18 @@ describe('RBAC with kubectl', () => {
       '-n',
       'team-a',
     ]);
-    await plane.ok([
-      'create',
-      'rolebinding',
-      'bob-binder',
-      '--role',
-      'binder',
-      '--user',
-      'bob',
-      '-n',
-      'team-a',
-    ]);
+    await plane.ok(
+      roleBindingArgs({ name: 'bob-binder', role: 'binder', user: 'bob', namespace: 'team-a' }),
+    );
     const asBob = ['--token', bobToken];
     const escalate = await plane.kubectl([
       ...asBob,
-      'create',
-      'rolebinding',
-      'bob-admin',
-      '--clusterrole',
-      'tollgate-admin',
-      '--user',
-      'bob',
-      '-n',
-      'team-a',
+      ...roleBindingArgs({
+        name: 'bob-admin',
+        clusterRole: 'tollgate-admin',
+        user: 'bob',
+        namespace: 'team-a',
+      }),
     ]);
     expect(escalate.code).toBe(1);
     expect(escalate.stderr).toContain(
@@ -298,15 +278,12 @@ describe('RBAC with kubectl', () => {
     // Bob holds the key manager's rights in team-a (group team-a-managers), so he may hand them on.
     await plane.ok([
       ...asBob,
-      'create',
-      'rolebinding',
-      'carol-keys',
-      '--clusterrole',
-      'tollgate-key-manager',
-      '--user',
-      'carol',
-      '-n',
-      'team-a',
+      ...roleBindingArgs({
+        name: 'carol-keys',
+        clusterRole: 'tollgate-key-manager',
+        user: 'carol',
+        namespace: 'team-a',
+      }),
     ]);
     expect(
       (

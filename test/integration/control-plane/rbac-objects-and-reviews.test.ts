@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { Plane } from './control-plane-harness.js';
-import { apiRequest, startPlane } from './control-plane-harness.js';
+import { apiRequest, roleBindingArgs, startPlane } from './control-plane-harness.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -27,17 +27,14 @@ let plane: Plane;
 beforeAll(async () => {
   plane = await startPlane();
   await plane.ok(['create', 'namespace', 'team-a']);
-  await plane.ok([
-    'create',
-    'rolebinding',
-    'managers',
-    '--clusterrole',
-    'tollgate-key-manager',
-    '--group',
-    'team-a-managers',
-    '-n',
-    'team-a',
-  ]);
+  await plane.ok(
+    roleBindingArgs({
+      name: 'managers',
+      clusterRole: 'tollgate-key-manager',
+      group: 'team-a-managers',
+      namespace: 'team-a',
+    }),
+  );
 });
 
 afterAll(async () => {
