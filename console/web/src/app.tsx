@@ -4,9 +4,12 @@ import { Redirect, Route, Switch } from 'wouter';
 import { consoleApi } from './api/console-api.js';
 import { useSession } from './api/use-session.js';
 import { SignInPage } from './auth/sign-in-page.js';
+import { AdminRoutes } from './admin/admin-routes.js';
+import { DashboardPage } from './dashboard/dashboard-page.js';
 import { CreateKeyPage } from './keys/create-key-page.js';
 import { EditKeyPage } from './keys/edit-key-page.js';
 import { KeyPage } from './keys/key-page.js';
+import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { AppShell } from './shell/app-shell.js';
 import { ErrorNote } from './shell/error-note.js';
@@ -38,11 +41,20 @@ export function App() {
         <Route path="/accounts/:namespace/keys/:name/edit">
           {(params) => <EditKeyPage namespace={params.namespace} name={params.name} me={me} />}
         </Route>
+        <Route path="/accounts/:namespace/keys/:name/records">
+          {(params) => <KeyRecordsPage namespace={params.namespace} name={params.name} />}
+        </Route>
         <Route path="/accounts/:namespace/keys/:name">
           {(params) => <KeyPage namespace={params.namespace} name={params.name} me={me} />}
         </Route>
         <Route path="/accounts/:namespace/keys">
           {(params) => <KeysPage namespace={params.namespace} />}
+        </Route>
+        <Route path="/accounts/:namespace/dashboard">
+          {(params) => <DashboardPage namespace={params.namespace} />}
+        </Route>
+        <Route path="/admin" nest>
+          <AdminRoutes />
         </Route>
         <Route>
           <FirstAccount />

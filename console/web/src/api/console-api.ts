@@ -148,7 +148,7 @@ export async function callApi<T>(path: string, options: CallOptions = {}): Promi
   return body as T;
 }
 
-const segment = encodeURIComponent;
+export const segment = encodeURIComponent;
 
 export const consoleApi = {
   methods: () => callApi<AuthMethods>('/auth/methods'),

@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { consoleApi, type Me } from '../api/console-api.js';
 import { ME_KEY } from '../api/use-session.js';
 import { ErrorNote } from './error-note.js';
+import { NavLinks } from './nav-links.js';
 import { applyTheme, nextTheme, storedTheme, type Theme } from './theme.js';
 
 const THEME_LABEL: Record<Theme, string> = {
@@ -32,6 +33,7 @@ export function AppShell(props: { me: Me; children: ReactNode }) {
         <Link href="/" className="brand">
           Tollgate
         </Link>
+        <NavLinks />
         <div className="who" aria-label="Signed in as">
           <span className="username">{props.me.username}</span>
           <span className="groups">
