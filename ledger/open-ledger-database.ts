@@ -2,8 +2,12 @@
  * Opens the ledger: PostgreSQL at `databaseUrl` (cluster mode) or PGlite persisted in
  * `<dataDir>/ledger` (local mode), then applies the migrations (one process at a time).
  */
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -40,12 +44,41 @@ function openPostgres(databaseUrl: string, options: OpenLedgerOptions): LedgerDa
   });
 }
 
-function openPglite(dataDir: string): LedgerDatabase {
+/**
+ * The embedded ledger is small and read by one process: PostgreSQL's default 128 MB of shared buffers
+ * would only make the process larger.
+ */
+const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'work_mem=4MB',
+];
+
+/**
+ * Creates the data folder's cluster (initdb) in a short-lived child process. Initdb grows the WebAssembly
+ * memory to several hundred megabytes, which a process never gives back; done here, the long-running
+ * process only ever opens an existing cluster.
+ */
+async function initializePgliteFolder(folder: string): Promise<void> {
+  if (existsSync(join(folder, 'PG_VERSION'))) return;
+  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  const script = `const { PGlite } = await import(${JSON.stringify(moduleUrl.href)});
+const db = new PGlite(${JSON.stringify(folder)});
+await db.query('select 1');
+await db.close();`;
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+}
+
+async function openPglite(dataDir: string): Promise<LedgerDatabase> {
   const folder = join(dataDir, 'ledger');
   mkdirSync(folder, { recursive: true });
+  await initializePgliteFolder(folder);
+  const pglite = new PGlite(folder, { startParams: PGLITE_START_PARAMS });
   return ledgerDatabaseOf({
     kind: 'pglite',
-    kysely: new Kysely<unknown>({ dialect: new PGliteDialect(new PGlite(folder)) }),
+    kysely: new Kysely<unknown>({ dialect: new PGliteDialect(pglite) }),
   });
 }
 
@@ -56,7 +89,7 @@ export async function openLedgerDatabase(
   const db =
     'databaseUrl' in location
       ? openPostgres(location.databaseUrl, options)
-      : openPglite(location.dataDir);
+      : await openPglite(location.dataDir);
   if (options.migrate !== false) {
     try {
       await migrateLedger(db);
