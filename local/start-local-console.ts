@@ -10,6 +10,7 @@ import { build, type ConsoleApp } from '../console/server/app.js';
 import { parseConsoleConfigObject } from '../console/server/console-config.js';
 import { ensureLocalAdmin } from '../console/server/ensure-local-admin.js';
 import { KubeClient } from '../console/server/kubernetes/kube-client.js';
+import type { AccountCountersSource } from '../console/server/usage/account-standing.js';
 
 export interface LocalConsole {
   app: ConsoleApp;
@@ -23,6 +24,8 @@ export async function startLocalConsole(options: {
   port: number;
   kubeConfig: KubeConfig;
   ledger: LedgerQueryable;
+  /** The stack's store: the dashboard shows its live account counters. */
+  store?: AccountCountersSource;
   operatorNamespace: string;
   timeZone: string;
   /** The local gateway's address, written into the keys' client configuration. */
@@ -43,7 +46,11 @@ export async function startLocalConsole(options: {
     namespace: options.operatorNamespace,
     secretName: config.usersSecret,
   });
-  const app = build(config, { kubeConfig: options.kubeConfig, ledger: options.ledger });
+  const app = build(config, {
+    kubeConfig: options.kubeConfig,
+    ledger: options.ledger,
+    ...(options.store === undefined ? {} : { store: options.store }),
+  });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('console not listening');

@@ -169,6 +169,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       port: options.consolePort ?? 0,
       kubeConfig,
       ledger,
+      store,
       operatorNamespace: OPERATOR_NAMESPACE,
       timeZone: options.gateway.timeZone,
       gatewayUrl: addressOf(gateway),

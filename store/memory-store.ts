@@ -176,6 +176,14 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
         purgeExpired(context, ns, Date.now());
         return { spentNano: ns.accountSpent, reservedNano: ns.accountReserved };
       }),
+    accountInFlight: (namespace, now) =>
+      read(() => {
+        let count = 0;
+        for (const entry of state.namespaces.get(namespace)?.inFlight.values() ?? []) {
+          if (entry.leaseUntil > now) count += 1;
+        }
+        return count;
+      }),
     pendingUsageRecords: (namespace, limit) =>
       read(() => pendingRecords(queue, { namespace, limit })),
     namespacesToRestore: ({ scan }) => change(() => namespacesToRestoreInState(state, scan)),

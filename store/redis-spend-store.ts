@@ -124,6 +124,11 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
         const [spent, reserved] = reply as [string, string];
         return { spentNano: Number(spent), reservedNano: Number(reserved) };
       }),
+    accountInFlight: (namespace, now) =>
+      guardRedis(async () => {
+        // The slots are a sorted set scored by lease end: those ending after now are held.
+        return client.zcount(names.namespace(namespace).inFlight, `(${now}`, '+inf');
+      }),
     sweepExpiredLeases: (request) =>
       guardRedis(async () => {
         const claimed = await client.set(names.sweepClaim, '1', 'PX', request.claimMs, 'NX');

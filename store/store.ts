@@ -179,6 +179,8 @@ export interface SpendStore {
   releaseUpstreamSlot(upstream: string, requestId: string): Promise<void>;
   keyCounters(namespace: string, keyUid: string, now: number): Promise<KeyCounters>;
   accountCounters(namespace: string): Promise<AccountCounters>;
+  /** Requests of the namespace holding a concurrency slot whose lease has not ended at `now`. */
+  accountInFlight(namespace: string, now: number): Promise<number>;
 }
 
 /** Where the settled records stand in a namespace's usage stream. */

@@ -35,11 +35,14 @@ import { clientConfigRoutes } from './routes/client-config-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import type { AccountCountersSource } from './usage/account-standing.js';
 
 export interface ConsoleParts {
   kubeConfig?: KubeConfig;
   /** The ledger to read usage from (local mode passes the one it opened). */
   ledger?: LedgerQueryable;
+  /** The store, for the live account counters on the dashboard (local mode passes its own). */
+  store?: AccountCountersSource;
   sessions?: SessionStore;
   now?: () => number;
 }
@@ -96,6 +99,7 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     policy,
     limiter: new SignInFailureLimiter(config.signInFailures, now),
     ledger: parts.ledger,
+    store: parts.store,
     audit: createAuditRecorder({ client: kube, log: app.log, now }),
     oidc: config.oidc === undefined ? undefined : createOidcSignIn(config.oidc),
     now,

@@ -1,11 +1,12 @@
 /**
  * Usage from the ledger, per namespace, shown only to users allowed to `get` the namespace's
  * ApiKeys (SelfSubjectAccessReview as the user): key summary, account trend, model distribution,
- * records page and CSV export.
+ * top keys, records page and CSV export; and the account's standing (credit, spent, balance,
+ * concurrency) from the Account and the store's live counters.
  */
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { ApiKey } from '../../../crds/schema/resources.js';
+import type { Account, ApiKey } from '../../../crds/schema/resources.js';
 import type { LedgerQueryable } from '../../../ledger/ledger-database.js';
 import {
   queryAccountTrend,
@@ -14,10 +15,16 @@ import {
 import { exportRecordsCsv } from '../../../ledger/queries/export-records-csv.js';
 import { queryKeySummary } from '../../../ledger/queries/key-summary.js';
 import { queryRecordsPage } from '../../../ledger/queries/records-page.js';
+import { queryTopKeys } from '../../../ledger/queries/top-keys.js';
 import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
 import type { ConsoleContext } from '../console-context.js';
-import { ConsoleError } from '../console-error.js';
+import { ConsoleError, isConsoleError } from '../console-error.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
+import {
+  accountStandingOf,
+  accountStandingSchema,
+  readLiveCounters,
+} from '../usage/account-standing.js';
 import { quotaLimitNano, readLastQuotaReset } from '../usage/key-quota.js';
 
 const DAY = 86_400_000;
@@ -40,14 +47,19 @@ const recordsSchema = z.strictObject({
   cursor: z.string().max(500).optional(),
 });
 
+const topKeysSchema = z.strictObject({
+  from: time.optional(),
+  to: time.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
 const summarySchema = z.strictObject({
   days: z.coerce.number().int().min(1).max(90).default(30),
 });
 
-async function authorizeUsage(
+async function authorizeNamespace(
   call: RouteCall<unknown, unknown>,
-  context: ConsoleContext,
-): Promise<{ kube: UserKube; namespace: string; ledger: LedgerQueryable }> {
+): Promise<{ kube: UserKube; namespace: string }> {
   const { kube } = session(call);
   const namespace = call.params.namespace ?? '';
   const allowed = await kube.can({
@@ -63,6 +75,14 @@ async function authorizeUsage(
         '(needs get on apikeys there).',
     );
   }
+  return { kube, namespace };
+}
+
+async function authorizeUsage(
+  call: RouteCall<unknown, unknown>,
+  context: ConsoleContext,
+): Promise<{ kube: UserKube; namespace: string; ledger: LedgerQueryable }> {
+  const { kube, namespace } = await authorizeNamespace(call);
   if (context.ledger === undefined) {
     throw new ConsoleError('USAGE_UNAVAILABLE', 'No usage ledger is configured for this console.');
   }
@@ -154,6 +174,45 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
             ...(key === undefined ? {} : { keyUid: await keyUid(kube, { namespace, name: key }) }),
           }),
         };
+      },
+    }),
+    defineRoute<undefined, z.output<typeof topKeysSchema>>({
+      method: 'GET',
+      path: `${base}/usage/top-keys`,
+      summary: "The account's keys ranked by cost (default: the last 30 days, the first 10).",
+      tag: 'Usage',
+      query: topKeysSchema,
+      handler: async (call) => {
+        const { namespace, ledger } = await authorizeUsage(call, context);
+        const to = call.query.to ?? context.now();
+        const from = call.query.from ?? to - 30 * DAY;
+        return {
+          from: new Date(from).toISOString(),
+          to: new Date(to).toISOString(),
+          keys: await queryTopKeys(ledger, { namespace, from, to, limit: call.query.limit }),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/usage/account`,
+      summary:
+        "The account's credit, spent and balance, and its requests in flight against its limit.",
+      tag: 'Usage',
+      response: accountStandingSchema,
+      handler: async (call) => {
+        const { kube, namespace } = await authorizeNamespace(call);
+        const account = await kube
+          .get<Account>({ kind: 'Account', namespace, name: 'default' })
+          .catch((error: unknown) => {
+            if (isConsoleError(error) && error.statusCode === 404) return undefined;
+            throw error;
+          });
+        const live =
+          account === undefined
+            ? undefined
+            : await readLiveCounters(context.store, { namespace, now: context.now() });
+        return accountStandingOf(namespace, account, live);
       },
     }),
     defineRoute<undefined, z.output<typeof recordsSchema>>({

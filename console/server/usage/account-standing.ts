@@ -1,0 +1,97 @@
+/**
+ * An account's standing for its dashboard: credit, spent and balance, money reserved by requests
+ * in flight, and concurrency (in flight / limit). Spent and in flight are the store's live
+ * counters when the console has the store (local mode), else the Account's status as the operator
+ * last wrote it (spent only; in flight unknown).
+ */
+import { z } from 'zod';
+import type { Account } from '../../../crds/schema/resources.js';
+import { StoreUnavailableError, type Store } from '../../../store/store.js';
+import { nanoToUsd } from '../keys/api-key-view.js';
+
+/** What the console reads from the store: the account's counters and its requests in flight. */
+export type AccountCountersSource = Pick<Store, 'accountCounters' | 'accountInFlight'>;
+
+export interface LiveAccountCounters {
+  spentNano: number;
+  reservedNano: number;
+  inFlight: number;
+}
+
+export const accountStandingSchema = z.object({
+  namespace: z.string(),
+  hasAccount: z.boolean(),
+  displayName: z.string().nullable(),
+  /** Null: no balance limit. */
+  creditUSD: z.string().nullable(),
+  spentUSD: z.string().nullable(),
+  /** credit - spent; null without a credit. */
+  balanceUSD: z.string().nullable(),
+  /** Fraction of the credit spent, in [0, 1]; null without a credit. */
+  spentFraction: z.number().nullable(),
+  /** Estimated cost held by requests in flight (store only). */
+  reservedUSD: z.string().nullable(),
+  inFlight: z.number().nullable(),
+  /** Null: unlimited. */
+  maxConcurrentRequests: z.number().nullable(),
+  /** Where spent and in flight come from. */
+  source: z.enum(['store', 'status']),
+});
+
+export type AccountStanding = z.infer<typeof accountStandingSchema>;
+
+/** Pure: a USD amount (up to 9 decimals) in nano-USD; null when absent or malformed. */
+export function usdToNano(value: string | number | undefined | null): number | null {
+  if (value === undefined || value === null) return null;
+  const match = /^(-?)(\d+)(?:\.(\d{1,9}))?$/.exec(String(value));
+  if (match === null) return null;
+  const nano = Number(match[2]) * 1_000_000_000 + Number((match[3] ?? '').padEnd(9, '0'));
+  return match[1] === '-' ? -nano : nano;
+}
+
+/** Pure: the standing from the Account (absent: the namespace has none) and the live counters. */
+export function accountStandingOf(
+  namespace: string,
+  account: Account | undefined,
+  live: LiveAccountCounters | undefined,
+): AccountStanding {
+  const creditNano = usdToNano(account?.spec.creditUSD);
+  const spentNano = live?.spentNano ?? usdToNano(account?.status?.spentUSD);
+  const limit = account?.spec.maxConcurrentRequests;
+  return {
+    namespace,
+    hasAccount: account !== undefined,
+    displayName: account?.spec.displayName ?? null,
+    creditUSD: creditNano === null ? null : nanoToUsd(creditNano),
+    spentUSD: spentNano === null ? null : nanoToUsd(spentNano),
+    balanceUSD: creditNano === null ? null : nanoToUsd(creditNano - (spentNano ?? 0)),
+    spentFraction:
+      creditNano === null
+        ? null
+        : creditNano > 0
+          ? Math.min(1, Math.max(0, (spentNano ?? 0) / creditNano))
+          : 1,
+    reservedUSD: live === undefined ? null : nanoToUsd(live.reservedNano),
+    inFlight: live?.inFlight ?? null,
+    maxConcurrentRequests: limit === undefined || limit === 0 ? null : limit,
+    source: live === undefined ? 'status' : 'store',
+  };
+}
+
+/** The store's live counters, or undefined without a store or while it is unreachable. */
+export async function readLiveCounters(
+  store: AccountCountersSource | undefined,
+  options: { namespace: string; now: number },
+): Promise<LiveAccountCounters | undefined> {
+  if (store === undefined) return undefined;
+  try {
+    const [counters, inFlight] = await Promise.all([
+      store.accountCounters(options.namespace),
+      store.accountInFlight(options.namespace, options.now),
+    ]);
+    return { spentNano: counters.spentNano, reservedNano: counters.reservedNano, inFlight };
+  } catch (error) {
+    if (StoreUnavailableError.is(error)) return undefined;
+    throw error;
+  }
+}
