@@ -22,6 +22,8 @@ const oidcSchema = z.object({
   usernamePrefix: z.string().default(''),
   groupsPrefix: z.string().default(''),
   scopes: z.string().min(1).default('openid email profile groups'),
+  /** The provider's name on the sign-in button; absent: the issuer's host. */
+  displayName: z.string().min(1).max(100).optional(),
   /** Only for a local test issuer on http://127.0.0.1. */
   allowInsecureIssuer: z.boolean().default(false),
 });
@@ -95,6 +97,7 @@ const options = {
   'oidc-username-prefix': { type: 'string' },
   'oidc-groups-prefix': { type: 'string' },
   'oidc-scopes': { type: 'string' },
+  'oidc-display-name': { type: 'string' },
   'redis-url': { type: 'string' },
   'session-file': { type: 'string' },
   'session-idle-seconds': { type: 'string' },
@@ -159,6 +162,7 @@ export function parseConsoleConfig(
       usernamePrefix: read('oidc-username-prefix'),
       groupsPrefix: read('oidc-groups-prefix'),
       scopes: read('oidc-scopes'),
+      displayName: read('oidc-display-name'),
     };
   }
   const defined = Object.fromEntries(

@@ -13,6 +13,7 @@ import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-
 import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError, isConsoleError } from '../console-error.js';
+import { describeSpecIssue } from './admin-spec-issue.js';
 import type { ConsoleKind } from '../kubernetes/resource-paths.js';
 import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
 
@@ -53,29 +54,46 @@ interface ClusterKind {
   spec: z.ZodType;
 }
 
+/** Write-only credential values of an Upstream: written to its Secret, never returned. */
+const credentialValues = {
+  /** The provider API key (credentials type APIKey). */
+  apiKeyValue: z.string().min(1).max(4096).optional(),
+  /** The Google OAuth refresh token and client secret (credentials type GoogleOAuth). */
+  googleOAuthSecret: z
+    .strictObject({
+      refreshToken: z.string().min(1).max(4096),
+      clientSecret: z.string().min(1).max(4096),
+    })
+    .optional(),
+};
+
 const upstreamBody = z.strictObject({
   name: z.string().regex(NAME).max(253),
   spec: z.record(z.string(), z.unknown()),
-  /** The provider API key: written to a Secret in the operator namespace, never returned. */
-  apiKeyValue: z.string().min(1).max(4096).optional(),
+  ...credentialValues,
 });
+
+type UpstreamBody = z.output<typeof upstreamBody>;
 
 function parseSpec(schema: z.ZodType, spec: unknown): Record<string, unknown> {
   const result = schema.safeParse(spec);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ConsoleError('INVALID_INPUT', issue?.message ?? 'invalid spec', {
-      field: ['spec', ...(issue?.path ?? [])].join('.'),
-    });
+    const described = describeSpecIssue(result.error.issues[0]);
+    throw new ConsoleError('INVALID_INPUT', described.message, { field: described.field });
   }
   return spec as Record<string, unknown>;
 }
 
+/** The Secret that holds an Upstream's credential when the console writes it. */
+export function upstreamSecretName(upstream: string): string {
+  return `tollgate-upstream-${upstream}`;
+}
+
 async function writeUpstreamCredential(
   kube: UserKube,
-  options: { namespace: string; upstream: string; value: string },
-): Promise<{ name: string; key: string }> {
-  const name = `tollgate-upstream-${options.upstream}`;
+  options: { namespace: string; upstream: string; data: Record<string, string> },
+): Promise<void> {
+  const name = upstreamSecretName(options.upstream);
   const secret = {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -85,7 +103,7 @@ async function writeUpstreamCredential(
       namespace: options.namespace,
       labels: { 'app.kubernetes.io/managed-by': 'tollgate-console' },
     },
-    stringData: { apiKey: options.value },
+    stringData: options.data,
   };
   try {
     await kube.create({ kind: 'Secret', namespace: options.namespace }, secret);
@@ -93,10 +111,31 @@ async function writeUpstreamCredential(
     if (!(isConsoleError(error) && error.code === 'CONFLICT')) throw error;
     await kube.mergePatch(
       { kind: 'Secret', namespace: options.namespace, name },
-      { stringData: { apiKey: options.value } },
+      { stringData: options.data },
     );
   }
-  return { name, key: 'apiKey' };
+}
+
+/**
+ * The spec with the credential reference of values sent now (the Secret the console writes), so
+ * that it is checked before anything is written.
+ */
+function specWithCredentialRef(input: UpstreamBody): Record<string, unknown> {
+  const spec = { ...input.spec };
+  const secretName = upstreamSecretName(input.name);
+  if (input.apiKeyValue !== undefined) {
+    spec.credentials = {
+      type: 'APIKey',
+      apiKey: { secretRef: { name: secretName, key: 'apiKey' } },
+    };
+  } else if (input.googleOAuthSecret !== undefined) {
+    const current = spec.credentials as { googleOAuth?: Record<string, unknown> } | undefined;
+    spec.credentials = {
+      type: 'GoogleOAuth',
+      googleOAuth: { ...current?.googleOAuth, secretRef: { name: secretName } },
+    };
+  }
+  return spec;
 }
 
 export function adminRoutes(context: ConsoleContext): ApiRoute[] {
@@ -113,20 +152,26 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
             name: z.string().regex(NAME).max(253),
             spec: z.record(z.string(), z.unknown()),
           });
+    /** Checks the spec, then writes the credential values sent (never before the check). */
     const withCredential = async (
       kube: UserKube,
-      input: z.output<typeof upstreamBody>,
+      input: UpstreamBody,
     ): Promise<Record<string, unknown>> => {
-      const parsed = { ...input.spec };
-      if (input.apiKeyValue !== undefined) {
-        const ref = await writeUpstreamCredential(kube, {
+      const checked = parseSpec(spec, specWithCredentialRef(input));
+      const data =
+        input.apiKeyValue !== undefined
+          ? { apiKey: input.apiKeyValue }
+          : input.googleOAuthSecret !== undefined
+            ? { ...input.googleOAuthSecret }
+            : undefined;
+      if (data !== undefined) {
+        await writeUpstreamCredential(kube, {
           namespace: context.config.operatorNamespace,
           upstream: input.name,
-          value: input.apiKeyValue,
+          data,
         });
-        parsed.credentials = { type: 'APIKey', apiKey: { secretRef: ref } };
       }
-      return parseSpec(spec, parsed);
+      return checked;
     };
     routes.push(
       defineRoute({
@@ -141,7 +186,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
           return { items: list.items.map(adminView) };
         },
       }),
-      defineRoute<z.output<typeof upstreamBody>>({
+      defineRoute<UpstreamBody>({
         method: 'POST',
         path,
         summary:
@@ -184,15 +229,19 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
           return adminView(await kube.get({ kind, name: nameParam(call, 'name') }));
         },
       }),
-      defineRoute<{ spec: Record<string, unknown>; apiKeyValue?: string | undefined }>({
+      defineRoute<Omit<UpstreamBody, 'name'> & { resourceVersion?: string | undefined }>({
         method: 'PUT',
         path: `${path}/{name}`,
-        summary: `Replaces the ${kind}'s spec.`,
+        summary:
+          kind === 'Upstream'
+            ? "Replaces the Upstream's spec; credential values sent replace those in its Secret. With `resourceVersion`, a change made meanwhile is refused (409)."
+            : "Replaces the Group's spec. With `resourceVersion`, a change made meanwhile is refused (409).",
         tag: 'Admin',
         body: z.strictObject({
           spec: z.record(z.string(), z.unknown()),
-          ...(kind === 'Upstream' ? { apiKeyValue: z.string().min(1).max(4096).optional() } : {}),
-        }) as z.ZodType<{ spec: Record<string, unknown>; apiKeyValue?: string | undefined }>,
+          resourceVersion: z.string().min(1).max(64).optional(),
+          ...(kind === 'Upstream' ? credentialValues : {}),
+        }) as z.ZodType<Omit<UpstreamBody, 'name'> & { resourceVersion?: string | undefined }>,
         response: adminObjectSchema,
         handler: (call) => {
           const { kube } = session(call);
@@ -202,12 +251,15 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
             { username: kube.identity.username, verb: 'update', kind, name },
             async () => {
               const current = await kube.get({ kind, name });
-              const next = await withCredential(kube, { name, ...call.body });
+              const { resourceVersion, ...input } = call.body;
+              const next = await withCredential(kube, { name, ...input });
               return adminView(
                 await kube.mergePatch(
                   { kind, name },
                   {
-                    metadata: { resourceVersion: current.metadata?.resourceVersion },
+                    metadata: {
+                      resourceVersion: resourceVersion ?? current.metadata?.resourceVersion,
+                    },
                     spec: replacing(current.spec, next),
                   },
                 ),
@@ -272,12 +324,16 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
         return { items: (await kube.list({ kind: 'Account' })).items.map(adminView) };
       },
     }),
-    defineRoute<{ spec: Record<string, unknown> }>({
+    defineRoute<{ spec: Record<string, unknown>; resourceVersion?: string | undefined }>({
       method: 'PUT',
       path: `${path}/{namespace}`,
-      summary: "Creates or replaces the namespace's Account (credit, concurrency, display name).",
+      summary:
+        "Creates or replaces the namespace's Account (credit, concurrency, display name). With `resourceVersion`, a change made meanwhile is refused (409).",
       tag: 'Admin',
-      body: z.strictObject({ spec: z.record(z.string(), z.unknown()) }),
+      body: z.strictObject({
+        spec: z.record(z.string(), z.unknown()),
+        resourceVersion: z.string().min(1).max(64).optional(),
+      }),
       response: adminObjectSchema,
       handler: (call) => {
         const { kube } = session(call);
@@ -307,7 +363,9 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
             }
             return adminView(
               await kube.mergePatch(ref, {
-                metadata: { resourceVersion: current.metadata?.resourceVersion },
+                metadata: {
+                  resourceVersion: call.body.resourceVersion ?? current.metadata?.resourceVersion,
+                },
                 spec: replacing(current.spec, spec),
               }),
             );

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoute, session, type ApiRoute } from '../api/api-route.js';
 import { checkLocalPassword, readLocalUsers } from '../auth/local-users.js';
 import { OIDC_COOKIE, readCookie, serializeCookie } from '../auth/cookies.js';
+import { accessSchema, readAccess } from '../auth/read-access.js';
 import { newOpaqueId, pendingOidcSchema } from '../auth/session-store.js';
 import { clearSessionCookie, cookieSecure, startSession } from '../auth/start-session.js';
 import type { ConsoleContext } from '../console-context.js';
@@ -29,6 +30,14 @@ const returnToSchema = z.strictObject({
     .optional(),
 });
 
+const accessQuerySchema = z.strictObject({
+  namespace: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'a namespace name')
+    .max(63)
+    .optional(),
+});
+
 const callbackSchema = z.looseObject({ state: z.string().optional(), code: z.string().optional() });
 
 export function sessionRoutes(context: ConsoleContext): ApiRoute[] {
@@ -52,9 +61,23 @@ export function sessionRoutes(context: ConsoleContext): ApiRoute[] {
       summary: 'The sign-in methods this console offers.',
       tag: 'Session',
       public: true,
-      response: z.object({ local: z.boolean(), oidc: z.boolean() }),
-      handler: () =>
-        Promise.resolve({ local: context.config.localUsers, oidc: context.oidc !== undefined }),
+      response: z.object({
+        local: z.boolean(),
+        oidc: z.boolean(),
+        /** The identity provider's name for the sign-in button; null without OIDC. */
+        oidcName: z.string().nullable(),
+      }),
+      handler: () => {
+        const oidc = context.config.oidc;
+        return Promise.resolve({
+          local: context.config.localUsers,
+          oidc: context.oidc !== undefined,
+          oidcName:
+            context.oidc === undefined || oidc === undefined
+              ? null
+              : (oidc.displayName ?? new URL(oidc.issuer).host),
+        });
+      },
     }),
     defineRoute({
       method: 'POST',
@@ -106,6 +129,16 @@ export function sessionRoutes(context: ConsoleContext): ApiRoute[] {
       tag: 'Session',
       response: meSchema,
       handler: (call) => Promise.resolve(me(session(call).session)),
+    }),
+    defineRoute<undefined, z.output<typeof accessQuerySchema>>({
+      method: 'GET',
+      path: '/me/access',
+      summary:
+        'What the signed-in user may do (SelfSubjectAccessReview as the user): list, create, update, delete on Groups, Upstreams, Accounts and, with `namespace`, its ApiKeys; `administer` when any Group, Upstream or Account may be changed.',
+      tag: 'Session',
+      query: accessQuerySchema,
+      response: accessSchema,
+      handler: (call) => readAccess(session(call).kube, call.query.namespace),
     }),
     defineRoute({
       method: 'GET',

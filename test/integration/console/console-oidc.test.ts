@@ -154,7 +154,11 @@ afterAll(async () => {
 describe('OIDC sign-in', () => {
   it('offers OIDC and sends the browser to the provider with PKCE (S256), state and nonce', async () => {
     const methods = await getJson(byDefault, { jar: new CookieJar(), path: '/auth/methods' });
-    expect(methods.body).toEqual({ local: false, oidc: true });
+    expect(methods.body).toEqual({
+      local: false,
+      oidc: true,
+      oidcName: new URL(provider.issuer).host,
+    });
     const authorize = new URL(await beginSignIn(byDefault, new CookieJar()));
     expect(authorize.origin).toBe(provider.issuer);
     const query = authorize.searchParams;

@@ -1,0 +1,73 @@
+/**
+ * What the signed-in user may do, asked of Kubernetes RBAC as the user (SelfSubjectAccessReview,
+ * impersonated): per resource the verbs `list`, `create`, `update`, `delete` on Groups and
+ * Upstreams (cluster-scoped), Accounts (in every namespace) and, for one namespace, ApiKeys. The
+ * web app shows or hides its links and buttons from this; the API server still decides each call.
+ */
+import { z } from 'zod';
+import type { UserKube } from '../kubernetes/user-kube.js';
+
+const VERBS = ['list', 'create', 'update', 'delete'] as const;
+type Verb = (typeof VERBS)[number];
+
+const verbsSchema = z.object({
+  list: z.boolean(),
+  create: z.boolean(),
+  update: z.boolean(),
+  delete: z.boolean(),
+});
+
+export const accessSchema = z.object({
+  /** May change Groups, Upstreams or Accounts: the console shows "Administration". */
+  administer: z.boolean(),
+  groups: verbsSchema,
+  upstreams: verbsSchema,
+  /** Accounts of every namespace (a cluster-wide grant). */
+  accounts: verbsSchema,
+  /** ApiKeys of the namespace asked for; null when none was asked for. */
+  keys: verbsSchema.nullable(),
+  namespace: z.string().nullable(),
+});
+
+export type Access = z.output<typeof accessSchema>;
+export type Verbs = z.output<typeof verbsSchema>;
+
+async function verbsOn(
+  kube: UserKube,
+  resource: string,
+  namespace: string | undefined,
+): Promise<Verbs> {
+  const answers = await Promise.all(
+    VERBS.map((verb) =>
+      kube.can({
+        verb,
+        group: 'tollgate.dev',
+        resource,
+        ...(namespace === undefined ? {} : { namespace }),
+      }),
+    ),
+  );
+  const verbs = {} as Record<Verb, boolean>;
+  VERBS.forEach((verb, index) => {
+    verbs[verb] = answers[index] === true;
+  });
+  return verbs;
+}
+
+export async function readAccess(kube: UserKube, namespace?: string): Promise<Access> {
+  const [groups, upstreams, accounts, keys] = await Promise.all([
+    verbsOn(kube, 'groups', undefined),
+    verbsOn(kube, 'upstreams', undefined),
+    verbsOn(kube, 'accounts', undefined),
+    namespace === undefined ? Promise.resolve(null) : verbsOn(kube, 'apikeys', namespace),
+  ]);
+  const writes = (verbs: Verbs) => verbs.create || verbs.update || verbs.delete;
+  return {
+    administer: writes(groups) || writes(upstreams) || writes(accounts),
+    groups,
+    upstreams,
+    accounts,
+    keys,
+    namespace: namespace ?? null,
+  };
+}

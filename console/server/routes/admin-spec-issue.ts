@@ -1,0 +1,65 @@
+/**
+ * A refused Group, Upstream or Account spec in plain words: the first zod issue becomes
+ * `{ field: 'spec.<path>', message }`, with the resource model's patterns (money, multipliers,
+ * names, URLs) said as people would say them.
+ */
+import type { z } from 'zod';
+import {
+  DNS_SUBDOMAIN_PATTERN,
+  MONEY_PATTERN,
+  POSITIVE_DECIMAL_PATTERN,
+} from '../../../crds/schema/common-fields.js';
+
+const PATTERNS: [string, string][] = [
+  [MONEY_PATTERN, 'must be an amount in USD such as 12 or 0.50 (at most 6 decimals)'],
+  [
+    POSITIVE_DECIMAL_PATTERN,
+    'must be a number greater than 0 such as 1 or 0.5 (at most 6 decimals)',
+  ],
+  [DNS_SUBDOMAIN_PATTERN, "must be lower-case letters, digits, '-' and '.'"],
+  ['^https?://[^\\s]+$', 'must be a URL starting with http:// or https://'],
+  ['^https?://', 'must be a URL starting with http:// or https://'],
+];
+
+function sizeWord(origin: unknown): string {
+  if (origin === 'string') return ' characters';
+  if (origin === 'array') return ' entries';
+  return '';
+}
+
+function plain(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_format': {
+      const pattern = 'pattern' in issue ? issue.pattern : '';
+      const known = PATTERNS.find(([source]) => pattern === String(new RegExp(source)));
+      return known?.[1] ?? 'has an invalid format';
+    }
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be a ${issue.expected}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${sizeWord(issue.origin)}`;
+    case 'too_small':
+      return issue.origin === 'string' && issue.minimum === 1
+        ? 'must not be empty'
+        : `must be at least ${String(issue.minimum)}${sizeWord(issue.origin)}`;
+    case 'unrecognized_keys':
+      return `has unknown fields: ${issue.keys.join(', ')}`;
+    case 'custom':
+    case 'invalid_element':
+    case 'invalid_key':
+    case 'invalid_union':
+    case 'not_multiple_of':
+      return issue.message.toLowerCase();
+  }
+}
+
+export function describeSpecIssue(issue: z.core.$ZodIssue | undefined): {
+  field: string;
+  message: string;
+} {
+  if (issue === undefined) return { field: 'spec', message: 'The spec is not valid.' };
+  const field = ['spec', ...issue.path.map(String)].join('.');
+  return { field, message: `${field} ${plain(issue)}.` };
+}
