@@ -9,13 +9,16 @@
  * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge.
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
  * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs, lease charge ('' for none:
- * recordTime TAB record JSON prefix).
- * Reply: {'ok', accountUid} or {'refused', reason, window, number}.
+ * recordTime TAB record JSON prefix), session binding TTL (0 = no session).
+ * KEYS[7] is the session binding (sticky sessions; any name of the namespace when there is none):
+ * when admitted, its upstream is read and its TTL renewed.
+ * Reply: {'ok', accountUid} ({'ok', accountUid, bound upstream or ''} with a session) or
+ * {'refused', reason, window, number}.
  */
 import { LUA_COUNTERS_WHOLE } from './counters-whole.js';
 import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
 
-export const ADMISSION_KEY_COUNT = 6;
+export const ADMISSION_KEY_COUNT = 7;
 
 export const ADMISSION_LUA = `
 ${LUA_RELEASE_AND_PURGE}
@@ -29,6 +32,7 @@ local keyMax = tonumber(ARGV[8 + windowCount])
 local sourceDenied = ARGV[9 + windowCount] == '1'
 local modelDenied = ARGV[10 + windowCount] == '1'
 local markerTtl, leaseCharge = ARGV[11 + windowCount], ARGV[12 + windowCount]
+local sessionTtl = tonumber(ARGV[13 + windowCount] or '0')
 
 purgeExpired(base, now, markerTtl)
 
@@ -93,5 +97,10 @@ end
 redis.call('HINCRBY', keyCounters, 'reserved', estimate)
 redis.call('HINCRBY', keyCounters, 'inflight', 1)
 redis.call('HINCRBY', accountCounters, 'reserved', estimate)
+if sessionTtl > 0 then
+  local bound = redis.call('GET', KEYS[7]) or ''
+  if bound ~= '' then redis.call('PEXPIRE', KEYS[7], sessionTtl) end
+  return {'ok', account[1], bound}
+end
 return {'ok', account[1]}
 `;

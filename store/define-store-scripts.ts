@@ -13,6 +13,7 @@ import {
 } from './counter-scripts.js';
 import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-restore-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
+import { CLAIM_UPSTREAM_LUA, REPORT_UPSTREAM_FAILURE_LUA } from './upstream-health-scripts.js';
 
 const SCRIPTS = {
   tollgateAdmit: { lua: ADMISSION_LUA, numberOfKeys: ADMISSION_KEY_COUNT },
@@ -21,6 +22,8 @@ const SCRIPTS = {
   tollgateReadAccountCounters: { lua: READ_ACCOUNT_COUNTERS_LUA, numberOfKeys: 3 },
   tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 2 },
   tollgateAcquireUpstreamSlot: { lua: ACQUIRE_UPSTREAM_SLOT_LUA, numberOfKeys: 1 },
+  tollgateClaimUpstream: { lua: CLAIM_UPSTREAM_LUA, numberOfKeys: 3 },
+  tollgateReportUpstreamFailure: { lua: REPORT_UPSTREAM_FAILURE_LUA, numberOfKeys: 1 },
   tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
   // Any number of keys: the call passes the count first.

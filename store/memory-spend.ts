@@ -3,6 +3,7 @@
  * Redis scripts (admission-script.ts, settlement-script.ts). Synchronous, so each call is atomic.
  * A charge appends its record to the usage record queue in the same step.
  */
+import { renewSessionInMaps, sessionKey } from './memory-upstream-health.js';
 import type {
   InFlightEntry,
   KeyCounterState,
@@ -150,7 +151,15 @@ export function admitInState(
   counters.reserved += request.estimateNano;
   counters.inFlight += 1;
   ns.accountReserved += request.estimateNano;
-  return { admitted: true, accountUid: ns.account?.uid ?? '' };
+  const accountUid = ns.account?.uid ?? '';
+  if (request.session === undefined) return { admitted: true, accountUid };
+  const { id, ttlMs } = request.session;
+  const key = sessionKey(request.namespace, id);
+  return {
+    admitted: true,
+    accountUid,
+    boundUpstream: renewSessionInMaps(state, key, { now: request.now, ttlMs }),
+  };
 }
 
 interface Charge {

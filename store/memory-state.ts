@@ -3,6 +3,7 @@
  * for the data folder (Maps and Sets are written as entry lists, so no key can touch a prototype),
  * with the usage records still waiting for the recorder.
  */
+import type { UpstreamHealthMaps } from './memory-upstream-health.js';
 import type {
   AccountPolicy,
   GroupPolicy,
@@ -63,7 +64,7 @@ export interface NamespaceState {
   appended: number;
 }
 
-export interface MemoryState {
+export interface MemoryState extends UpstreamHealthMaps {
   keyPolicies: Map<string, KeyPolicy>;
   groups: Map<string, GroupPolicy>;
   upstreams: Map<string, UpstreamPolicy>;
@@ -80,6 +81,9 @@ export function createEmptyState(): MemoryState {
     groups: new Map(),
     upstreams: new Map(),
     upstreamSlots: new Map(),
+    upstreamHealth: new Map(),
+    upstreamRequests: new Map(),
+    sessions: new Map(),
     namespaces: new Map(),
     restoreQueue: new Set(),
   };
@@ -168,5 +172,10 @@ export function deserializeState(text: string): { state: MemoryState; queue: Que
     throw new Error(`unknown memory store version ${parsed.version}`);
   }
   markUnmarkedCounters(parsed.state);
+  // Files written before upstream health and sticky sessions hold none.
+  const older = parsed.state as Partial<UpstreamHealthMaps>;
+  older.upstreamHealth ??= new Map();
+  older.upstreamRequests ??= new Map();
+  older.sessions ??= new Map();
   return { state: parsed.state, queue: parsed.queue ?? [] };
 }

@@ -5,6 +5,7 @@
  * usage record queue (the in-process recorder drains it into the ledger); the records still
  * queued are persisted with the state.
  */
+import { createMemoryUpstreamHealth } from './memory-upstream-health-store.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryRecordQueue } from './memory-usage-record-source.js';
@@ -168,6 +169,7 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
       }),
     releaseUpstreamSlot: (upstream, requestId) =>
       change(() => void state.upstreamSlots.get(upstream)?.delete(requestId)),
+    ...createMemoryUpstreamHealth(state, change, read),
     keyCounters: (namespace, keyUid, now) =>
       change(() => readKeyCounters(context, state, { namespace, keyUid, now })),
     accountCounters: (namespace) =>

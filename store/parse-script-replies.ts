@@ -29,7 +29,15 @@ function refusalFrom(reason: string, window: string, value: number): AdmissionRe
 export function parseAdmissionReply(reply: unknown): AdmissionResult {
   if (!Array.isArray(reply)) throw new Error('unexpected admission reply');
   const [status, first, window, value] = reply.map(String);
-  if (status === 'ok') return { admitted: true, accountUid: first ?? '' };
+  if (status === 'ok') {
+    // A third element answers a session lookup: the bound upstream, '' for none.
+    if (reply.length < 3) return { admitted: true, accountUid: first ?? '' };
+    return {
+      admitted: true,
+      accountUid: first ?? '',
+      boundUpstream: window === undefined || window === '' ? null : window,
+    };
+  }
   return {
     admitted: false,
     refusal: refusalFrom(first ?? '', window ?? '', Number(value ?? '0')),

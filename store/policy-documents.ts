@@ -56,6 +56,11 @@ export interface KeyPolicy {
     modelsAllow: string[] | null;
     priceOverrides: Record<string, ModelPrice>;
     priceFallback: ModelPrice | null;
+    /**
+     * Sticky sessions: how long a session stays bound to its upstream, 0 = off. Absent (documents
+     * of Groups without `sessionAffinity`) = on, for the gateway's default TTL.
+     */
+    sessionTtlMs?: number;
   } | null;
 }
 
@@ -78,6 +83,8 @@ export interface UpstreamPolicy {
   /** For GoogleOAuth: the non-secret half of the credential. */
   oauth: { clientID: string; tokenURL: string; projectID: string } | null;
   maxConcurrent: number;
+  /** Requests started per minute across replicas; absent or 0 = unlimited. */
+  requestsPerMinute?: number;
   modelOverrides: Record<string, string>;
   chatCompletions: 'Translate' | 'Native';
 }

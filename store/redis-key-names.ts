@@ -20,6 +20,8 @@ export interface NamespaceKeyNames {
   usageStream: string;
   keyCounters(keyUid: string): string;
   settled(requestId: string): string;
+  /** The upstream a session is bound to (sticky sessions), by the session identity's digest. */
+  session(session: string): string;
 }
 
 export interface RedisKeyNames {
@@ -37,6 +39,10 @@ export interface RedisKeyNames {
   group(name: string): string;
   upstream(name: string): string;
   upstreamSlots(name: string): string;
+  /** The upstream's health hash (cool-down, circuit, probe, credential flag). */
+  upstreamHealth(name: string): string;
+  /** Requests started in the minute window starting at `windowStart` (requests per minute). */
+  upstreamRequests(name: string, windowStart: number): string;
   namespace(namespace: string): NamespaceKeyNames;
 }
 
@@ -65,6 +71,8 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,
+    upstreamHealth: (name) => `${prefix}upstream:{${name}}:health`,
+    upstreamRequests: (name, windowStart) => `${prefix}upstream:{${name}}:rpm:${windowStart}`,
     namespace: (namespace) => namespaceKeyNames(`${prefix}{ns:${namespace}}:`),
   };
 }
@@ -80,5 +88,6 @@ function namespaceKeyNames(base: string): NamespaceKeyNames {
     usageStream: `${base}usage`,
     keyCounters: (keyUid) => `${base}kc:${keyUid}`,
     settled: (requestId) => `${base}settled:${requestId}`,
+    session: (session) => `${base}session:${session}`,
   };
 }

@@ -37,6 +37,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           ns.inFlight,
           ns.inFlightData,
           ns.inFlightCharge,
+          ns.session(request.session?.id ?? ''),
         ];
         const windowLimits = WINDOWS.map((window) => windowLimit(limits, window.name));
         const args = [
@@ -53,6 +54,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.modelDenied ? '1' : '0',
           options.settledMarkerTtlMs,
           encodeLeaseCharge(request.charge, request.estimateNano),
+          request.session?.ttlMs ?? 0,
         ];
         return parseAdmissionReply(await runScript('tollgateAdmit', keys, args));
       }),

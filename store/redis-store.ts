@@ -9,6 +9,7 @@ import { createRedisKeyNames } from './redis-key-names.js';
 import { createRedisPolicyStore } from './redis-policy-store.js';
 import { createRedisSpendStore } from './redis-spend-store.js';
 import { createRedisCounterRestore } from './redis-counter-restore.js';
+import { createRedisUpstreamHealth } from './redis-upstream-health.js';
 import { pendingRecordsOf } from './read-pending-usage-records.js';
 import type { Store } from './store.js';
 
@@ -41,6 +42,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       settledMarkerTtlMs: options.settledMarkerTtlMs ?? SEVEN_DAYS_MS,
     }),
     ...createRedisCounterRestore({ client, names, runScript }),
+    ...createRedisUpstreamHealth({ client, names, runScript }),
     pendingUsageRecords: (namespace, limit) =>
       guardRedis(async () => {
         const stream = names.namespace(namespace).usageStream;

@@ -9,6 +9,7 @@
 import type { Platform } from '../crds/schema/resources.js';
 import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 import type { SettledRecord, UsageRecord } from './usage-records.js';
+import type { UpstreamHealthStore } from './upstream-health.js';
 
 export type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 
@@ -53,6 +54,11 @@ export interface AdmissionRequest {
    * it an expired lease is only released (store-level callers that never forward anything).
    */
   charge?: LeaseCharge;
+  /**
+   * Sticky sessions: the digest of the caller's session identity. When admitted, the upstream the
+   * session is bound to is returned (`boundUpstream`) and the binding renewed for `ttlMs`.
+   */
+  session?: { id: string; ttlMs: number };
 }
 
 /**
@@ -81,7 +87,13 @@ export interface LeaseSweepResult {
 }
 
 export type AdmissionResult =
-  { admitted: true; accountUid: string } | { admitted: false; refusal: AdmissionRefusal };
+  | {
+      admitted: true;
+      accountUid: string;
+      /** With a `session` only: the upstream it is bound to, null for none. */
+      boundUpstream?: string | null;
+    }
+  | { admitted: false; refusal: AdmissionRefusal };
 
 export interface SettlementRequest {
   requestId: string;
@@ -226,7 +238,8 @@ export interface CounterRestoreStore {
   restoreCounters(restore: CounterRestore): Promise<CounterRestoreResult>;
 }
 
-export interface Store extends PolicyWriter, PolicyReader, SpendStore, CounterRestoreStore {
+export interface Store
+  extends PolicyWriter, PolicyReader, SpendStore, CounterRestoreStore, UpstreamHealthStore {
   readonly kind: 'redis' | 'memory';
   /**
    * The records of a namespace appended to its usage stream and not yet taken by the recorder,

@@ -63,6 +63,29 @@ export const groupSpec = object(
       ),
       { maxItems: 32, listType: 'map', mapKeys: ['name'] },
     ),
+    sessionAffinity: object(
+      {
+        mode: withCodeDefault(
+          enumOf(['ClientSession', 'None'], {
+            description:
+              'ClientSession (default): calls of one conversation (the session identity the client sends) go to the upstream that served it while that upstream is available, so its prompt cache is reused. None: every call is scheduled afresh.',
+          }),
+          'ClientSession',
+        ),
+        ttlSeconds: withCodeDefault(
+          integer({
+            description: 'How long a session stays bound after its last call; absent = 3600.',
+            minimum: 60,
+            maximum: 604_800,
+          }),
+          3600,
+        ),
+      },
+      {
+        description:
+          'Sticky sessions, bound per account (namespace); a binding breaks when its upstream cools down.',
+      },
+    ),
     allowedNamespaces: withDefault(
       object(
         {

@@ -59,6 +59,12 @@ export const upstreamSpec = object(
       minimum: 0,
       maximum: 1_000_000,
     }),
+    requestsPerMinute: integer({
+      description:
+        'Requests started per minute through this upstream, counted across every gateway replica; an upstream at its limit is skipped (the next upstream of the group is tried), never waited on. Absent or 0 = unlimited.',
+      minimum: 0,
+      maximum: 1_000_000,
+    }),
     modelOverrides: list(
       object(
         {
@@ -98,7 +104,9 @@ export const upstreamSpec = object(
 
 export const upstreamStatus = object({
   ...statusBase(),
-  cooldownEndTime: dateTime('Until when the upstream is skipped after failures.'),
+  cooldownEndTime: dateTime(
+    'Until when the upstream is skipped (cool-down after a 429 / 529, or the open circuit after consecutive failures); absent while it is available.',
+  ),
 });
 
 export const upstreamDefinition = {

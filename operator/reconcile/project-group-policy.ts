@@ -36,7 +36,15 @@ export function projectGroupForKey(group: Group): NonNullable<KeyPolicy['group']
     upstreams: upstreamRefs(group),
     modelsAllow: group.spec.models?.allow ?? null,
     ...projectPricing(group.spec.pricing),
+    ...projectSessionAffinity(group),
   };
+}
+
+/** Only a Group that sets `sessionAffinity` adds the field, so other key documents keep their digest. */
+function projectSessionAffinity(group: Group): { sessionTtlMs?: number } {
+  const affinity = group.spec.sessionAffinity;
+  if (affinity === undefined) return {};
+  return { sessionTtlMs: affinity.mode === 'None' ? 0 : (affinity.ttlSeconds ?? 3600) * 1000 };
 }
 
 /** `ResolvedRefs` of a Group: every upstreamRef names an existing Upstream of the same platform. */

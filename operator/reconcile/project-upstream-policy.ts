@@ -73,6 +73,10 @@ export function projectUpstreamPolicy(
       (spec.modelOverrides ?? []).map((item) => [item.name, item.upstreamModel]),
     ),
     chatCompletions: spec.chatCompletions ?? 'Translate',
+    // Only when set, so the digest of every other upstream document is unchanged.
+    ...(spec.requestsPerMinute === undefined || spec.requestsPerMinute === 0
+      ? {}
+      : { requestsPerMinute: spec.requestsPerMinute }),
   };
   const credentialHash = createHash('sha256').update(credential.plaintext).digest('hex');
   const digest = computeDigest({ ...content, credentialHash });

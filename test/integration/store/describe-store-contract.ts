@@ -9,6 +9,7 @@ import type { Store } from '../../../store/store.js';
 import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describeSpendContract } from './describe-spend-contract.js';
+import { describeUpstreamHealthContract } from './describe-upstream-health-contract.js';
 import { describeUsageContract } from './describe-usage-contract.js';
 import {
   accountPolicy,
@@ -65,6 +66,7 @@ export function describeStoreContract(
     describeLeaseChargeContract(holder);
     describeUsageContract(holder);
     describeCounterRestoreContract(holder);
+    describeUpstreamHealthContract(holder);
   });
 }
 
