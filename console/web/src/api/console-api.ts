@@ -21,6 +21,8 @@ export interface Me {
 export interface AuthMethods {
   local: boolean;
   oidc: boolean;
+  /** The identity provider's name for the sign-in button. */
+  oidcName: string | null;
 }
 
 export interface AccountView {

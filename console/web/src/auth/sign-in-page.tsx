@@ -62,7 +62,7 @@ export function SignInPage() {
           className="button"
           href={`/api/v1/auth/oidc/login?returnTo=${encodeURIComponent(returnTo)}`}
         >
-          Sign in with single sign-on
+          Sign in with {methods.data.oidcName ?? 'single sign-on'}
         </a>
       )}
       {methods.error !== null && <ErrorNote error={methods.error} />}

@@ -11,7 +11,14 @@ import { KeysPage } from './keys-page.js';
 
 afterEach(cleanup);
 
-function renderWithKeys(count: number) {
+const verbs = (allowed: boolean) => ({
+  list: true,
+  create: allowed,
+  update: allowed,
+  delete: allowed,
+});
+
+function renderWithKeys(count: number, options: { mayCreate?: boolean } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   const items = Array.from({ length: count }, (_, index) =>
     keyFixture(
@@ -28,6 +35,7 @@ function renderWithKeys(count: number) {
       { namespace: 'team-b', displayName: null, hasAccount: true },
     ],
   });
+  client.setQueryData(['access', 'demo'], { keys: verbs(options.mayCreate ?? true) });
   return render(
     <QueryClientProvider client={client}>
       <KeysPage namespace="demo" />
@@ -36,6 +44,12 @@ function renderWithKeys(count: number) {
 }
 
 describe('keys page', () => {
+  it('offers "Create key" only to users whom RBAC lets create keys', () => {
+    renderWithKeys(2, { mayCreate: false });
+    expect(screen.getByText('2 keys')).toBeTruthy();
+    expect(screen.queryByText('Create key')).toBeNull();
+  });
+
   it('lists 1,000 keys, searches and sorts them', () => {
     const { container } = renderWithKeys(1000);
     // Queries over 7,000 cells are slow in jsdom: they look inside the toolbar and the header.

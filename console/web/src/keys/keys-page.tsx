@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi } from '../api/console-api.js';
+import { useAccess } from '../auth/use-access.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { AccountPicker } from './account-picker.js';
 import { KeyRow } from './key-row.js';
@@ -24,6 +25,8 @@ const countKeys = (count: number): string => (count === 1 ? '1 key' : `${count} 
 
 export function KeysPage(props: { namespace: string }) {
   const [, navigate] = useLocation();
+  // Shown only when RBAC lets the user create keys here (the server refuses the others anyway).
+  const mayCreate = useAccess(props.namespace)?.keys?.create === true;
   const keys = useQuery({
     queryKey: ['keys', props.namespace],
     queryFn: () => consoleApi.keys(props.namespace),
@@ -70,9 +73,11 @@ export function KeysPage(props: { namespace: string }) {
     <section aria-labelledby="keys-title">
       <div className="page-head">
         <h1 id="keys-title">Keys</h1>
-        <Link className="button primary" href={`/accounts/${props.namespace}/keys/new`}>
-          Create key
-        </Link>
+        {mayCreate && (
+          <Link className="button primary" href={`/accounts/${props.namespace}/keys/new`}>
+            Create key
+          </Link>
+        )}
       </div>
       <div className="toolbar">
         <AccountPicker
@@ -115,7 +120,9 @@ export function KeysPage(props: { namespace: string }) {
               </tbody>
             </table>
           </div>
-          {keys.data.items.length === 0 && <p>No keys yet. Create the first one.</p>}
+          {keys.data.items.length === 0 && (
+            <p>No keys yet.{mayCreate ? ' Create the first one.' : ''}</p>
+          )}
         </>
       )}
     </section>

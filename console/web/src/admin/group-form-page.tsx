@@ -1,0 +1,356 @@
+/**
+ * Create or edit a Group: name, platform (fixed once created), description, price multiplier,
+ * upstreams (weight, priority), which namespaces may use it, allowed models, fallback prices and
+ * per-model price overrides. Refusals are shown next to the field they name; the input stays.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { Link } from 'wouter';
+import { adminApi, type AdminObject } from '../api/admin-api.js';
+import { PLATFORM_OPTIONS } from './platforms.js';
+import { TextField } from '../keys/text-field.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { localError, placeError } from './field-errors.js';
+import {
+  emptyPrices,
+  groupFormFrom,
+  groupSpecFrom,
+  PRICE_FIELDS,
+  type GroupForm,
+  type Prices,
+} from './group-form-state.js';
+import { RowList } from './row-list.js';
+import { SelectField } from './select-field.js';
+import { adminListKey, useAdminSave } from './use-admin-save.js';
+import type { FormProblem } from './spec-values.js';
+
+const PATHS = [
+  'name',
+  'spec.platform',
+  'spec.description',
+  'spec.rateMultiplier',
+  'spec.upstreamRefs',
+  'spec.allowedNamespaces',
+  'spec.allowedNamespaces.selector.matchLabels',
+  'spec.allowedNamespaces.selector.matchExpressions',
+  'spec.models',
+  'spec.pricing.fallback',
+  'spec.pricing.overrides',
+] as const;
+
+function PriceFields(props: {
+  prices: Prices;
+  onChange: (change: Partial<Prices>) => void;
+  suffix?: string;
+}) {
+  return (
+    <>
+      {PRICE_FIELDS.map((field) => (
+        <TextField
+          key={field.key}
+          label={`${field.label} (USD / M tokens)${props.suffix ?? ''}`}
+          inputMode="decimal"
+          value={props.prices[field.key]}
+          onChange={(value) => {
+            props.onChange({ [field.key]: value });
+          }}
+        />
+      ))}
+    </>
+  );
+}
+
+export function GroupFormPage(props: { name?: string }) {
+  const groups = useQuery({
+    queryKey: adminListKey('groups'),
+    queryFn: () => adminApi.list('groups'),
+  });
+  if (groups.error !== null) return <ErrorNote error={groups.error} />;
+  if (groups.data === undefined) return <p role="status">Loading groups…</p>;
+  const current = groups.data.items.find((item) => item.name === props.name);
+  if (props.name !== undefined && current === undefined) {
+    return <p role="alert">There is no Group named {props.name}.</p>;
+  }
+  return <GroupFormBody key={current?.resourceVersion ?? 'new'} current={current} />;
+}
+
+function GroupFormBody(props: { current: AdminObject | undefined }) {
+  const editing = props.current !== undefined;
+  const [form, setForm] = useState<GroupForm>(() =>
+    groupFormFrom(props.current?.name ?? '', props.current?.spec),
+  );
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const upstreams = useQuery({
+    queryKey: adminListKey('upstreams'),
+    queryFn: () => adminApi.list('upstreams'),
+  });
+  const save = useAdminSave('groups', editing);
+  const update = (change: Partial<GroupForm>) => {
+    setForm((previous) => ({ ...previous, ...change }));
+    setProblem(null);
+    if (save.error !== null) save.reset();
+  };
+  const shown = placeError(problem === null ? save.error : localError(problem), PATHS);
+  const error = (path: (typeof PATHS)[number]) => shown.byPath[path];
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (form.name.trim() === '') {
+      setProblem({ field: 'name', message: 'Enter a name.' });
+      return;
+    }
+    if (form.platform === '') {
+      setProblem({ field: 'spec.platform', message: 'Choose a platform.' });
+      return;
+    }
+    const built = groupSpecFrom(form);
+    if ('problem' in built) {
+      setProblem(built.problem);
+      return;
+    }
+    save.mutate({
+      name: form.name.trim(),
+      body: {
+        spec: built.spec,
+        ...(props.current === undefined ? {} : { resourceVersion: props.current.resourceVersion }),
+      },
+    });
+  };
+  const upstreamNames = (upstreams.data?.items ?? [])
+    .filter((item) => form.platform === '' || item.spec.platform === form.platform)
+    .map((item) => item.name);
+  return (
+    <form className="admin-form" onSubmit={submit} noValidate aria-labelledby="admin-form-title">
+      <h2 id="admin-form-title">{editing ? `Edit group ${form.name}` : 'Create group'}</h2>
+      <div className="grid two">
+        {editing ? (
+          <p className="fixed">
+            <span className="hint">Name</span> {form.name}
+          </p>
+        ) : (
+          <TextField
+            label="Name"
+            required
+            value={form.name}
+            error={error('name')}
+            hint="Lower-case letters, digits, '-' and '.'; keys name it."
+            onChange={(name) => {
+              update({ name });
+            }}
+          />
+        )}
+        <SelectField
+          label="Platform"
+          required
+          value={form.platform}
+          disabled={editing}
+          hint={editing ? 'Fixed once the group exists.' : 'The protocol its keys speak.'}
+          error={error('spec.platform')}
+          options={[{ value: '', label: 'Choose…' }, ...PLATFORM_OPTIONS]}
+          onChange={(platform) => {
+            update({ platform });
+          }}
+        />
+      </div>
+      <TextField
+        label="Description"
+        multiline
+        value={form.description}
+        error={error('spec.description')}
+        onChange={(description) => {
+          update({ description });
+        }}
+      />
+      <TextField
+        label="Price multiplier"
+        inputMode="decimal"
+        value={form.rateMultiplier}
+        error={error('spec.rateMultiplier')}
+        hint="Cost = list price × this; greater than 0 (1 = list price)."
+        onChange={(rateMultiplier) => {
+          update({ rateMultiplier });
+        }}
+      />
+      <datalist id="group-upstream-names">
+        {upstreamNames.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      <RowList
+        legend="Upstreams"
+        itemLabel="Upstream"
+        addLabel="Add upstream"
+        hint="Lower priority is tried first; among equals, traffic is shared by weight."
+        rows={form.upstreamRefs}
+        error={error('spec.upstreamRefs')}
+        newRow={() => ({ name: upstreamNames[0] ?? '', weight: '1', priority: '0' })}
+        onChange={(upstreamRefs) => {
+          update({ upstreamRefs });
+        }}
+        render={(row, change) => (
+          <>
+            <UpstreamNameField
+              value={row.name}
+              onChange={(name) => {
+                change({ name });
+              }}
+            />
+            <TextField
+              label="Weight"
+              inputMode="numeric"
+              value={row.weight}
+              onChange={(weight) => {
+                change({ weight });
+              }}
+            />
+            <TextField
+              label="Priority"
+              inputMode="numeric"
+              value={row.priority}
+              onChange={(priority) => {
+                change({ priority });
+              }}
+            />
+          </>
+        )}
+      />
+      <fieldset>
+        <legend>Namespaces</legend>
+        <div className="choices">
+          <label className="choice">
+            <input
+              type="radio"
+              name="namespaces"
+              checked={form.namespaces === 'All'}
+              onChange={() => {
+                update({ namespaces: 'All' });
+              }}
+            />
+            Every namespace
+          </label>
+          <label className="choice">
+            <input
+              type="radio"
+              name="namespaces"
+              checked={form.namespaces === 'Selector'}
+              onChange={() => {
+                update({ namespaces: 'Selector' });
+              }}
+            />
+            Namespaces with labels
+          </label>
+        </div>
+        {form.namespaces === 'Selector' && (
+          <div className="grid two">
+            <TextField
+              label="Namespace labels"
+              multiline
+              value={form.matchLabels}
+              hint="One key=value per line; all must match."
+              error={error('spec.allowedNamespaces.selector.matchLabels')}
+              onChange={(matchLabels) => {
+                update({ matchLabels });
+              }}
+            />
+            <TextField
+              label="Namespace expressions"
+              multiline
+              value={form.matchExpressions}
+              hint='One per line: "key In a, b", "key NotIn a, b", "key Exists", "key DoesNotExist".'
+              error={error('spec.allowedNamespaces.selector.matchExpressions')}
+              onChange={(matchExpressions) => {
+                update({ matchExpressions });
+              }}
+            />
+          </div>
+        )}
+        {error('spec.allowedNamespaces') !== undefined && (
+          <p className="field-error" role="alert">
+            {error('spec.allowedNamespaces')}
+          </p>
+        )}
+      </fieldset>
+      <TextField
+        label="Allowed models"
+        multiline
+        value={form.modelsAllow}
+        hint="One model name or glob per line (claude-*); empty: every model."
+        error={error('spec.models')}
+        onChange={(modelsAllow) => {
+          update({ modelsAllow });
+        }}
+      />
+      <fieldset>
+        <legend>Fallback price</legend>
+        <p className="hint">
+          For models missing from the price table; empty: such models are refused. Input and output
+          are required when any is set.
+        </p>
+        <div className="grid">
+          <PriceFields
+            prices={form.fallback}
+            onChange={(change) => {
+              update({ fallback: { ...form.fallback, ...change } });
+            }}
+          />
+        </div>
+        {error('spec.pricing.fallback') !== undefined && (
+          <p className="field-error" role="alert">
+            {error('spec.pricing.fallback')}
+          </p>
+        )}
+      </fieldset>
+      <RowList
+        legend="Price overrides"
+        itemLabel="Override"
+        addLabel="Add price override"
+        hint="A model's own price for this group (input and output required)."
+        rows={form.overrides}
+        error={error('spec.pricing.overrides')}
+        newRow={() => ({ model: '', ...emptyPrices() })}
+        onChange={(overrides) => {
+          update({ overrides });
+        }}
+        render={(row, change) => (
+          <>
+            <TextField
+              label="Model"
+              value={row.model}
+              onChange={(model) => {
+                change({ model });
+              }}
+            />
+            <PriceFields prices={row} onChange={change} />
+          </>
+        )}
+      />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {editing ? 'Save' : 'Create'}
+        </button>
+        <Link href="/groups" className="button quiet">
+          Cancel
+        </Link>
+      </div>
+      {shown.rest !== null && <ErrorNote error={shown.rest} />}
+    </form>
+  );
+}
+
+function UpstreamNameField(props: { value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="field">
+      <label>
+        Upstream name
+        <input
+          list="group-upstream-names"
+          value={props.value}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => {
+            props.onChange(event.target.value);
+          }}
+        />
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,325 @@
+/**
+ * Create or edit an Upstream: name, platform (fixed once created), base URL, the credential (an
+ * API key, or Google OAuth with client, token URL and project), concurrency, model overrides and,
+ * for OpenAI, Chat Completions. Credential values are write-only: the form says whether one is set
+ * and a value typed replaces it; nothing typed keeps it.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { Link } from 'wouter';
+import { adminApi, type AdminObject } from '../api/admin-api.js';
+import { TextField } from '../keys/text-field.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { localError, placeError } from './field-errors.js';
+import { PLATFORM_OPTIONS } from './platforms.js';
+import { RowList } from './row-list.js';
+import { SelectField } from './select-field.js';
+import type { FormProblem } from './spec-values.js';
+import { adminListKey, useAdminSave } from './use-admin-save.js';
+import {
+  credentialIsSet,
+  upstreamFormFrom,
+  upstreamWriteFrom,
+  type CredentialType,
+  type UpstreamForm,
+} from './upstream-form-state.js';
+
+const PATHS = [
+  'name',
+  'spec.platform',
+  'spec.baseURL',
+  'spec.credentials',
+  'spec.credentials.type',
+  'spec.credentials.apiKey',
+  'apiKeyValue',
+  'spec.credentials.googleOAuth',
+  'spec.credentials.googleOAuth.clientID',
+  'spec.credentials.googleOAuth.tokenURL',
+  'spec.credentials.googleOAuth.projectID',
+  'googleOAuthSecret',
+  'spec.maxConcurrentRequests',
+  'spec.modelOverrides',
+  'spec.chatCompletions',
+] as const;
+
+export function UpstreamFormPage(props: { name?: string }) {
+  const upstreams = useQuery({
+    queryKey: adminListKey('upstreams'),
+    queryFn: () => adminApi.list('upstreams'),
+  });
+  if (upstreams.error !== null) return <ErrorNote error={upstreams.error} />;
+  if (upstreams.data === undefined) return <p role="status">Loading upstreams…</p>;
+  const current = upstreams.data.items.find((item) => item.name === props.name);
+  if (props.name !== undefined && current === undefined) {
+    return <p role="alert">There is no Upstream named {props.name}.</p>;
+  }
+  return <UpstreamFormBody key={current?.resourceVersion ?? 'new'} current={current} />;
+}
+
+function UpstreamFormBody(props: { current: AdminObject | undefined }) {
+  const editing = props.current !== undefined;
+  const credentialSet = credentialIsSet(props.current?.spec);
+  const [form, setForm] = useState<UpstreamForm>(() =>
+    upstreamFormFrom(props.current?.name ?? '', props.current?.spec),
+  );
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const save = useAdminSave('upstreams', editing);
+  const update = (change: Partial<UpstreamForm>) => {
+    setForm((previous) => ({ ...previous, ...change }));
+    setProblem(null);
+    if (save.error !== null) save.reset();
+  };
+  const shown = placeError(problem === null ? save.error : localError(problem), PATHS);
+  const error = (...paths: (typeof PATHS)[number][]) =>
+    paths.map((path) => shown.byPath[path]).find((message) => message !== undefined);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (form.name.trim() === '') {
+      setProblem({ field: 'name', message: 'Enter a name.' });
+      return;
+    }
+    if (form.platform === '') {
+      setProblem({ field: 'spec.platform', message: 'Choose a platform.' });
+      return;
+    }
+    const built = upstreamWriteFrom(form);
+    if ('problem' in built) {
+      setProblem(built.problem);
+      return;
+    }
+    save.mutate({
+      name: form.name.trim(),
+      body: {
+        ...built.write,
+        ...(props.current === undefined ? {} : { resourceVersion: props.current.resourceVersion }),
+      },
+    });
+  };
+  const credentialState = credentialSet
+    ? `A credential is set (Secret ${form.secretName}). It is never shown; type a new value to replace it.`
+    : 'No credential is set yet.';
+  return (
+    <form className="admin-form" onSubmit={submit} noValidate aria-labelledby="admin-form-title">
+      <h2 id="admin-form-title">{editing ? `Edit upstream ${form.name}` : 'Create upstream'}</h2>
+      <div className="grid two">
+        {editing ? (
+          <p className="fixed">
+            <span className="hint">Name</span> {form.name}
+          </p>
+        ) : (
+          <TextField
+            label="Name"
+            required
+            value={form.name}
+            error={error('name')}
+            hint="Lower-case letters, digits, '-' and '.'; groups name it."
+            onChange={(name) => {
+              update({ name });
+            }}
+          />
+        )}
+        <SelectField
+          label="Platform"
+          required
+          value={form.platform}
+          disabled={editing}
+          hint={editing ? 'Fixed once the upstream exists.' : 'The protocol the provider speaks.'}
+          error={error('spec.platform')}
+          options={[{ value: '', label: 'Choose…' }, ...PLATFORM_OPTIONS]}
+          onChange={(platform) => {
+            update({
+              platform,
+              ...(platform === 'Antigravity' ? { credentialType: 'GoogleOAuth' as const } : {}),
+            });
+          }}
+        />
+      </div>
+      <TextField
+        label="Base URL"
+        type="url"
+        value={form.baseURL}
+        error={error('spec.baseURL')}
+        hint="Origin and optional path prefix, e.g. https://api.anthropic.com."
+        onChange={(baseURL) => {
+          update({ baseURL });
+        }}
+      />
+      <fieldset>
+        <legend>Credential</legend>
+        <p className="hint credential-state" role="status">
+          {credentialState}
+        </p>
+        <SelectField
+          label="Credential type"
+          value={form.credentialType}
+          error={error('spec.credentials.type', 'spec.credentials')}
+          options={[
+            { value: 'APIKey', label: 'API key' },
+            { value: 'GoogleOAuth', label: 'Google OAuth (Antigravity)' },
+          ]}
+          onChange={(credentialType) => {
+            update({ credentialType: credentialType as CredentialType });
+          }}
+        />
+        {form.credentialType === 'APIKey' ? (
+          <>
+            <TextField
+              label={credentialSet ? 'New API key' : 'API key'}
+              type="password"
+              autoComplete="new-password"
+              value={form.apiKeyValue}
+              error={error('apiKeyValue', 'spec.credentials.apiKey')}
+              hint={`Stored in the Secret tollgate-upstream-${form.name === '' ? '<name>' : form.name} in the operator namespace; never shown again.${credentialSet ? ' Empty: keep the current key.' : ''}`}
+              onChange={(apiKeyValue) => {
+                update({ apiKeyValue });
+              }}
+            />
+            <details className="advanced">
+              <summary>Use a Secret that already exists</summary>
+              <div className="grid two">
+                <TextField
+                  label="Secret name"
+                  value={form.secretName}
+                  hint="In the operator namespace; ignored when a new key is typed."
+                  onChange={(secretName) => {
+                    update({ secretName });
+                  }}
+                />
+                <TextField
+                  label="Key in the Secret"
+                  value={form.secretKey}
+                  placeholder="apiKey"
+                  onChange={(secretKey) => {
+                    update({ secretKey });
+                  }}
+                />
+              </div>
+            </details>
+          </>
+        ) : (
+          <>
+            <div className="grid two">
+              <TextField
+                label="Client ID"
+                value={form.clientID}
+                error={error('spec.credentials.googleOAuth.clientID')}
+                onChange={(clientID) => {
+                  update({ clientID });
+                }}
+              />
+              <TextField
+                label="Token URL"
+                type="url"
+                value={form.tokenURL}
+                error={error('spec.credentials.googleOAuth.tokenURL')}
+                onChange={(tokenURL) => {
+                  update({ tokenURL });
+                }}
+              />
+              <TextField
+                label="Project ID"
+                value={form.projectID}
+                error={error('spec.credentials.googleOAuth.projectID')}
+                onChange={(projectID) => {
+                  update({ projectID });
+                }}
+              />
+              <TextField
+                label="Secret name"
+                value={form.secretName}
+                hint="A Secret with refreshToken and clientSecret; replaced when new values are typed."
+                error={error('spec.credentials.googleOAuth')}
+                onChange={(secretName) => {
+                  update({ secretName });
+                }}
+              />
+              <TextField
+                label={credentialSet ? 'New refresh token' : 'Refresh token'}
+                type="password"
+                autoComplete="new-password"
+                value={form.refreshToken}
+                error={error('googleOAuthSecret')}
+                onChange={(refreshToken) => {
+                  update({ refreshToken });
+                }}
+              />
+              <TextField
+                label={credentialSet ? 'New client secret' : 'Client secret'}
+                type="password"
+                autoComplete="new-password"
+                value={form.clientSecret}
+                onChange={(clientSecret) => {
+                  update({ clientSecret });
+                }}
+              />
+            </div>
+          </>
+        )}
+      </fieldset>
+      <TextField
+        label="Concurrent requests"
+        inputMode="numeric"
+        value={form.maxConcurrentRequests}
+        error={error('spec.maxConcurrentRequests')}
+        hint="Requests in flight at once through this upstream; empty or 0: unlimited."
+        onChange={(maxConcurrentRequests) => {
+          update({ maxConcurrentRequests });
+        }}
+      />
+      <RowList
+        legend="Model overrides"
+        itemLabel="Model override"
+        addLabel="Add model override"
+        hint="A model name clients send, rewritten to the upstream's name before forwarding."
+        rows={form.modelOverrides}
+        error={error('spec.modelOverrides')}
+        newRow={() => ({ name: '', upstreamModel: '' })}
+        onChange={(modelOverrides) => {
+          update({ modelOverrides });
+        }}
+        render={(row, change) => (
+          <>
+            <TextField
+              label="Model"
+              value={row.name}
+              onChange={(name) => {
+                change({ name });
+              }}
+            />
+            <TextField
+              label="Upstream model"
+              value={row.upstreamModel}
+              onChange={(upstreamModel) => {
+                change({ upstreamModel });
+              }}
+            />
+          </>
+        )}
+      />
+      {form.platform === 'OpenAI' && (
+        <SelectField
+          label="Chat Completions"
+          value={form.chatCompletions}
+          error={error('spec.chatCompletions')}
+          options={[
+            { value: '', label: 'Translate to Responses (default)' },
+            { value: 'Translate', label: 'Translate to Responses' },
+            { value: 'Native', label: 'Pass through (native)' },
+          ]}
+          onChange={(chatCompletions) => {
+            update({ chatCompletions });
+          }}
+        />
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {editing ? 'Save' : 'Create'}
+        </button>
+        <Link href="/upstreams" className="button quiet">
+          Cancel
+        </Link>
+      </div>
+      {shown.rest !== null && <ErrorNote error={shown.rest} />}
+    </form>
+  );
+}
