@@ -35,6 +35,9 @@ helm.sh/chart: {{ include "tollgate.chart" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: tollgate
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{/* Labels that select every pod of the release. */}}
@@ -67,4 +70,199 @@ Usage: include "tollgate.componentName" (dict "root" $ "component" "gateway")
 */}}
 {{- define "tollgate.componentName" -}}
 {{- printf "%s-%s" (include "tollgate.fullname" .root) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The image reference: repository@digest, else repository:tag (tag defaults to appVersion). */}}
+{{- define "tollgate.image" -}}
+{{- if .Values.image.digest -}}
+{{ .Values.image.repository }}@{{ .Values.image.digest }}
+{{- else -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+{{- end }}
+
+{{/*
+ServiceAccount name of one component.
+Usage: include "tollgate.serviceAccountName" (dict "root" $ "component" "gateway")
+*/}}
+{{- define "tollgate.serviceAccountName" -}}
+{{- $values := index .root.Values .component -}}
+{{- if $values.serviceAccount.create -}}
+{{ default (include "tollgate.componentName" .) $values.serviceAccount.name }}
+{{- else -}}
+{{ default "default" $values.serviceAccount.name }}
+{{- end -}}
+{{- end }}
+
+{{/* Secret names. */}}
+{{- define "tollgate.keysSecretName" -}}
+{{ include "tollgate.fullname" . }}-keys
+{{- end }}
+
+{{- define "tollgate.pepperSecretName" -}}
+{{ default (include "tollgate.keysSecretName" .) .Values.secrets.pepper.existingSecret }}
+{{- end }}
+
+{{- define "tollgate.pepperSecretKey" -}}
+{{ ternary .Values.secrets.pepper.existingSecretKey "pepper" (ne .Values.secrets.pepper.existingSecret "") }}
+{{- end }}
+
+{{- define "tollgate.credentialKeySecretName" -}}
+{{ default (include "tollgate.keysSecretName" .) .Values.secrets.credentialKey.existingSecret }}
+{{- end }}
+
+{{- define "tollgate.credentialKeySecretKey" -}}
+{{ ternary .Values.secrets.credentialKey.existingSecretKey "credential-key" (ne .Values.secrets.credentialKey.existingSecret "") }}
+{{- end }}
+
+{{/* Whether the bundled Redis runs: enabled and no external Redis given. */}}
+{{- define "tollgate.redis.bundled" -}}
+{{- if and .Values.redis.bundled.enabled (not .Values.redis.url) (not .Values.redis.existingSecret) -}}
+true
+{{- end -}}
+{{- end }}
+
+{{- define "tollgate.redis.bundledName" -}}
+{{ include "tollgate.componentName" (dict "root" . "component" "redis") }}
+{{- end }}
+
+{{/* The Secret and key holding the Redis URL every component reads. */}}
+{{- define "tollgate.redis.urlSecretName" -}}
+{{- if .Values.redis.existingSecret -}}
+{{ .Values.redis.existingSecret }}
+{{- else -}}
+{{ include "tollgate.fullname" . }}-redis-url
+{{- end -}}
+{{- end }}
+
+{{- define "tollgate.redis.urlSecretKey" -}}
+{{ ternary .Values.redis.existingSecretKey "url" (ne .Values.redis.existingSecret "") }}
+{{- end }}
+
+{{/* Whether a ledger is configured, so that the recorder runs and the console reads usage. */}}
+{{- define "tollgate.ledger.enabled" -}}
+{{- if or .Values.postgresql.url .Values.postgresql.existingSecret -}}
+true
+{{- end -}}
+{{- end }}
+
+{{- define "tollgate.postgresql.secretName" -}}
+{{- if .Values.postgresql.existingSecret -}}
+{{ .Values.postgresql.existingSecret }}
+{{- else -}}
+{{ include "tollgate.fullname" . }}-postgresql-url
+{{- end -}}
+{{- end }}
+
+{{- define "tollgate.postgresql.secretKey" -}}
+{{ ternary .Values.postgresql.existingSecretKey "url" (ne .Values.postgresql.existingSecret "") }}
+{{- end }}
+
+{{/* Environment shared by the components that use Redis. */}}
+{{- define "tollgate.redisEnv" -}}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "tollgate.redis.urlSecretName" . }}
+      key: {{ include "tollgate.redis.urlSecretKey" . }}
+{{- end }}
+
+{{/* Volumes and mounts of the pepper and the credential key (gateway, operator). */}}
+{{- define "tollgate.keyVolumes" -}}
+- name: pepper
+  secret:
+    secretName: {{ include "tollgate.pepperSecretName" . }}
+    defaultMode: 0400
+    items:
+      - key: {{ include "tollgate.pepperSecretKey" . }}
+        path: pepper
+- name: credential-key
+  secret:
+    secretName: {{ include "tollgate.credentialKeySecretName" . }}
+    defaultMode: 0400
+    items:
+      - key: {{ include "tollgate.credentialKeySecretKey" . }}
+        path: credential-key
+{{- end }}
+
+{{- define "tollgate.keyMounts" -}}
+- name: pepper
+  mountPath: /etc/tollgate/pepper
+  readOnly: true
+- name: credential-key
+  mountPath: /etc/tollgate/credential-key
+  readOnly: true
+{{- end }}
+
+{{- define "tollgate.keyEnv" -}}
+- name: TOLLGATE_PEPPER_FILE
+  value: /etc/tollgate/pepper/pepper
+- name: TOLLGATE_CREDENTIAL_KEY_FILE
+  value: /etc/tollgate/credential-key/credential-key
+{{- end }}
+
+{{/* The writable /tmp every Tollgate container gets (the root filesystem is read-only). */}}
+{{- define "tollgate.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: 64Mi
+{{- end }}
+
+{{- define "tollgate.tmpMount" -}}
+- name: tmp
+  mountPath: /tmp
+{{- end }}
+
+{{/*
+Pod-level fields every component shares: pull secrets, security context, scheduling.
+Usage: include "tollgate.podCommon" (dict "root" $ "component" "gateway")
+*/}}
+{{- define "tollgate.podCommon" -}}
+{{- $values := index .root.Values .component -}}
+serviceAccountName: {{ include "tollgate.serviceAccountName" . }}
+automountServiceAccountToken: {{ has .component (list "operator" "console") }}
+enableServiceLinks: false
+{{- with .root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
+{{- with $values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- with $values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* Pod template metadata of one component. */}}
+{{- define "tollgate.podMetadata" -}}
+{{- $values := index .root.Values .component -}}
+labels:
+  {{- include "tollgate.componentLabels" . | nindent 2 }}
+  {{- with $values.podLabels }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- with $values.podAnnotations }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* The Tollgate container's image, pull policy and security context. */}}
+{{- define "tollgate.containerCommon" -}}
+image: {{ include "tollgate.image" . }}
+imagePullPolicy: {{ .Values.image.pullPolicy }}
+securityContext:
+  {{- toYaml .Values.containerSecurityContext | nindent 2 }}
 {{- end }}
