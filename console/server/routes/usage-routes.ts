@@ -139,13 +139,15 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
     defineRoute<undefined, z.output<typeof rangeSchema>>({
       method: 'GET',
       path: `${base}/usage/trend`,
-      summary: "The account's cost and tokens per hour or day (default: the last 30 days).",
+      summary:
+        "The account's requests, tokens and cost per hour or local day of `timeZone` (default: the last 30 days).",
       tag: 'Usage',
       query: rangeSchema,
       handler: async (call) => {
         const { namespace, ledger } = await authorizeUsage(call, context);
         const to = call.query.to ?? context.now();
         return {
+          timeZone: context.config.timeZone,
           points: await queryAccountTrend(ledger, {
             namespace,
             from: call.query.from ?? to - 30 * DAY,

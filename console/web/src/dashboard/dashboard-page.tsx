@@ -1,4 +1,214 @@
-/** The account's dashboard: usage trend, model mix, top keys, balance and concurrency. */
+/**
+ * The account's dashboard: its usage trend per hour (last 24 hours) or day (last 30 days) as cost,
+ * requests or tokens; the model distribution over the same period; the top keys by cost; the
+ * balance and the concurrency.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+import { usageApi, type ModelShare } from '../api/usage-api.js';
+import { AccountPicker } from '../keys/account-picker.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { formatCount, formatRequests, formatShare, usdOfNano } from '../usage/format-usage.js';
+import { trendRange, trendSlots, type TrendBucket } from '../usage/trend-slots.js';
+import { useNow } from '../usage/use-now.js';
+import { AccountStandingPanel } from './account-standing-panel.js';
+import { modelColor } from './model-colors.js';
+import { TopKeysPanel } from './top-keys-panel.js';
+import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
+import './dashboard.css';
+
+const TrendChart = lazy(() => import('./trend-chart.js'));
+const ModelChart = lazy(() => import('./model-chart.js'));
+
+const PERIOD_LABELS: Record<TrendBucket, string> = {
+  hour: 'Last 24 hours',
+  day: 'Last 30 days',
+};
+
+function Toggle<T extends string>(props: {
+  label: string;
+  options: readonly { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <div className="tabs" role="group" aria-label={props.label}>
+      {props.options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          className="quiet"
+          aria-pressed={option.value === props.value}
+          onClick={() => {
+            props.onChange(option.value);
+          }}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function ModelTable(props: { models: ModelShare[] }) {
+  return (
+    <div className="table-scroll">
+      <table className="usage-table">
+        <caption className="visually-hidden">Usage per model</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col" className="num">
+              Requests
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+            <th scope="col" className="num">
+              Share
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.models.map((model, index) => (
+            <tr key={model.model}>
+              <th scope="row">
+                <span className="swatch" style={{ background: modelColor(index) }} aria-hidden />
+                {model.model}
+              </th>
+              <td className="num">{formatCount(model.requests)}</td>
+              <td className="num">{usdOfNano(model.costNano)}</td>
+              <td className="num">{formatShare(model.costShare)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function DashboardPage(props: { namespace: string }) {
-  return <h1>Dashboard of {props.namespace}</h1>;
+  const [, navigate] = useLocation();
+  const now = useNow();
+  const [bucket, setBucket] = useState<TrendBucket>('hour');
+  const [metric, setMetric] = useState<TrendMetric>('cost');
+  // The server's time zone comes with its answer; until then the range is drawn in UTC.
+  const [timeZone, setTimeZone] = useState('UTC');
+  const range = trendRange(bucket, { now, timeZone });
+  const from = new Date(range.from).toISOString();
+  // A minute ahead: `now` is rounded down to the minute, and the last minute's usage counts.
+  const to = new Date(range.to + 60_000).toISOString();
+  const trend = useQuery({
+    queryKey: ['usage-trend', props.namespace, bucket, from, to],
+    queryFn: () => usageApi.trend({ namespace: props.namespace, bucket, from, to }),
+    placeholderData: (previous) => previous,
+    refetchInterval: 60_000,
+  });
+  const answeredZone = trend.data?.timeZone;
+  useEffect(() => {
+    if (answeredZone !== undefined) setTimeZone(answeredZone);
+  }, [answeredZone]);
+  const models = useQuery({
+    queryKey: ['usage-models', props.namespace, from, to],
+    queryFn: () => usageApi.models({ namespace: props.namespace, from, to }),
+    placeholderData: (previous) => previous,
+    refetchInterval: 60_000,
+  });
+  const slots =
+    trend.data === undefined
+      ? []
+      : trendSlots(bucket, { points: trend.data.points, now, timeZone: trend.data.timeZone });
+  const totals = slots.reduce(
+    (sum, slot) => ({
+      requests: sum.requests + slot.requests,
+      tokens: sum.tokens + slot.tokens,
+      cost: sum.cost + slot.cost,
+    }),
+    { requests: 0, tokens: 0, cost: 0 },
+  );
+  const period = PERIOD_LABELS[bucket].toLowerCase();
+  const chartLabel = `${METRIC_LABELS[metric]} per ${bucket}, ${period}`;
+  return (
+    <section aria-labelledby="dashboard-title" className="dashboard">
+      <div className="page-head">
+        <h1 id="dashboard-title">Dashboard</h1>
+        <AccountPicker
+          value={props.namespace}
+          onChange={(namespace) => {
+            navigate(`/accounts/${namespace}/dashboard`);
+          }}
+        />
+      </div>
+      <div className="dashboard-grid">
+        <section className="card span-2" aria-labelledby="trend-title">
+          <div className="card-head">
+            <h2 id="trend-title">Usage trend</h2>
+            <Toggle
+              label="Trend period"
+              value={bucket}
+              onChange={setBucket}
+              options={[
+                { value: 'hour', label: PERIOD_LABELS.hour },
+                { value: 'day', label: PERIOD_LABELS.day },
+              ]}
+            />
+          </div>
+          <dl className="figures totals" aria-label={`Totals, ${period}`}>
+            <div>
+              <dt>Requests</dt>
+              <dd className="big">{formatRequests(totals.requests)}</dd>
+            </div>
+            <div>
+              <dt>Tokens</dt>
+              <dd className="big">{formatCount(totals.tokens)}</dd>
+            </div>
+            <div>
+              <dt>Cost</dt>
+              <dd className="big">{usdOfNano(Math.round(totals.cost * 1e9))}</dd>
+            </div>
+          </dl>
+          <Toggle
+            label="Show"
+            value={metric}
+            onChange={setMetric}
+            options={(['cost', 'requests', 'tokens'] as const).map((value) => ({
+              value,
+              label: METRIC_LABELS[value],
+            }))}
+          />
+          {trend.error !== null && <ErrorNote error={trend.error} />}
+          {trend.data === undefined && trend.error === null && (
+            <p role="status">Loading the trend…</p>
+          )}
+          {trend.data !== undefined && (
+            <Suspense fallback={<p role="status">Loading the chart…</p>}>
+              <TrendChart slots={slots} metric={metric} label={chartLabel} />
+            </Suspense>
+          )}
+        </section>
+        <AccountStandingPanel namespace={props.namespace} />
+        <TopKeysPanel namespace={props.namespace} now={now} />
+        <section className="card" aria-labelledby="models-title">
+          <h2 id="models-title">Models</h2>
+          <p className="hint">Share of the cost, {period}.</p>
+          {models.error !== null && <ErrorNote error={models.error} />}
+          {models.data === undefined && models.error === null && (
+            <p role="status">Loading models…</p>
+          )}
+          {models.data !== undefined && models.data.models.length === 0 && (
+            <p className="hint">No usage in this period.</p>
+          )}
+          {models.data !== undefined && models.data.models.length > 0 && (
+            <div className="model-mix">
+              <Suspense fallback={<p role="status">Loading the chart…</p>}>
+                <ModelChart models={models.data.models} label={`Model distribution, ${period}`} />
+              </Suspense>
+              <ModelTable models={models.data.models} />
+            </div>
+          )}
+        </section>
+      </div>
+    </section>
+  );
 }

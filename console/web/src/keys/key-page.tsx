@@ -1,21 +1,32 @@
 /**
  * One key: its state and limits, the actions (enable or disable, reset quota, rotate, delete; the
- * last three ask first), and its usage (today, 30 days, quota, a daily chart).
+ * last three ask first), and its usage (today, 30 days, quota, a daily chart) with a link to its
+ * records. After an action the key and its usage are read every 2 s for a while, until the
+ * operator and the ledger have caught up (readiness says when the Ready report still lags).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
 import { formatRelative, formatUsd } from '../format/format-values.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { ConfirmAction } from './confirm-action.js';
 import { CreatedKeyValue } from './created-key-value.js';
+import { readinessOf } from './key-readiness.js';
 import { UseKeyPanel } from './use-key-panel.js';
+import './key-page.css';
 
 const KeyUsageChart = lazy(() => import('./key-usage-chart.js'));
 
 const usd = (nano: number): string => formatUsd(String(nano / 1e9));
 const requests = (count: number): string => (count === 1 ? '1 request' : `${count} requests`);
+/** How long the page reads the key and its usage often after an action. */
+const WATCH_MS = 30_000;
+const DONE: Record<KeyAction, string> = {
+  enable: 'Done: the key is enabled.',
+  disable: 'Done: the key is disabled.',
+  'reset-quota': 'Done: the used quota starts again from $0.',
+};
 
 /** The key's client configuration with the placeholder for the value (never read back). */
 function KeyClientConfig(props: { namespace: string; name: string }) {
@@ -29,17 +40,31 @@ function KeyClientConfig(props: { namespace: string; name: string }) {
   return <UseKeyPanel config={config.data} />;
 }
 
-function KeyUsagePanel(props: { namespace: string; name: string }) {
+function KeyUsagePanel(props: {
+  namespace: string;
+  name: string;
+  /** The key's quota limit: a new limit is a new summary. */
+  quotaUSD: string | null;
+  watching: boolean;
+}) {
+  const ref = { namespace: props.namespace, name: props.name };
   const usage = useQuery({
-    queryKey: ['key-usage', props.namespace, props.name],
-    queryFn: () => consoleApi.keyUsage(props),
+    queryKey: ['key-usage', props.namespace, props.name, props.quotaUSD],
+    queryFn: () => consoleApi.keyUsage(ref),
+    placeholderData: keepPreviousData,
+    refetchInterval: props.watching ? 2_000 : 60_000,
   });
   if (usage.error !== null) return <ErrorNote error={usage.error} />;
   if (usage.data === undefined) return <p role="status">Loading usage…</p>;
   const { today, lastDays, quota } = usage.data;
   return (
     <section className="card" aria-labelledby="usage-title">
-      <h2 id="usage-title">Usage</h2>
+      <div className="card-head-row">
+        <h2 id="usage-title">Usage</h2>
+        <Link href={`/accounts/${props.namespace}/keys/${encodeURIComponent(props.name)}/records`}>
+          Usage records
+        </Link>
+      </div>
       <dl className="figures">
         <div>
           <dt>Today</dt>
@@ -73,11 +98,18 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const ref = { namespace: props.namespace, name: props.name };
+  // After an action, until this time, the key and its usage are read every 2 s.
+  const [watchUntil, setWatchUntil] = useState(0);
+  const watching = () => Date.now() < watchUntil;
   const key = useQuery({
     queryKey: ['key', props.namespace, props.name],
     queryFn: () => consoleApi.key(ref),
     // Until the operator reports the key ready (after a create, enable or rotate), ask often.
-    refetchInterval: (query) => (query.state.data?.ready.status === 'True' ? 30_000 : 3_000),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (data === undefined || watching() || readinessOf(data).pending) return 2_000;
+      return data.ready.status === 'True' ? 30_000 : 3_000;
+    },
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['keys', props.namespace] });
   const action = useMutation({
@@ -85,7 +117,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
       consoleApi.keyAction({ ...ref, action: kind, csrfToken: props.me.csrfToken }),
     onSuccess: async (updated) => {
       client.setQueryData(['key', props.namespace, props.name], updated);
-      await refresh();
+      setWatchUntil(Date.now() + WATCH_MS);
+      await Promise.all([
+        refresh(),
+        client.invalidateQueries({ queryKey: ['key-usage', props.namespace, props.name] }),
+      ]);
     },
   });
   const rotate = useMutation({
@@ -105,6 +141,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   if (key.error !== null) return <ErrorNote error={key.error} />;
   if (key.data === undefined) return <p role="status">Loading the key…</p>;
   const apiKey = key.data;
+  const readiness = readinessOf(apiKey);
   const busy = action.isPending || rotate.isPending || remove.isPending;
   const actionError = action.error ?? rotate.error ?? remove.error;
   return (
@@ -129,11 +166,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
         </div>
         <div>
           <dt>Ready</dt>
-          <dd>
-            {apiKey.ready.status === 'True'
-              ? 'ready'
-              : `${apiKey.ready.reason ?? 'pending'}${apiKey.ready.message === null ? '' : `: ${apiKey.ready.message}`}`}
-          </dd>
+          <dd className={readiness.pending ? 'pending' : undefined}>{readiness.text}</dd>
         </div>
         <div>
           <dt>Quota</dt>
@@ -212,10 +245,15 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
       {actionError !== null && <ErrorNote error={actionError} />}
       {action.isSuccess && (
         <p role="status" className="hint">
-          Done: the key is {action.data.state}.
+          {DONE[action.variables]}
         </p>
       )}
-      <KeyUsagePanel namespace={props.namespace} name={props.name} />
+      <KeyUsagePanel
+        namespace={props.namespace}
+        name={props.name}
+        quotaUSD={apiKey.limits.quotaUSD}
+        watching={watchUntil > 0 && watching()}
+      />
       <KeyClientConfig namespace={props.namespace} name={props.name} />
     </section>
   );

@@ -1,8 +1,295 @@
-/** The usage records of one key, with filters, paging and CSV export. */
-export function KeyRecordsPage(props: { namespace: string; name: string }) {
+/**
+ * The usage records of one key, newest first: filters (model, outcome, time range), pages of the
+ * records API (its cursor; "Newer" goes back through the cursors seen), and the filtered records
+ * as CSV.
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { usageApi, type UsageRecordRow } from '../api/usage-api.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { formatCount, formatDuration, usdOfNano } from '../usage/format-usage.js';
+import {
+  EMPTY_FILTER,
+  OUTCOME_LABELS,
+  rangeProblem,
+  recordFilterOf,
+  type RecordFilterForm,
+} from '../usage/record-filters.js';
+import '../usage/records.css';
+
+const PAGE_SIZES = [25, 50, 100, 200] as const;
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+function RecordRow(props: { record: UsageRecordRow }) {
+  const { record } = props;
+  const { usage } = record;
   return (
-    <h1>
-      Usage records of {props.name} in {props.namespace}
-    </h1>
+    <tr>
+      <th scope="row" data-label="Time">
+        <time dateTime={new Date(record.time).toISOString()}>{timeFormat.format(record.time)}</time>
+      </th>
+      <td data-label="Model">
+        {record.model}
+        {record.upstreamModel !== record.model && record.upstreamModel !== '' && (
+          <span className="sub">{record.upstreamModel}</span>
+        )}
+      </td>
+      <td data-label="Input" className="num">
+        {formatCount(usage.inputUncached)}
+      </td>
+      <td data-label="Output" className="num">
+        {formatCount(usage.output)}
+      </td>
+      <td data-label="Cache read" className="num">
+        {formatCount(usage.cacheRead)}
+      </td>
+      <td data-label="Cache write" className="num">
+        {formatCount(usage.cacheWrite5m + usage.cacheWrite1h)}
+      </td>
+      <td data-label="Cost" className="num">
+        {usdOfNano(record.costNano)}
+        {record.estimated && <span className="sub">estimated</span>}
+      </td>
+      <td data-label="Duration" className="num">
+        {formatDuration(record.durationMs)}
+      </td>
+      <td data-label="Outcome">
+        <span className={`outcome outcome-${record.outcome}`}>
+          {OUTCOME_LABELS[record.outcome]} · {record.status}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+export function KeyRecordsPage(props: { namespace: string; name: string }) {
+  const [form, setForm] = useState<RecordFilterForm>(EMPTY_FILTER);
+  const [pageSize, setPageSize] = useState<number>(50);
+  // The cursors of the pages shown so far: the last one is the current page's.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors.at(-1);
+  const problem = rangeProblem(form);
+  const filter = recordFilterOf(props.name, form);
+  const records = useQuery({
+    queryKey: ['key-records', props.namespace, filter, pageSize, cursor],
+    queryFn: () =>
+      usageApi.records({
+        namespace: props.namespace,
+        filter,
+        limit: pageSize,
+        ...(cursor === undefined ? {} : { cursor }),
+      }),
+    enabled: problem === null,
+    placeholderData: keepPreviousData,
+  });
+  const models = useQuery({
+    queryKey: ['key-models', props.namespace, props.name],
+    queryFn: () =>
+      usageApi.models({
+        namespace: props.namespace,
+        key: props.name,
+        from: new Date(Date.now() - 90 * 86_400_000).toISOString(),
+        to: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+  });
+  const change = (changes: Partial<RecordFilterForm>) => {
+    setForm({ ...form, ...changes });
+    setCursors([undefined]);
+  };
+  const modelNames = new Set(models.data?.models.map((model) => model.model) ?? []);
+  if (form.model !== '') modelNames.add(form.model);
+  const page = records.data;
+  const first = cursors.length - 1;
+  return (
+    <section aria-labelledby="records-title" className="records-page">
+      <p>
+        <Link href={`/accounts/${props.namespace}/keys/${encodeURIComponent(props.name)}`}>
+          ← {props.name}
+        </Link>
+      </p>
+      <div className="page-head">
+        <h1 id="records-title">Usage records of {props.name}</h1>
+        <a
+          className="button"
+          href={usageApi.recordsCsvHref({ namespace: props.namespace, filter })}
+          download
+        >
+          Download CSV
+        </a>
+      </div>
+      <form
+        className="toolbar record-filters"
+        aria-label="Filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+        }}
+      >
+        <label className="field">
+          Model
+          <select
+            value={form.model}
+            onChange={(event) => {
+              change({ model: event.target.value });
+            }}
+          >
+            <option value="">All models</option>
+            {[...modelNames].sort().map((model) => (
+              <option key={model} value={model}>
+                {model}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Outcome
+          <select
+            value={form.outcome}
+            onChange={(event) => {
+              change({ outcome: event.target.value as RecordFilterForm['outcome'] });
+            }}
+          >
+            <option value="">All outcomes</option>
+            {Object.entries(OUTCOME_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          From
+          <input
+            type="datetime-local"
+            value={form.from}
+            aria-invalid={problem !== null}
+            onChange={(event) => {
+              change({ from: event.target.value });
+            }}
+          />
+        </label>
+        <label className="field">
+          To
+          <input
+            type="datetime-local"
+            value={form.to}
+            aria-invalid={problem !== null}
+            aria-describedby={problem === null ? undefined : 'range-problem'}
+            onChange={(event) => {
+              change({ to: event.target.value });
+            }}
+          />
+        </label>
+        <label className="field">
+          Per page
+          <select
+            value={pageSize}
+            onChange={(event) => {
+              setPageSize(Number(event.target.value));
+              setCursors([undefined]);
+            }}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+        {(form.model !== '' || form.outcome !== '' || form.from !== '' || form.to !== '') && (
+          <button
+            type="button"
+            className="quiet"
+            onClick={() => {
+              change(EMPTY_FILTER);
+            }}
+          >
+            Clear filters
+          </button>
+        )}
+      </form>
+      {problem !== null && (
+        <p className="field-error" id="range-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {records.error !== null && <ErrorNote error={records.error} />}
+      {page === undefined && records.error === null && problem === null && (
+        <p role="status">Loading records…</p>
+      )}
+      {page !== undefined && (
+        <>
+          <p className="count" role="status">
+            {page.records.length === 0
+              ? 'No records match.'
+              : `Records ${first * pageSize + 1}–${first * pageSize + page.records.length}${page.nextCursor === null ? '' : ', more after'}`}
+          </p>
+          {page.records.length > 0 && (
+            <div className="table-wrap">
+              <table className="records">
+                <caption className="visually-hidden">Usage records of {props.name}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Model</th>
+                    <th scope="col" className="num">
+                      Input
+                    </th>
+                    <th scope="col" className="num">
+                      Output
+                    </th>
+                    <th scope="col" className="num">
+                      Cache read
+                    </th>
+                    <th scope="col" className="num">
+                      Cache write
+                    </th>
+                    <th scope="col" className="num">
+                      Cost
+                    </th>
+                    <th scope="col" className="num">
+                      Duration
+                    </th>
+                    <th scope="col">Outcome</th>
+                  </tr>
+                </thead>
+                <tbody aria-busy={records.isPlaceholderData}>
+                  {page.records.map((record) => (
+                    <RecordRow key={record.requestId} record={record} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <nav className="pager" aria-label="Pages">
+            <button
+              type="button"
+              disabled={cursors.length <= 1}
+              onClick={() => {
+                setCursors(cursors.slice(0, -1));
+              }}
+            >
+              ← Newer
+            </button>
+            <button
+              type="button"
+              disabled={page.nextCursor === null || records.isPlaceholderData}
+              onClick={() => {
+                if (page.nextCursor !== null) setCursors([...cursors, page.nextCursor]);
+              }}
+            >
+              Older →
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
   );
 }

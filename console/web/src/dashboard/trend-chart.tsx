@@ -1,0 +1,54 @@
+/** The account's usage per hour or day as bars (Recharts; loaded only by the dashboard). */
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatCount } from '../usage/format-usage.js';
+import type { TrendSlot } from '../usage/trend-slots.js';
+import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
+
+function formatMetric(metric: TrendMetric, value: number, precise: boolean): string {
+  if (metric !== 'cost') return formatCount(value);
+  if (precise) return `$${value.toFixed(value >= 1 ? 2 : 6)}`;
+  return value >= 1 || value === 0 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`;
+}
+
+export default function TrendChart(props: {
+  slots: TrendSlot[];
+  metric: TrendMetric;
+  label: string;
+}) {
+  const { metric } = props;
+  return (
+    <figure className="chart" aria-label={props.label}>
+      <ResponsiveContainer width="100%" height={240}>
+        <BarChart data={props.slots} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
+          <XAxis dataKey="short" stroke="var(--muted)" fontSize={12} minTickGap={12} />
+          <YAxis
+            stroke="var(--muted)"
+            fontSize={12}
+            width={64}
+            allowDecimals={metric === 'cost'}
+            tickFormatter={(value: number) => formatMetric(metric, value, false)}
+          />
+          <Tooltip
+            formatter={(value) => [
+              formatMetric(metric, Number(value), true),
+              METRIC_LABELS[metric],
+            ]}
+            labelFormatter={(_label, payload) => {
+              const slot = payload[0]?.payload as TrendSlot | undefined;
+              return slot?.label.replace('T', ' ') ?? '';
+            }}
+            contentStyle={{
+              background: 'var(--surface)',
+              border: '1px solid var(--border)',
+              color: 'var(--text)',
+            }}
+            cursor={{ fill: 'var(--border)', opacity: 0.4 }}
+          />
+          <Bar dataKey={metric} fill="var(--accent)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+      <figcaption className="hint">{props.label}</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,127 @@
+// @vitest-environment jsdom
+/**
+ * The key page in jsdom against stubbed console API answers: the readiness shown agrees with the
+ * key's state while the operator's Ready report still lags, the usage panel is read again after an
+ * action, and "Reset the quota" says what it did. Unit table for readinessOf.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { KeyView } from '../api/console-api.js';
+import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
+import { keyFixture } from './key-fixture.js';
+import { KeyPage } from './key-page.js';
+import { readinessOf } from './key-readiness.js';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const me = {
+  username: 'alice',
+  groups: [],
+  method: 'local' as const,
+  csrfToken: 'token',
+  expiresTime: '2030-01-01T00:00:00Z',
+};
+
+function renderKeyPage(key: KeyView, usedNano: () => number): StubCall[] {
+  const calls = stubConsoleFetch({
+    'GET /accounts/demo/keys/key-0001': () => key,
+    'GET /accounts/demo/keys/key-0001/usage': () => ({
+      timeZone: 'UTC',
+      today: { requests: 1, errorRequests: 0, costNano: usedNano() },
+      lastDays: { requests: 1, errorRequests: 0, costNano: usedNano() },
+      daily: [],
+      quota: {
+        limitNano: 10e9,
+        usedNano: usedNano(),
+        remainingNano: 10e9 - usedNano(),
+        fraction: usedNano() / 10e9,
+      },
+    }),
+    'POST /accounts/demo/keys/key-0001/reset-quota': () => key,
+    'POST /accounts/demo/keys/key-0001/disable': () => ({ ...key, state: 'disabled' }),
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <KeyPage namespace="demo" name="key-0001" me={me} />
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+const readyText = () => {
+  const term = screen.getByText('Ready', { selector: 'dt' });
+  return term.nextElementSibling?.textContent;
+};
+
+describe('key page', () => {
+  it('does not show a stale "Suspended" next to an enabled key', async () => {
+    const key = keyFixture(1, {
+      state: 'enabled',
+      ready: { status: 'False', reason: 'Suspended', message: 'the key is suspended' },
+    });
+    renderKeyPage(key, () => 0);
+    await screen.findByRole('heading', { name: 'key-0001' });
+    expect(readyText()).toBe('being enabled: the gateway accepts the key within moments');
+    expect(screen.queryByText(/Suspended/)).toBeNull();
+  });
+
+  it('reads the usage again after a quota reset and says what was done', async () => {
+    let used = 3e9;
+    const calls = renderKeyPage(keyFixture(1, { state: 'enabled' }), () => used);
+    const usage = await screen.findByRole('region', { name: 'Usage' });
+    await waitFor(() => {
+      expect(usage.textContent).toContain('$3.00 of $10.00');
+    });
+    expect(within(usage).getByRole('link', { name: 'Usage records' }).getAttribute('href')).toBe(
+      '/accounts/demo/keys/key-0001/records',
+    );
+    used = 0;
+    fireEvent.click(screen.getByRole('button', { name: 'Reset quota' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reset the quota' }));
+    expect(await screen.findByText('Done: the used quota starts again from $0.')).toBeTruthy();
+    await waitFor(() => {
+      expect(usage.textContent).toContain('$0.00 of $10.00');
+    });
+    const posted = calls.filter((call) => call.method === 'POST');
+    expect(posted.map((call) => call.url.pathname)).toEqual([
+      '/api/v1/accounts/demo/keys/key-0001/reset-quota',
+    ]);
+  });
+
+  it('says the key is disabled after "Disable"', async () => {
+    renderKeyPage(keyFixture(1, { state: 'enabled' }), () => 0);
+    fireEvent.click(await screen.findByRole('button', { name: 'Disable' }));
+    expect(await screen.findByText('Done: the key is disabled.')).toBeTruthy();
+    expect(readyText()).toBe('being disabled: the gateway refuses the key within moments');
+  });
+});
+
+describe('readinessOf', () => {
+  const ready = (status: string, reason: string | null) => ({ status, reason, message: null });
+  it.each([
+    ['enabled', ready('True', 'Active'), 'ready', false],
+    [
+      'enabled',
+      ready('False', 'Suspended'),
+      'being enabled: the gateway accepts the key within moments',
+      true,
+    ],
+    [
+      'disabled',
+      ready('True', 'Active'),
+      'being disabled: the gateway refuses the key within moments',
+      true,
+    ],
+    ['disabled', ready('False', 'Suspended'), 'Suspended', false],
+    ['disabled', ready('False', 'InvalidKey'), 'InvalidKey', false],
+    ['enabled', ready('False', 'GroupNotFound'), 'GroupNotFound', false],
+    ['enabled', ready('Unknown', null), 'pending', true],
+  ] as const)('%s with %j reads %s', (...[state, condition, text, pending]) => {
+    expect(readinessOf({ state, ready: condition })).toEqual({ text, pending });
+  });
+});

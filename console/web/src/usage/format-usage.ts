@@ -1,0 +1,23 @@
+/** Pure: how usage figures read on the usage pages (money from nano-USD, token counts, shares). */
+import { formatUsd } from '../format/format-values.js';
+
+export const usdOfNano = (nano: number): string => formatUsd(String(nano / 1e9));
+
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat('en');
+
+/** `12,345` below 100,000, then `123.4K`, `5.2M`. */
+export function formatCount(count: number): string {
+  return count < 100_000 ? whole.format(count) : compact.format(count);
+}
+
+export const formatRequests = (count: number): string =>
+  count === 1 ? '1 request' : `${formatCount(count)} requests`;
+
+export const formatShare = (fraction: number): string =>
+  fraction > 0 && fraction < 0.001 ? '<0.1%' : `${(fraction * 100).toFixed(1)}%`;
+
+/** Milliseconds as `850 ms` or `12.3 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
