@@ -115,9 +115,9 @@ Usage: include "tollgate.serviceAccountName" (dict "root" $ "component" "gateway
 {{ ternary .Values.secrets.credentialKey.existingSecretKey "credential-key" (ne .Values.secrets.credentialKey.existingSecret "") }}
 {{- end }}
 
-{{/* Whether the bundled Redis runs: enabled and no external Redis given. */}}
+{{/* Whether the bundled Redis runs (templates/validate-values.yaml refuses it beside an external one). */}}
 {{- define "tollgate.redis.bundled" -}}
-{{- if and .Values.redis.bundled.enabled (not .Values.redis.url) (not .Values.redis.existingSecret) -}}
+{{- if .Values.redis.bundled.enabled -}}
 true
 {{- end -}}
 {{- end }}
