@@ -13,7 +13,7 @@ import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-
 import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError, isConsoleError } from '../console-error.js';
-import { describeSpecIssue } from './admin-spec-issue.js';
+import { describeSpecIssue, firstSpecIssue } from './admin-spec-issue.js';
 import type { ConsoleKind } from '../kubernetes/resource-paths.js';
 import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
 
@@ -76,9 +76,9 @@ const upstreamBody = z.strictObject({
 type UpstreamBody = z.output<typeof upstreamBody>;
 
 function parseSpec(schema: z.ZodType, spec: unknown): Record<string, unknown> {
-  const result = schema.safeParse(spec);
-  if (!result.success) {
-    const described = describeSpecIssue(result.error.issues[0]);
+  const issue = firstSpecIssue(schema, spec);
+  if (issue !== undefined) {
+    const described = describeSpecIssue(issue);
     throw new ConsoleError('INVALID_INPUT', described.message, { field: described.field });
   }
   return spec as Record<string, unknown>;

@@ -55,6 +55,47 @@ function plain(issue: z.core.$ZodIssue): string {
   }
 }
 
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function withValueAt(value: unknown, path: readonly PropertyKey[], replacement: unknown): unknown {
+  const [key, ...rest] = path;
+  if (key === undefined) return replacement;
+  const copy: Record<PropertyKey, unknown> = Array.isArray(value)
+    ? ([...(value as unknown[])] as unknown as Record<PropertyKey, unknown>)
+    : { ...(value as Record<PropertyKey, unknown>) };
+  copy[key] = withValueAt(copy[key], rest, replacement);
+  return copy;
+}
+
+const samePath = (a: readonly PropertyKey[], b: readonly PropertyKey[]) =>
+  a.length === b.length && a.every((key, index) => key === b[index]);
+
+/**
+ * The first issue of a refused spec. A decimal field takes an integer or a string: a number out
+ * of the integer range is described by what its string form must look like (`0` as a
+ * multiplier: "greater than 0 such as 1 or 0.5", not "at least 1").
+ */
+export function firstSpecIssue(schema: z.ZodType, spec: unknown): z.core.$ZodIssue | undefined {
+  const result = schema.safeParse(spec);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  if (issue === undefined) return undefined;
+  const value = valueAt(spec, issue.path);
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && typeof value === 'number') {
+    const retry = schema.safeParse(withValueAt(spec, issue.path, String(value)));
+    const again = retry.success ? undefined : retry.error.issues[0];
+    if (again?.code === 'invalid_format' && samePath(again.path, issue.path)) return again;
+  }
+  return issue;
+}
+
 export function describeSpecIssue(issue: z.core.$ZodIssue | undefined): {
   field: string;
   message: string;
