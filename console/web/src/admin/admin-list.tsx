@@ -112,26 +112,28 @@ export function AdminList(props: {
                       ),
                     )}
                     {editable && (
-                      <td className="row-actions">
-                        {props.verbs.update && (
-                          <Link
-                            className="button"
-                            href={`/${props.kind}/${encodeURIComponent(name)}`}
-                            aria-label={`Edit ${props.noun} ${name}`}
-                          >
-                            Edit
-                          </Link>
-                        )}
-                        {props.verbs.delete && (
-                          <ConfirmDelete
-                            what={`${props.noun} ${name}`}
-                            consequence={props.deleteConsequence}
-                            disabled={remove.isPending}
-                            onConfirm={() => {
-                              remove.mutate(name);
-                            }}
-                          />
-                        )}
+                      <td>
+                        <div className="row-actions">
+                          {props.verbs.update && (
+                            <Link
+                              className="button"
+                              href={`/${props.kind}/${encodeURIComponent(name)}`}
+                              aria-label={`Edit ${props.noun} ${name}`}
+                            >
+                              Edit
+                            </Link>
+                          )}
+                          {props.verbs.delete && (
+                            <ConfirmDelete
+                              what={`${props.noun} ${name}`}
+                              consequence={props.deleteConsequence}
+                              disabled={remove.isPending}
+                              onConfirm={() => {
+                                remove.mutate(name);
+                              }}
+                            />
+                          )}
+                        </div>
                       </td>
                     )}
                   </tr>

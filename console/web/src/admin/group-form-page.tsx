@@ -4,7 +4,7 @@
  * per-model price overrides. Refusals are shown next to the field they name; the input stays.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { Link } from 'wouter';
 import { adminApi, type AdminObject } from '../api/admin-api.js';
 import { PLATFORM_OPTIONS } from './platforms.js';
@@ -337,20 +337,20 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
 }
 
 function UpstreamNameField(props: { value: string; onChange: (value: string) => void }) {
+  const id = useId();
   return (
     <div className="field">
-      <label>
-        Upstream name
-        <input
-          list="group-upstream-names"
-          value={props.value}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => {
-            props.onChange(event.target.value);
-          }}
-        />
-      </label>
+      <label htmlFor={id}>Upstream name</label>
+      <input
+        id={id}
+        list="group-upstream-names"
+        value={props.value}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(event) => {
+          props.onChange(event.target.value);
+        }}
+      />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
+import { useAccess } from '../auth/use-access.js';
 import { formatRelative, formatUsd } from '../format/format-values.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { ConfirmAction } from './confirm-action.js';
@@ -98,6 +99,8 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const ref = { namespace: props.namespace, name: props.name };
+  // The actions are offered only when RBAC lets the user change keys here (a viewer reads).
+  const mayChange = useAccess(props.namespace)?.keys?.update === true;
   // After an action, until this time, the key and its usage are read every 2 s.
   const [watchUntil, setWatchUntil] = useState(0);
   const watching = () => Date.now() < watchUntil;
@@ -188,60 +191,62 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
           <dd>{formatRelative(apiKey.usage.lastUsedTime, Date.now())}</dd>
         </div>
       </dl>
-      <div className="actions key-actions">
-        <Link className="button" href={`/accounts/${props.namespace}/keys/${props.name}/edit`}>
-          Edit
-        </Link>
-        {apiKey.state === 'disabled' ? (
-          <button
-            type="button"
+      {mayChange && (
+        <div className="actions key-actions">
+          <Link className="button" href={`/accounts/${props.namespace}/keys/${props.name}/edit`}>
+            Edit
+          </Link>
+          {apiKey.state === 'disabled' ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                action.mutate('enable');
+              }}
+            >
+              Enable
+            </button>
+          ) : (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                action.mutate('disable');
+              }}
+            >
+              Disable
+            </button>
+          )}
+          <ConfirmAction
+            label="Reset quota"
+            question={`Start the used quota of ${apiKey.displayName} again from $0?`}
+            confirmLabel="Reset the quota"
             disabled={busy}
-            onClick={() => {
-              action.mutate('enable');
+            onConfirm={() => {
+              action.mutate('reset-quota');
             }}
-          >
-            Enable
-          </button>
-        ) : (
-          <button
-            type="button"
+          />
+          <ConfirmAction
+            label="Rotate"
+            question="Make a new value? The current one stops working within moments."
+            confirmLabel="Rotate the value"
             disabled={busy}
-            onClick={() => {
-              action.mutate('disable');
+            onConfirm={() => {
+              rotate.mutate();
             }}
-          >
-            Disable
-          </button>
-        )}
-        <ConfirmAction
-          label="Reset quota"
-          question={`Start the used quota of ${apiKey.displayName} again from $0?`}
-          confirmLabel="Reset the quota"
-          disabled={busy}
-          onConfirm={() => {
-            action.mutate('reset-quota');
-          }}
-        />
-        <ConfirmAction
-          label="Rotate"
-          question="Make a new value? The current one stops working within moments."
-          confirmLabel="Rotate the value"
-          disabled={busy}
-          onConfirm={() => {
-            rotate.mutate();
-          }}
-        />
-        <ConfirmAction
-          label="Delete"
-          question={`Delete ${apiKey.displayName}? Clients using it are refused at once.`}
-          confirmLabel="Delete the key"
-          danger
-          disabled={busy}
-          onConfirm={() => {
-            remove.mutate();
-          }}
-        />
-      </div>
+          />
+          <ConfirmAction
+            label="Delete"
+            question={`Delete ${apiKey.displayName}? Clients using it are refused at once.`}
+            confirmLabel="Delete the key"
+            danger
+            disabled={busy}
+            onConfirm={() => {
+              remove.mutate();
+            }}
+          />
+        </div>
+      )}
       {actionError !== null && <ErrorNote error={actionError} />}
       {action.isSuccess && (
         <p role="status" className="hint">
