@@ -1,0 +1,313 @@
+/**
+ * Test support: the world the monitoring test watches. `tollgate local` on its own Redis (so the
+ * test can pause it), with a short settlement retry window; two fake providers of the test's own
+ * (one answering 529, one streaming slowly) and a closed port as extra Upstreams; keys of every
+ * kind; then traffic: answered and streamed calls on every platform, refusals, upstream failures,
+ * two keys brought to and past their quota, and a store outage during streams.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  startFakeProvider,
+  type FakeProvider,
+} from '../../../local/simulator/start-fake-provider.js';
+import { formatNanoAsUSD } from '../../../operator/reconcile/parse-money.js';
+import { startLocalProcess, type LocalProcess } from '../first-run/local-process.js';
+import { freePort, startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { call, callMany, usedQuotaNano, type TrafficPlatform } from './drive-traffic.js';
+
+export interface MonitoringStack {
+  local: LocalProcess;
+  gatewayMetrics: string;
+  operatorMetrics: string;
+  redis: RedisServer;
+  stop(): Promise<void>;
+}
+
+function banner(output: string, label: string): string {
+  const match = new RegExp(`^\\s+${label}:\\s+(\\S+)`, 'm').exec(output);
+  if (match?.[1] === undefined) throw new Error(`banner has no ${label}:\n${output}`);
+  return match[1];
+}
+
+/** `host:port` of a metrics URL from the banner. */
+function hostPort(url: string): string {
+  return new URL(url).host;
+}
+
+const ENVIRONMENT = {
+  // Settlements the paused store refuses are handed over after 2 s instead of 5 minutes.
+  TOLLGATE_SETTLEMENT_RETRY_MS: '2000',
+  TOLLGATE_LEASE_SWEEP_MS: '1000',
+};
+
+export async function startMonitoringStack(): Promise<MonitoringStack> {
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'tollgate-monitoring-'));
+  const redis = await startRedisServer();
+  const saved: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries({ ...ENVIRONMENT, REDIS_URL: redis.url })) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+  let local: LocalProcess;
+  try {
+    local = await startLocalProcess(dataDirectory);
+  } catch (error) {
+    await redis.stop();
+    rmSync(dataDirectory, { recursive: true, force: true });
+    throw error;
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
+      else process.env[name] = value;
+    }
+  }
+  const output = local.output();
+  return {
+    local,
+    gatewayMetrics: hostPort(banner(output, 'gateway metrics')),
+    operatorMetrics: hostPort(banner(output, 'operator metrics')),
+    redis,
+    stop: async () => {
+      if (redis.process.exitCode === null) redis.process.kill('SIGCONT');
+      await local.stop();
+      await redis.stop();
+      rmSync(dataDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Providers {
+  flaky: FakeProvider;
+  slow: FakeProvider;
+  closedPort: number;
+  close(): Promise<void>;
+}
+
+/** The test's own upstreams: one that answers 529 (overloaded), one that streams slowly. */
+export async function startTestProviders(): Promise<Providers> {
+  const flaky = await startFakeProvider({ port: 0, credential: null });
+  flaky.setBehaviour({ status: 529 });
+  const slow = await startFakeProvider({ port: 0, credential: null });
+  slow.setBehaviour({ chunks: 6, chunkGapMs: 700 });
+  return {
+    flaky,
+    slow,
+    closedPort: await freePort(),
+    close: async () => {
+      await flaky.close();
+      await slow.close();
+    },
+  };
+}
+
+function upstream(name: string, platform: string, baseURL: string, secret: string): string {
+  return [
+    'apiVersion: tollgate.dev/v1alpha1',
+    'kind: Upstream',
+    `metadata: {name: ${name}}`,
+    'spec:',
+    `  platform: ${platform}`,
+    `  baseURL: ${baseURL}`,
+    `  credentials: {type: APIKey, apiKey: {secretRef: {name: ${secret}, key: apiKey}}}`,
+  ].join('\n');
+}
+
+function group(name: string, platform: string, refs: readonly string[]): string {
+  const upstreamRefs = refs.map((ref, priority) => `{name: ${ref}, priority: ${priority}}`);
+  return [
+    'apiVersion: tollgate.dev/v1alpha1',
+    'kind: Group',
+    `metadata: {name: ${name}}`,
+    `spec: {platform: ${platform}, upstreamRefs: [${upstreamRefs.join(', ')}]}`,
+  ].join('\n');
+}
+
+export type KeyName =
+  TrafficPlatform | 'flaky' | 'failover' | 'unreachable' | 'slow' | 'near' | 'full';
+
+/** Group of each key (the demo world's groups are named after their platform). */
+const KEY_GROUPS: Record<KeyName, string> = {
+  anthropic: 'anthropic',
+  openai: 'openai',
+  gemini: 'gemini',
+  antigravity: 'antigravity',
+  flaky: 'flaky',
+  failover: 'failover',
+  unreachable: 'unreachable',
+  slow: 'slow',
+  near: 'anthropic',
+  full: 'anthropic',
+};
+
+export async function createWorld(
+  local: LocalProcess,
+  providers: Providers,
+): Promise<Record<KeyName, string>> {
+  const manifests = [
+    upstream('flaky', 'Anthropic', providers.flaky.url, 'demo-anthropic-credentials'),
+    upstream(
+      'unreachable',
+      'Anthropic',
+      `http://127.0.0.1:${providers.closedPort}`,
+      'demo-anthropic-credentials',
+    ),
+    upstream('slow-openai', 'OpenAI', providers.slow.url, 'demo-openai-credentials'),
+    group('flaky', 'Anthropic', ['flaky']),
+    group('failover', 'Anthropic', ['flaky', 'demo-anthropic']),
+    group('unreachable', 'Anthropic', ['unreachable']),
+    group('slow', 'OpenAI', ['slow-openai']),
+  ];
+  await local.kubectl(['apply', '-f', '-'], manifests.join('\n---\n'));
+  const names = Object.keys(KEY_GROUPS) as KeyName[];
+  const values = await Promise.all(
+    names.map((name) => local.createKey({ name: `monitoring-${name}`, group: KEY_GROUPS[name] })),
+  );
+  return Object.fromEntries(names.map((name, index) => [name, values[index]])) as Record<
+    KeyName,
+    string
+  >;
+}
+
+const PLATFORMS: readonly TrafficPlatform[] = ['anthropic', 'openai', 'gemini', 'antigravity'];
+
+/** Answered calls on every platform, streamed and not. */
+export async function answeredTraffic(
+  gatewayUrl: string,
+  keys: Record<KeyName, string>,
+  rounds: number,
+): Promise<number[]> {
+  const calls = Array.from({ length: rounds }, () =>
+    PLATFORMS.flatMap((platform) => [
+      () => call(gatewayUrl, platform, keys[platform]),
+      () => call(gatewayUrl, platform, keys[platform], { stream: true }),
+    ]),
+  ).flat();
+  return callMany(calls);
+}
+
+/** Refused calls (unknown key, wrong platform, unknown model) and failed upstreams. */
+export async function refusedAndFailedTraffic(
+  gatewayUrl: string,
+  keys: Record<KeyName, string>,
+): Promise<number[]> {
+  const calls: (() => Promise<number>)[] = [];
+  for (let index = 0; index < 4; index += 1) {
+    calls.push(
+      () => call(gatewayUrl, 'anthropic', 'tg-not-a-key'),
+      () => call(gatewayUrl, 'openai', keys.anthropic),
+      () => call(gatewayUrl, 'anthropic', keys.flaky),
+      () => call(gatewayUrl, 'anthropic', keys.failover),
+      () => call(gatewayUrl, 'anthropic', keys.unreachable),
+      () => call(gatewayUrl, 'anthropic', keys.unreachable, { stream: true }),
+    );
+  }
+  return callMany(calls);
+}
+
+/**
+ * One call each on `near` and `full`, then their quotas set so that `near` has used about 95% and
+ * `full` all of it (the patch makes the operator read their usage at once); one more call on
+ * `full`, which is refused.
+ */
+export async function bringKeysToQuota(
+  local: LocalProcess,
+  keys: Record<KeyName, string>,
+): Promise<{ fullStatus: number }> {
+  await call(local.gatewayUrl, 'anthropic', keys.near);
+  await call(local.gatewayUrl, 'anthropic', keys.full);
+  const near = await usedQuotaNano(local.gatewayUrl, keys.near);
+  const full = await usedQuotaNano(local.gatewayUrl, keys.full);
+  if (near <= 0 || full <= 0) throw new Error(`calls were not billed: near ${near}, full ${full}`);
+  const patch = (name: string, quotaNano: number) =>
+    local.kubectl([
+      'patch',
+      'apikey',
+      name,
+      '-n',
+      'demo',
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify({ spec: { limits: { quotaUSD: formatNanoAsUSD(quotaNano) } } }),
+    ]);
+  await patch('monitoring-near', Math.ceil(near / 0.95));
+  await patch('monitoring-full', full);
+  // The gateway sees the new quota once the operator has programmed it.
+  const deadline = Date.now() + 20_000;
+  let fullStatus = 0;
+  while (Date.now() < deadline) {
+    fullStatus = await call(local.gatewayUrl, 'anthropic', keys.full);
+    if (fullStatus === 429) break;
+    await sleep(200);
+  }
+  return { fullStatus };
+}
+
+/** Polls a metrics endpoint until its text matches; resolves false at the deadline. */
+async function waitForMetric(
+  hostPort: string,
+  pattern: RegExp,
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await fetch(`http://${hostPort}/metrics`);
+    if (pattern.test(await response.text())) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+/**
+ * The store goes away (SIGSTOP, so the clients time out) while two slow streams are open: they
+ * end during the outage, their settlements fail and are handed over after the 2 s retry window;
+ * calls made meanwhile are refused with TG_STORE_UNAVAILABLE; a key change meanwhile makes the
+ * operator fail its reconcile. The store comes back once the gateway has handed the settlements
+ * over (or after 20 s).
+ */
+export async function storeOutage(
+  stack: MonitoringStack,
+  keys: Record<KeyName, string>,
+): Promise<{ duringOutage: number[]; streams: number[]; handedOver: boolean }> {
+  const gatewayUrl = stack.local.gatewayUrl;
+  const streams = Promise.all([
+    call(gatewayUrl, 'openai', keys.slow, { stream: true }),
+    call(gatewayUrl, 'openai', keys.slow, { stream: true }),
+  ]);
+  await sleep(1_000);
+  stack.redis.process.kill('SIGSTOP');
+  try {
+    const duringOutage = await callMany(
+      [
+        () => call(gatewayUrl, 'anthropic', keys.anthropic),
+        () => call(gatewayUrl, 'openai', keys.openai),
+        () => call(gatewayUrl, 'gemini', keys.gemini),
+        () => call(gatewayUrl, 'anthropic', keys.anthropic, { stream: true }),
+      ],
+      4,
+    );
+    await stack.local.kubectl([
+      'annotate',
+      'apikey',
+      'monitoring-anthropic',
+      '-n',
+      'demo',
+      '--overwrite',
+      'monitoring.tollgate.dev/touched=during-outage',
+    ]);
+    const ended = await streams;
+    // The streams' settlements time out (2 s each attempt) and are retried until the 2 s window
+    // ends; the store comes back once the gateway has handed them over.
+    const handedOver = await waitForMetric(
+      stack.gatewayMetrics,
+      /^tollgate_settlements_handed_over_total\{reason="retry_window_ended"\} [1-9]/m,
+      20_000,
+    );
+    return { duringOutage, streams: ended, handedOver };
+  } finally {
+    stack.redis.process.kill('SIGCONT');
+  }
+}
