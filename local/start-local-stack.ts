@@ -147,6 +147,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       logger: logger.child({ part: 'operator' }),
       metricsPort: options.operatorMetricsPort,
       metricsHost: options.host,
+      // Per-account and per-key spend gauges: a local world has few keys, and the dashboards use them.
+      spendGauges: true,
       ...(options.usageRefreshMs === undefined ? {} : { usageRefreshMs: options.usageRefreshMs }),
     });
     closers.push(() => operator.close());
