@@ -16,6 +16,7 @@ import { loadGatewayPrices } from './billing/load-gateway-prices.js';
 import type { PriceTable } from './billing/load-price-table.js';
 import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
 import { createMeteringMetrics } from './metrics/metering-metrics.js';
+import { createUpstreamMetrics } from './metrics/upstream-metrics.js';
 import { createAdmissionHook } from './pipeline/admission-hook.js';
 import { createClientErrorHandler } from './pipeline/answer-client-error.js';
 import { appendAuthorization, createAuthorizationHook } from './pipeline/authorization-hook.js';
@@ -207,6 +208,7 @@ export function build(options: BuildOptions): FastifyInstance {
       prices,
       estimateNano: options.estimateNano,
       timeZone: config.timeZone,
+      sessionTtlMs: config.stickySessionTtlMs,
     }),
   );
   app.addHook('onResponse', async (request, reply) => {
@@ -264,6 +266,17 @@ export function build(options: BuildOptions): FastifyInstance {
     random: options.random ?? Math.random,
     leaseMs: config.leaseMs,
     maxErrorBodyBytes: 64 * 1024,
+    failover: {
+      maxAttempts: config.upstreamMaxAttempts,
+      deadlineMs: config.upstreamFailoverDeadlineMs,
+      probeLeaseMs: config.upstreamProbeLeaseMs,
+      health: {
+        failureThreshold: config.upstreamFailureThreshold,
+        baseCooldownMs: config.upstreamCooldownBaseMs,
+        maxCooldownMs: config.upstreamCooldownMaxMs,
+      },
+    },
+    metrics: createUpstreamMetrics(registry),
   });
 
   app.addHook('onClose', async () => {

@@ -69,6 +69,20 @@ export const gatewaySettingsSchema = z.object({
   settlementQueueLimit: z.coerce.number().int().positive().default(10_000),
   /** Period of the sweep that charges expired unsettled leases; 0 turns the sweep off. */
   leaseSweepMs: z.coerce.number().int().min(0).default(30_000),
+  /** Upstreams one request may try (failover before the first byte); 1 = no failover. */
+  upstreamMaxAttempts: z.coerce.number().int().min(1).max(32).default(3),
+  /** No further upstream attempt starts this long after the first one started. */
+  upstreamFailoverDeadlineMs: milliseconds(30_000),
+  /** Consecutive failures (5xx, connect errors, timeouts) that open an upstream's circuit. */
+  upstreamFailureThreshold: z.coerce.number().int().min(1).default(3),
+  /** Cool-down without a reset time, and the first open period; doubled per repeat. */
+  upstreamCooldownBaseMs: milliseconds(5_000),
+  /** Longest cool-down or open period. */
+  upstreamCooldownMaxMs: milliseconds(300_000),
+  /** How long the one half-open probe call holds its claim before another caller may probe. */
+  upstreamProbeLeaseMs: milliseconds(30_000),
+  /** How long a session stays bound to its upstream, for Groups that do not set it. */
+  stickySessionTtlMs: milliseconds(3_600_000),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -57,6 +57,7 @@ const recordSchema = z.object({
   stream: z.boolean(),
   accuracy: z.enum(['exact', 'estimated', 'none']),
   flags: z.array(z.string()),
+  attempts: z.number().int().min(0).max(32_767).optional(),
 });
 
 export type ParsedRecord = { ok: true; record: LedgerRecord } | { ok: false; reason: string };
@@ -74,7 +75,8 @@ export function parseLedgerRecord(text: string): ParsedRecord {
     const issue = parsed.error.issues[0];
     return { ok: false, reason: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` };
   }
-  const { chargedAt, ...rest } = parsed.data;
+  const { chargedAt, attempts, ...fields } = parsed.data;
+  const rest: LedgerRecord = attempts === undefined ? fields : { ...fields, attempts };
   return { ok: true, record: chargedAt === undefined ? rest : { ...rest, chargedAt } };
 }
 
@@ -109,6 +111,7 @@ export interface RecordRow {
   accuracy: UsageRecord['accuracy'];
   estimated: boolean;
   flags: string[];
+  attempts: number | null;
 }
 
 export function recordRow(record: LedgerRecord): RecordRow {
@@ -143,5 +146,6 @@ export function recordRow(record: LedgerRecord): RecordRow {
     accuracy: record.accuracy,
     estimated: record.accuracy === 'estimated',
     flags: record.flags,
+    attempts: record.attempts ?? null,
   };
 }

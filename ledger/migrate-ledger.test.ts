@@ -28,11 +28,15 @@ describe('ledger migrations on PostgreSQL', () => {
     opened.push(...pools);
     const applied = await Promise.all(pools.map((db) => migrateLedger(db)));
     // Exactly one migrator applied the migrations; the others waited for its lock, then found none.
-    expect(applied.flat()).toEqual(['0001-usage-records', '0002-quota-resets']);
+    expect(applied.flat()).toEqual([
+      '0001-usage-records',
+      '0002-quota-resets',
+      '0003-upstream-attempts',
+    ]);
     const rows = await pools[0]!.query<{ n: unknown }>(
       'SELECT count(*) AS n FROM ledger_migration',
     );
-    expect(readNumber(rows[0]?.n)).toBe(2);
+    expect(readNumber(rows[0]?.n)).toBe(3);
   });
 });
 

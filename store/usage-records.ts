@@ -33,6 +33,12 @@ export interface UsageRecord {
   accuracy: 'exact' | 'estimated' | 'none';
   /** Invariant violations found while normalising (logged too). */
   flags: string[];
+  /**
+   * Upstream attempts (failover): 1 when the first upstream served, more when earlier ones failed
+   * before the first byte (only the serving attempt is billed), 0 when nothing was sent upstream.
+   * Absent in records written before failover.
+   */
+  attempts?: number;
 }
 
 /** A record as the stream carries it: with the time the counters were charged. */

@@ -179,6 +179,20 @@ export const ERROR_CATALOGUE = {
     retryAfterSeconds: 5,
     message: 'The upstream provider is rate limiting. Retry later.',
   },
+  TG_UPSTREAMS_RATE_LIMITED: {
+    status: 429,
+    retryable: true,
+    retryAfterSeconds: 5,
+    message:
+      "Every upstream of the key's group is rate limited or cooling down. Retry after the time in retry-after.",
+  },
+  TG_UPSTREAMS_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    retryAfterSeconds: 5,
+    message:
+      "Every upstream of the key's group is failing and paused. Retry after the time in retry-after.",
+  },
   TG_UPSTREAM_AUTH_FAILED: {
     status: 502,
     retryable: false,

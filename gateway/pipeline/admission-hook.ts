@@ -21,6 +21,7 @@ import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { isSourceDenied } from './match-source-ranges.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
+import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import './route-config.js';
 
@@ -35,6 +36,8 @@ export interface AdmissionDependencies {
   estimateNano?: ((request: FastifyRequest) => number) | undefined;
   /** For the day of the estimated record charged if the lease ends unsettled (default UTC). */
   timeZone?: string;
+  /** Sticky sessions: the binding TTL for groups that do not set one; 0 = off. */
+  sessionTtlMs?: number;
 }
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
@@ -84,7 +87,10 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
         ? 0
         : estimateReservation({ price, bodyBytes, outputCap, platform: policy.group.platform }));
     const now = dependencies.clock();
+    const sessionTtlMs = policy.group.sessionTtlMs ?? dependencies.sessionTtlMs ?? 0;
+    const sessionId = sessionTtlMs > 0 ? readSessionIdentity(request.headers, context.json) : null;
     state.admitted = await admitRequest(dependencies.store, {
+      ...(sessionId === null ? {} : { session: { id: sessionId, ttlMs: sessionTtlMs } }),
       policy,
       requestId: state.requestId,
       callerIp: state.callerIp,

@@ -18,6 +18,15 @@ export interface AdmitInput {
   modelNotPriced?: boolean;
   /** Charged as an estimated record if the lease ends unsettled (describe-lease-charge.ts). */
   charge?: LeaseCharge;
+  /** Sticky sessions: the session identity's digest and its binding TTL. */
+  session?: { id: string; ttlMs: number };
+}
+
+/** The call's session (sticky sessions) and the upstream it is bound to, if any. */
+export interface AdmittedSession {
+  id: string;
+  ttlMs: number;
+  boundUpstream: string | null;
 }
 
 export interface AdmittedRequest {
@@ -26,6 +35,7 @@ export interface AdmittedRequest {
   accountUid: string;
   model: string | null;
   admittedAt: number;
+  session: AdmittedSession | null;
 }
 
 export function refusalToError(refusal: AdmissionRefusal): GatewayError {
@@ -76,6 +86,7 @@ export async function admitRequest(store: SpendStore, input: AdmitInput): Promis
     now: input.now,
     leaseMs: input.leaseMs,
     ...(input.charge === undefined ? {} : { charge: input.charge }),
+    ...(input.session === undefined ? {} : { session: input.session }),
   });
   if (!result.admitted) {
     if (result.refusal.reason === 'ModelDenied' && !modelDenied) {
@@ -89,5 +100,9 @@ export async function admitRequest(store: SpendStore, input: AdmitInput): Promis
     accountUid: result.accountUid,
     model: input.model,
     admittedAt: input.now,
+    session:
+      input.session === undefined
+        ? null
+        : { ...input.session, boundUpstream: result.boundUpstream ?? null },
   };
 }

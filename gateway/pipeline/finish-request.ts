@@ -92,6 +92,7 @@ async function finish(
         timeToFirstByteMs: state.outcome.timeToFirstByteMs,
         priceVersion: bill.priceVersion,
         flags: bill.flags,
+        attempts: state.outcome.attempts,
       },
     });
     const settled = (result: SettlementResult): void => {

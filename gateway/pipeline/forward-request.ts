@@ -1,19 +1,28 @@
 /**
- * The forward stage: pick an upstream (priority, then weighted random; skip ones at their slot
- * limit), build the upstream request through the protocol's adapter, send it on the origin's pool
- * and stream the reply to the client chunk by chunk through the meter (`relay-metered-reply.ts`).
- * Error statuses are mapped to the caller's protocol (nothing is metered for them). The upstream
- * request's abort controller and the meter are kept in the request state: when the client goes
- * away, the response's close handler aborts the one and ends the other (finish-request.ts). If the
- * client went away before there was anything to abort (while an upstream slot was taken or the
- * credential fetched), the request is settled already: the stage gives back a slot it took after
- * that settlement and aborts at once, so nothing is sent upstream.
+ * The forward stage, with failover before the first byte (docs/upstream-pools.md). The group's
+ * upstreams are tried in schedule order: the session's bound upstream first (sticky sessions),
+ * then priority order with a weighted random order within a priority. Each upstream is claimed
+ * in the store first (one script: skipped while it cools down, while its circuit is open unless
+ * this call is the probe, at its requests-per-minute or concurrency limit). A connect failure,
+ * a connect or header timeout, a 5xx, 429 or 529 reports the failure to the shared health state
+ * and tries the next upstream, up to `maxAttempts` and while the deadline allows; the body is the
+ * one buffered at admission, replayed. A success status commits: its body is relayed and metered
+ * (`relay-metered-reply.ts`) and nothing is retried after that. Other 4xx are the caller's answer.
+ * When every upstream was skipped, the caller gets 429 (rate limited) or 503 in its protocol with
+ * `retry-after` = the earliest reset.
+ *
+ * The request state keeps the attempt's abort controller and the meter: when the client goes away,
+ * the response's close handler aborts the one and ends the other (finish-request.ts). If the client
+ * went away before there was anything to abort (while an upstream was claimed or the credential
+ * fetched), the request is settled already: the stage gives back a slot it took after that
+ * settlement and aborts at once, so nothing is sent upstream.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { SpendStore } from '../../store/store.js';
-import { headersForClient, headersForUpstream } from './filter-headers.js';
+import type { Store } from '../../store/store.js';
+import type { UpstreamClaim, UpstreamHealthPolicy } from '../../store/upstream-health.js';
+import { headersForClient } from './filter-headers.js';
 import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
 import type {
   ForwardContext,
@@ -25,11 +34,32 @@ import type { RequestState } from './request-state.js';
 import { relayMeteredReply } from './relay-metered-reply.js';
 import type { ResolvedUpstream, UpstreamCache } from '../upstreams/resolve-upstreams.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
-import { orderUpstreams } from '../upstreams/select-upstream.js';
+import { scheduleUpstreams } from '../upstreams/select-upstream.js';
 import type { UpstreamPools } from '../upstreams/upstream-pools.js';
+import type { UpstreamMetrics } from '../metrics/upstream-metrics.js';
+import { attemptUpstream, type AttemptResult, type ErrorReply } from './attempt-upstream.js';
+import { poolExhaustedError, type SkippedUpstream } from './pool-exhausted-error.js';
+import { reportAttemptFailure } from './report-attempt-failure.js';
+
+export interface FailoverSettings {
+  /** Upstreams one request may try; 1 = no failover. */
+  maxAttempts: number;
+  /** No further attempt starts this long after the first one started. */
+  deadlineMs: number;
+  /** How long the half-open probe holds its claim. */
+  probeLeaseMs: number;
+  health: UpstreamHealthPolicy;
+}
 
 export interface ForwardDependencies {
-  store: Pick<SpendStore, 'acquireUpstreamSlot' | 'releaseUpstreamSlot'>;
+  store: Pick<
+    Store,
+    | 'claimUpstream'
+    | 'releaseUpstreamSlot'
+    | 'reportUpstreamFailure'
+    | 'reportUpstreamSuccess'
+    | 'bindSession'
+  >;
   renewer: LeaseRenewer;
   upstreams: UpstreamCache;
   credentials: UpstreamCredentials;
@@ -41,6 +71,8 @@ export interface ForwardDependencies {
   maxErrorBodyBytes: number;
   /** The usage reader of each wire format (built by the composition root). */
   usageReaders: UsageReaders;
+  failover: FailoverSettings;
+  metrics?: UpstreamMetrics;
 }
 
 export interface ForwardCall {
@@ -51,70 +83,48 @@ export interface ForwardCall {
   context: ForwardContext;
 }
 
-async function pickUpstream(
+type FailedAttempt = Exclude<AttemptResult, { kind: 'success' } | { kind: 'client-closed' }>;
+
+async function claim(
   dependencies: ForwardDependencies,
   state: RequestState,
-  candidates: readonly ResolvedUpstream[],
-): Promise<ResolvedUpstream> {
-  if (candidates.length === 0) throw new GatewayError('TG_NO_UPSTREAM');
-  for (const upstream of orderUpstreams(candidates, dependencies.random)) {
-    if (upstream.maxConcurrent <= 0) return upstream;
-    const acquired = await dependencies.store.acquireUpstreamSlot({
+  upstream: ResolvedUpstream,
+): Promise<UpstreamClaim> {
+  const claimed = await dependencies.store.claimUpstream({
+    upstream: upstream.name,
+    requestId: state.requestId,
+    limit: upstream.maxConcurrent,
+    requestsPerMinute: upstream.requestsPerMinute,
+    now: dependencies.clock(),
+    leaseMs: dependencies.leaseMs,
+    probeLeaseMs: dependencies.failover.probeLeaseMs,
+  });
+  if (claimed.granted && claimed.slot) {
+    state.upstreamSlot = upstream.name;
+    dependencies.renewer.holdUpstreamSlot(state.requestId, {
       upstream: upstream.name,
-      requestId: state.requestId,
       limit: upstream.maxConcurrent,
-      now: dependencies.clock(),
-      leaseMs: dependencies.leaseMs,
     });
-    if (acquired) {
-      state.upstreamSlot = upstream.name;
-      dependencies.renewer.holdUpstreamSlot(state.requestId, {
-        upstream: upstream.name,
-        limit: upstream.maxConcurrent,
-      });
-      return upstream;
-    }
   }
-  throw new GatewayError('TG_UPSTREAM_BUSY', { retryAfterSeconds: 1 });
+  return claimed;
 }
 
-/** Read afresh after each await: the close handler sets it at any time. */
-function responseClosed(state: RequestState): boolean {
-  return state.closed;
-}
-
-/**
- * The client left while the slot was being taken: the close handler's settlement ran before the
- * state named the slot, so it is given back here (settlement frees the rest).
- */
-async function returnSlotOfGoneClient(dependencies: ForwardDependencies, state: RequestState) {
+/** Gives back the slot of an attempt that is over (failed over, or the client is gone). */
+async function releaseSlot(
+  dependencies: ForwardDependencies,
+  state: RequestState,
+  request: FastifyRequest,
+): Promise<void> {
   const upstream = state.upstreamSlot;
   if (upstream === null) return;
+  state.upstreamSlot = null;
   dependencies.renewer.releaseUpstreamSlot(state.requestId);
-  await dependencies.store.releaseUpstreamSlot(upstream, state.requestId);
-}
-
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
-      body.destroy();
-      break;
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function parseJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
+  await dependencies.store
+    .releaseUpstreamSlot(upstream, state.requestId)
+    .catch((error: unknown) => {
+      // The slot's own lease frees it.
+      request.log.warn({ err: error, requestId: state.requestId }, 'upstream slot release failed');
+    });
 }
 
 function headerText(value: string | string[] | undefined): string | null {
@@ -122,93 +132,47 @@ function headerText(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : value;
 }
 
-async function answerUpstreamError(
-  call: ForwardCall,
-  response: Dispatcher.ResponseData,
-  limit: number,
-) {
-  const bytes = await readBounded(response.body, limit);
+/** The last attempt's error status, answered as the caller's protocol expects. */
+function answerErrorReply(call: ForwardCall, adapter: RequestAdapter, failed: ErrorReply) {
   const decision = decideUpstreamError({
-    status: response.statusCode,
-    retryAfter: headerText(response.headers['retry-after']),
-    body: parseJson(bytes),
-    isCallerShape: (body) => call.adapter.isErrorBody(body),
+    status: failed.status,
+    retryAfter: headerText(failed.headers['retry-after']),
+    body: failed.json,
+    isCallerShape: (body) => adapter.isErrorBody(body),
   });
   if (decision.kind === 'render') {
     if (decision.retryAfter !== null) call.reply.header('retry-after', decision.retryAfter);
     throw decision.error;
   }
-  const headers = headersForClient(response.headers);
   // Translated routes answer in the caller's protocol, error bodies included.
-  const translator = call.adapter.translateReply?.(call.context, {
+  const translator = adapter.translateReply?.(call.context, {
     stream: false,
-    status: response.statusCode,
+    status: failed.status,
   });
   const body =
-    translator === undefined ? bytes : Buffer.concat([translator.push(bytes), translator.end()]);
-  return call.reply.code(decision.status).headers(headers).send(body);
+    translator === undefined
+      ? failed.bytes
+      : Buffer.concat([translator.push(failed.bytes), translator.end()]);
+  return call.reply.code(decision.status).headers(headersForClient(failed.headers)).send(body);
 }
 
-export async function forwardRequest(
+function answerFailure(call: ForwardCall, failed: FailedAttempt) {
+  if (failed.kind === 'transport-error') throw mapTransportError(failed.error);
+  return answerErrorReply(call, failed.adapter, failed.reply);
+}
+
+/** Relays and meters a success reply: the serving attempt, the only one billed. */
+function relaySuccess(
   dependencies: ForwardDependencies,
   call: ForwardCall,
-): Promise<FastifyReply> {
-  const { state, context, request, reply } = call;
-  const admitted = state.admitted;
-  if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
-  const candidates = await dependencies.upstreams.resolve(
-    admitted.policy.group.name,
-    admitted.policy.group.upstreams,
-  );
-  const upstream = await pickUpstream(dependencies, state, candidates);
-  if (responseClosed(state)) {
-    await returnSlotOfGoneClient(dependencies, state).catch((error: unknown) => {
-      // The slot's own lease frees it.
-      request.log.warn({ err: error, requestId: state.requestId }, 'upstream slot release failed');
-    });
-    throw new GatewayError('TG_CLIENT_CLOSED');
-  }
-  const adapter = call.adapter.forUpstream?.(upstream) ?? call.adapter;
-  const model = admitted.model;
-  const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
-  const parts = adapter.buildUpstream(context, upstreamModel);
-  const headers = headersForUpstream(request.headers);
-  adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
-  state.outcome.upstream = upstream.name;
-  state.outcome.upstreamModel = upstreamModel ?? model;
-  state.outcome.stream = adapter.isStream(context);
-
-  // Aborted when the response closes unfinished (the request's one close handler, app.ts), or at
-  // once when it closed already (during the credential fetch): nothing is sent upstream then.
-  const abort = new AbortController();
-  state.upstreamAbort = abort;
-  if (responseClosed(state)) abort.abort();
-  const started = dependencies.clock();
-  let response: Dispatcher.ResponseData;
-  try {
-    response = await dependencies.pools.get(upstream.origin).request({
-      path: `${upstream.basePath}${parts.path}`,
-      method: request.method,
-      headers,
-      body: parts.body,
-      signal: abort.signal,
-      headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
-      bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
-    });
-  } catch (error) {
-    if (abort.signal.aborted) throw new GatewayError('TG_CLIENT_CLOSED', { cause: error });
-    throw mapTransportError(error);
-  }
-  state.outcome.status = response.statusCode;
-  state.outcome.timeToFirstByteMs = dependencies.clock() - started;
-  if (response.statusCode === 401 || response.statusCode === 403) {
-    // Re-read the credential (it may have been rotated) and drop any cached access token.
-    dependencies.upstreams.invalidate(upstream.name);
-    dependencies.credentials.invalidate?.(upstream);
-  }
-  if (response.statusCode >= 400) {
-    return answerUpstreamError({ ...call, adapter }, response, dependencies.maxErrorBodyBytes);
-  }
+  served: {
+    upstream: ResolvedUpstream;
+    adapter: RequestAdapter;
+    response: Dispatcher.ResponseData;
+  },
+) {
+  const { context, request, state } = call;
+  const { adapter, response, upstream } = served;
   const stream = adapter.isStream(context);
   const translator =
     adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null;
@@ -223,8 +187,30 @@ export async function forwardRequest(
       request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
     },
   });
+  void relay.outcome.then((metered) => {
+    dependencies.metrics?.attempts.inc({
+      upstream: upstream.name,
+      platform: upstream.platform,
+      outcome: metered.end === 'upstream-failed' ? 'stream_error' : 'ok',
+    });
+  });
   // Told when the response closes (the request's one close handler): ends the meter if unended.
   state.metering.relay = relay;
+  return { relay, translator, stream };
+}
+
+async function sendSuccess(
+  dependencies: ForwardDependencies,
+  call: ForwardCall,
+  served: {
+    upstream: ResolvedUpstream;
+    adapter: RequestAdapter;
+    response: Dispatcher.ResponseData;
+  },
+) {
+  const { reply } = call;
+  const { response } = served;
+  const { relay, translator, stream } = relaySuccess(dependencies, call, served);
   if (translator !== null && !stream) {
     // A translated whole reply is complete only at its end, and may carry another status.
     const chunks: Buffer[] = [];
@@ -238,4 +224,106 @@ export async function forwardRequest(
     .code(response.statusCode)
     .headers(headersForClient(response.headers))
     .send(relay.body);
+}
+
+/** After a success: clear recorded failures, (re)bind the session. Never awaited by the reply. */
+function noteSuccess(
+  dependencies: ForwardDependencies,
+  call: ForwardCall,
+  served: { upstream: ResolvedUpstream; claim: UpstreamClaim & { granted: true } },
+): void {
+  const { state, request } = call;
+  const log = (error: unknown) => {
+    request.log.warn(
+      { err: error, upstream: served.upstream.name },
+      'upstream health update failed',
+    );
+  };
+  if (served.claim.dirty || served.claim.probe) {
+    dependencies.store.reportUpstreamSuccess(served.upstream.name).catch(log);
+  }
+  const session = state.admitted?.session ?? null;
+  if (session !== null && session.boundUpstream !== served.upstream.name) {
+    dependencies.store
+      .bindSession({
+        namespace: state.admitted?.policy.namespace ?? '',
+        session: session.id,
+        upstream: served.upstream.name,
+        ttlMs: session.ttlMs,
+        now: dependencies.clock(),
+      })
+      .catch(log);
+  }
+}
+
+export async function forwardRequest(
+  dependencies: ForwardDependencies,
+  call: ForwardCall,
+): Promise<FastifyReply> {
+  const { state, request } = call;
+  const admitted = state.admitted;
+  if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
+  const candidates = await dependencies.upstreams.resolve(
+    admitted.policy.group.name,
+    admitted.policy.group.upstreams,
+  );
+  if (candidates.length === 0) throw new GatewayError('TG_NO_UPSTREAM');
+  const order = scheduleUpstreams(candidates, {
+    bound: admitted.session?.boundUpstream ?? null,
+    random: dependencies.random,
+  });
+  const { failover, metrics } = dependencies;
+  const firstStart = dependencies.clock();
+  const skipped: SkippedUpstream[] = [];
+  let last: { upstream: ResolvedUpstream; failed: FailedAttempt } | null = null;
+  for (const upstream of order) {
+    if (state.outcome.attempts >= failover.maxAttempts) break;
+    if (last !== null && dependencies.clock() - firstStart >= failover.deadlineMs) break;
+    const claimed = await claim(dependencies, state, upstream);
+    if (!claimed.granted) {
+      skipped.push({ upstream: upstream.name, reason: claimed.reason, until: claimed.until });
+      continue;
+    }
+    if (state.closed) {
+      await releaseSlot(dependencies, state, request);
+      throw new GatewayError('TG_CLIENT_CLOSED');
+    }
+    if (last !== null) {
+      metrics?.failovers.inc({ upstream: last.upstream.name, reason: last.failed.outcome });
+    }
+    state.outcome.attempts += 1;
+    const result = await attemptUpstream(dependencies, {
+      request,
+      state,
+      adapter: call.adapter,
+      context: call.context,
+      upstream,
+      model: admitted.model,
+    });
+    if (result.kind === 'client-closed') {
+      throw new GatewayError('TG_CLIENT_CLOSED', { cause: result.error });
+    }
+    state.outcome.timeToFirstByteMs = dependencies.clock() - firstStart;
+    if (result.kind === 'success') {
+      state.outcome.status = result.response.statusCode;
+      noteSuccess(dependencies, call, { upstream, claim: claimed });
+      return sendSuccess(dependencies, call, { upstream, ...result });
+    }
+    if (result.kind === 'error-status') state.outcome.status = result.reply.status;
+    metrics?.attempts.inc({
+      upstream: upstream.name,
+      platform: upstream.platform,
+      outcome: result.outcome,
+    });
+    const failsOver = await reportAttemptFailure(dependencies, {
+      upstream,
+      failed: result,
+      log: request.log,
+    });
+    if (!failsOver) return answerFailure(call, result);
+    await releaseSlot(dependencies, state, request);
+    last = { upstream, failed: result };
+  }
+  if (last !== null) return answerFailure(call, last.failed);
+  throw poolExhaustedError(skipped, dependencies.clock());
 }

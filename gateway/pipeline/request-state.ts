@@ -19,6 +19,8 @@ export interface ForwardOutcome {
   status: number;
   stream: boolean;
   timeToFirstByteMs: number | null;
+  /** Upstream attempts made (failover); 0 when nothing was sent upstream. */
+  attempts: number;
 }
 
 /** What metering keeps: the price decided at admission and the reply meter. */
@@ -77,6 +79,7 @@ export function newRequestState(init: {
       status: 0,
       stream: false,
       timeToFirstByteMs: null,
+      attempts: 0,
     },
     upstreamSlot: null,
     upstreamAbort: null,

@@ -21,6 +21,8 @@ export interface SettleOutcome {
   timeToFirstByteMs: number | null;
   priceVersion: string;
   flags: string[];
+  /** Upstream attempts made (failover); 0 when nothing was sent upstream. */
+  attempts: number;
 }
 
 export interface SettleInput {
@@ -75,6 +77,7 @@ export function buildUsageRecord(input: SettleInput): UsageRecord {
     stream: outcome.stream,
     accuracy: outcome.accuracy,
     flags: outcome.flags,
+    attempts: outcome.attempts,
   };
 }
 

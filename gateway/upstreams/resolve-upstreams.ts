@@ -19,6 +19,8 @@ export interface ResolvedUpstream {
   /** GoogleOAuth upstreams: what the token exchange needs; null for APIKey upstreams. */
   oauth: GoogleOAuthCredential | null;
   maxConcurrent: number;
+  /** Requests started per minute across replicas; 0 = unlimited. */
+  requestsPerMinute: number;
   modelOverrides: Record<string, string>;
   /** OpenAI upstreams: Chat Completions translated to Responses, or passed through natively. */
   chatCompletions: 'Translate' | 'Native';
@@ -135,6 +137,7 @@ export class UpstreamCache {
         credential: secret,
         oauth: googleOAuthCredential(policy, plaintext),
         maxConcurrent: policy.maxConcurrent,
+        requestsPerMinute: policy.requestsPerMinute ?? 0,
         modelOverrides: policy.modelOverrides,
         chatCompletions: policy.chatCompletions,
       },

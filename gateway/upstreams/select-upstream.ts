@@ -34,3 +34,19 @@ export function orderUpstreams<T extends Weighted>(items: readonly T[], random: 
     ),
   );
 }
+
+/**
+ * The order one request tries the group's upstreams in: the upstream its session is bound to
+ * first (sticky sessions), then priority order with a weighted random order within a priority.
+ */
+export function scheduleUpstreams<T extends Weighted & { name: string }>(
+  items: readonly T[],
+  options: { bound: string | null; random: () => number },
+): T[] {
+  const ordered = orderUpstreams(items, options.random);
+  const index =
+    options.bound === null ? -1 : ordered.findIndex((item) => item.name === options.bound);
+  if (index <= 0) return ordered;
+  const [bound] = ordered.splice(index, 1);
+  return bound === undefined ? ordered : [bound, ...ordered];
+}

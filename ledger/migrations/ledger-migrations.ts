@@ -2,8 +2,10 @@
 import type { Migration } from 'kysely';
 import { usageRecordsMigration } from './0001-usage-records.js';
 import { quotaResetsMigration } from './0002-quota-resets.js';
+import { upstreamAttemptsMigration } from './0003-upstream-attempts.js';
 
 export const LEDGER_MIGRATIONS: Record<string, Migration> = {
   '0001-usage-records': usageRecordsMigration,
   '0002-quota-resets': quotaResetsMigration,
+  '0003-upstream-attempts': upstreamAttemptsMigration,
 };

@@ -28,6 +28,8 @@ describe('upstream failures', () => {
     expect(response.statusCode).toBe(429);
     expect(response.headers['retry-after']).toBe('7');
     expect(((await response.body.json()) as { type: string }).type).toBe('error');
+    // The 429 cooled the suite's shared upstream down for 7 s (upstream-pools.md): clear it.
+    await env.store.reportUpstreamSuccess('anthropic-upstream');
   });
 
   it('maps an upstream credential refusal to 502', async () => {
