@@ -216,7 +216,11 @@ async function route(context: ApiContext, request: IncomingMessage, response: Se
         }
       : {}),
   });
-  if (reply !== undefined) send(response, reply);
+  if (reply === undefined) return;
+  // A write is acknowledged only once synced, so what a writer is told survives a crash. Reads
+  // answer from memory at once: they may show a change whose sync is still under way (a few ms).
+  if (request.method !== 'GET') await context.store.durable();
+  send(response, reply);
 }
 
 export async function handleApiRequest(

@@ -1,8 +1,10 @@
 /**
  * The objects, in memory, with the API server's write semantics: one global resourceVersion,
  * optimistic concurrency, generation on spec changes only, status through its own subresource,
- * finalizers, owner-reference garbage collection and namespace deletion. Every change is persisted
- * before it is acknowledged and published to watchers.
+ * finalizers, owner-reference garbage collection and namespace deletion. A change applies in memory
+ * at once; it is journaled with the other changes of the same moment (group commit, see
+ * persist-objects.ts) and published to watchers once synced. The server acknowledges a request only
+ * after `durable()`, so nothing a client was told is lost by a crash.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { admitObject } from './admit-object.js';
@@ -16,11 +18,11 @@ import {
   objectNamespace,
   stringField,
 } from './kube-object.js';
-import type { ObjectFiles } from './persist-objects.js';
+import type { ObjectChange, ObjectFiles } from './persist-objects.js';
 import type { ResourceKind } from './resource-kinds.js';
 import { apiVersionOf } from './resource-kinds.js';
 import type { Matcher } from './select-objects.js';
-import type { EventType } from './watch-hub.js';
+import type { ChangeEvent, EventType } from './watch-hub.js';
 import { WatchHub } from './watch-hub.js';
 
 export interface ObjectRef {
@@ -55,6 +57,13 @@ export class ObjectStore {
   private readonly kinds: readonly ResourceKind[];
   private readonly files: ObjectFiles;
   private version: number;
+  /** Changes applied in memory, not yet handed to the journal. */
+  private pending: { change: ObjectChange; event: ChangeEvent }[] = [];
+  /** Resolves when everything committed so far is synced; null when nothing is outstanding. */
+  private flushing: Promise<void> | null = null;
+  private syncedVersion: number;
+  private waiters: { version: number; resolve: () => void; reject: (error: unknown) => void }[] =
+    [];
 
   constructor(options: {
     kinds: readonly ResourceKind[];
@@ -65,6 +74,7 @@ export class ObjectStore {
     this.files = options.files;
     const state = options.files.load();
     this.version = state.resourceVersion;
+    this.syncedVersion = state.resourceVersion;
     for (const object of state.objects) {
       const kind = this.kindOf(object);
       if (kind !== undefined) this.objects.set(keyOf(kind, refOf(object)), object);
@@ -266,16 +276,72 @@ export class ObjectStore {
     object.metadata.resourceVersion = String(this.version);
     const key = keyOf(change.kind, refOf(object));
     const stored = change.type === 'DELETED' ? undefined : object;
-    this.files.save({ key, object: stored, resourceVersion: this.version });
     if (stored === undefined) this.objects.delete(key);
     else this.objects.set(key, stored);
-    this.hub.publish({
-      type: change.type,
-      collection: collectionOf(change.kind),
-      object,
-      resourceVersion: this.version,
+    this.pending.push({
+      change: { key, object: stored, resourceVersion: this.version },
+      event: {
+        type: change.type,
+        collection: collectionOf(change.kind),
+        object,
+        resourceVersion: this.version,
+      },
     });
+    this.flushing ??= this.flush();
     return structuredClone(object);
+  }
+
+  /** Journals the pending changes batch after batch until none is left, then publishes them. */
+  private async flush(): Promise<void> {
+    // Let the rest of this tick (and the requests already read) add to the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.files.append(batch.map((item) => item.change));
+      } catch (error) {
+        // Kept for the next attempt (the next change retries); whoever waits is told now.
+        this.pending = [...batch, ...this.pending];
+        const waiters = this.waiters;
+        this.waiters = [];
+        for (const waiter of waiters) waiter.reject(error);
+        break;
+      }
+      this.syncedVersion = batch[batch.length - 1]?.change.resourceVersion ?? this.syncedVersion;
+      for (const item of batch) this.hub.publish(item.event);
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const waiter of waiters) {
+        if (waiter.version <= this.syncedVersion) waiter.resolve();
+        else this.waiters.push(waiter);
+      }
+      if (this.files.wantsCompaction) {
+        await this.files.compact((key) => this.objects.get(key), this.version).rotated;
+      }
+    }
+    this.flushing = null;
+  }
+
+  /** Resolves once every change committed so far is synced to the journal (and published). */
+  durable(): Promise<void> {
+    const version = this.version;
+    if (this.syncedVersion >= version) return Promise.resolve();
+    this.flushing ??= this.flush();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ version, resolve, reject });
+    });
+  }
+
+  /** Writes the journal into the object files; at start and at close. */
+  async compact(): Promise<void> {
+    await this.durable();
+    await this.files.compact((key) => this.objects.get(key), this.version).done;
+  }
+
+  async close(): Promise<void> {
+    await this.compact();
+    await this.files.close();
   }
 
   /** Start-up: objects the control plane always has (namespaces default and tollgate-system). */

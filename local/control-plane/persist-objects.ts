@@ -1,18 +1,25 @@
 /**
- * Crash-safe persistence to the data folder: one JSON file per object plus `state.json` holding the
- * last resourceVersion. Every write goes to a temp file, is fsynced, then renamed into place.
+ * Crash-safe persistence to the data folder, with group commit. Changes are appended to
+ * `journal.jsonl` in batches, one write and one fdatasync per batch (every change made while the
+ * previous batch was being synced), so a bulk of writes costs a few syncs instead of several per
+ * object. The journal is compacted into the snapshot, one JSON file per object in `objects/` plus
+ * `state.json` holding the last resourceVersion: at start, at close, and in the background when it
+ * grows large. A compaction first rotates the journal to `journal.old.jsonl`, which is deleted only
+ * once every file it covers is synced; loading replays the old journal, then the current one, over
+ * the files, and stops at a torn last line.
  */
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
-  rmSync,
   writeSync,
 } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KubeObject } from './kube-object.js';
 import { isJsonObject } from './kube-object.js';
@@ -39,18 +46,67 @@ export function writeFileAtomically(path: string, content: string, mode = 0o600)
   syncDirectory(join(path, '..'));
 }
 
+/** The same without blocking the event loop; the caller syncs the directory once for many files. */
+async function writeFileDurably(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  const handle = await open(temporary, 'w', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, path);
+}
+
+async function syncDirectoryAsync(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export interface PersistedState {
   objects: KubeObject[];
   resourceVersion: number;
 }
 
+export interface ObjectChange {
+  key: string;
+  /** The object as stored; undefined when it was deleted. */
+  object: KubeObject | undefined;
+  resourceVersion: number;
+}
+
+interface JournalLine {
+  key: string;
+  rv: number;
+  object: KubeObject | null;
+}
+
+/** Journal bytes after which a background compaction starts. */
+const COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
+/** Object files written at once by a compaction. */
+const COMPACT_PARALLEL = 8;
+
 export class ObjectFiles {
   private readonly directory: string;
   private readonly statePath: string;
+  private readonly journalPath: string;
+  private readonly oldJournalPath: string;
+  private journal: FileHandle | null = null;
+  private journalBytes = 0;
+  /** Keys written to the journal since the last compaction started. */
+  private readonly journaled = new Set<string>();
+  private compaction: Promise<void> | null = null;
 
   constructor(dataDirectory: string) {
     this.directory = join(dataDirectory, 'objects');
     this.statePath = join(dataDirectory, 'state.json');
+    this.journalPath = join(dataDirectory, 'journal.jsonl');
+    this.oldJournalPath = join(dataDirectory, 'journal.old.jsonl');
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
   }
 
@@ -59,11 +115,15 @@ export class ObjectFiles {
   }
 
   load(): PersistedState {
-    const objects: KubeObject[] = [];
+    const byKey = new Map<string, KubeObject>();
+    const keyFromFile = (name: string): string =>
+      decodeURIComponent(name.slice(0, -'.json'.length));
     for (const name of readdirSync(this.directory)) {
       if (!name.endsWith('.json')) continue;
       const parsed: unknown = JSON.parse(readFileSync(join(this.directory, name), 'utf8'));
-      if (isJsonObject(parsed) && isJsonObject(parsed.metadata)) objects.push(parsed as KubeObject);
+      if (isJsonObject(parsed) && isJsonObject(parsed.metadata)) {
+        byKey.set(keyFromFile(name), parsed as KubeObject);
+      }
     }
     let resourceVersion = 0;
     try {
@@ -74,22 +134,129 @@ export class ObjectFiles {
     } catch {
       // First start: no state yet.
     }
+    for (const path of [this.oldJournalPath, this.journalPath]) {
+      for (const line of readJournal(path)) {
+        if (line.object === null) byKey.delete(line.key);
+        else byKey.set(line.key, line.object);
+        this.journaled.add(line.key);
+        resourceVersion = Math.max(resourceVersion, line.rv);
+      }
+    }
+    const objects = [...byKey.values()];
     for (const object of objects) {
       resourceVersion = Math.max(resourceVersion, Number(object.metadata.resourceVersion ?? 0));
     }
     return { objects, resourceVersion };
   }
 
-  save(change: { key: string; object: KubeObject | undefined; resourceVersion: number }): void {
-    writeFileAtomically(
-      this.statePath,
-      JSON.stringify({ resourceVersion: change.resourceVersion }),
-    );
-    if (change.object === undefined) {
-      rmSync(this.pathOf(change.key), { force: true });
-      syncDirectory(this.directory);
-    } else {
-      writeFileAtomically(this.pathOf(change.key), JSON.stringify(change.object));
+  /** Appends a batch of changes durably: one write and one fdatasync. */
+  async append(changes: readonly ObjectChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    let text = '';
+    for (const change of changes) {
+      const line: JournalLine = {
+        key: change.key,
+        rv: change.resourceVersion,
+        object: change.object ?? null,
+      };
+      text += `${JSON.stringify(line)}\n`;
+      this.journaled.add(change.key);
     }
+    if (this.journal === null) {
+      const created = !existsSync(this.journalPath);
+      this.journal = await open(this.journalPath, 'a', 0o600);
+      this.journalBytes = (await this.journal.stat()).size;
+      if (created) await syncDirectoryAsync(join(this.journalPath, '..'));
+    }
+    await this.journal.write(text);
+    await this.journal.datasync();
+    this.journalBytes += Buffer.byteLength(text);
   }
+
+  /** True when the journal is large enough for a background compaction. */
+  get wantsCompaction(): boolean {
+    return this.compaction === null && this.journalBytes > COMPACT_AFTER_BYTES;
+  }
+
+  /**
+   * Rotates the journal and writes the objects it covers to their files. The caller makes sure no
+   * append runs during the rotation (it awaits the returned `rotated`); `done` resolves once the
+   * files are synced and the old journal is gone.
+   */
+  compact(
+    current: (key: string) => KubeObject | undefined,
+    resourceVersion: number,
+  ): { rotated: Promise<void>; done: Promise<void> } {
+    const previous = this.compaction ?? Promise.resolve();
+    let markRotated: () => void = () => undefined;
+    const rotated = new Promise<void>((resolve) => {
+      markRotated = resolve;
+    });
+    const done = previous.then(async () => {
+      // The snapshot is taken now, so later changes go to the new journal only.
+      const snapshot = [...this.journaled].map((key) => {
+        const object = current(key);
+        return { key, text: object === undefined ? undefined : JSON.stringify(object) };
+      });
+      this.journaled.clear();
+      try {
+        await this.journal?.close();
+        this.journal = null;
+        this.journalBytes = 0;
+        if (existsSync(this.journalPath)) await rename(this.journalPath, this.oldJournalPath);
+      } finally {
+        markRotated();
+      }
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < snapshot.length) {
+          const item = snapshot[next++];
+          if (item === undefined) break;
+          if (item.text === undefined) await rm(this.pathOf(item.key), { force: true });
+          else await writeFileDurably(this.pathOf(item.key), item.text);
+        }
+      };
+      await Promise.all(Array.from({ length: COMPACT_PARALLEL }, worker));
+      await syncDirectoryAsync(this.directory);
+      await writeFileDurably(this.statePath, JSON.stringify({ resourceVersion }));
+      await rm(this.oldJournalPath, { force: true });
+      await syncDirectoryAsync(join(this.statePath, '..'));
+    });
+    this.compaction = done.finally(() => {
+      if (this.compaction === tracked) this.compaction = null;
+    });
+    const tracked = this.compaction;
+    return { rotated, done };
+  }
+
+  async close(): Promise<void> {
+    await this.compaction;
+    await this.journal?.close();
+    this.journal = null;
+  }
+}
+
+function readJournal(path: string): JournalLine[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines: JournalLine[] = [];
+  for (const raw of text.split('\n')) {
+    if (raw === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      break; // a torn last line: the batch it belonged to was never acknowledged
+    }
+    if (!isJsonObject(parsed) || typeof parsed.key !== 'string' || typeof parsed.rv !== 'number') {
+      break;
+    }
+    const object = isJsonObject(parsed.object) ? (parsed.object as KubeObject) : null;
+    lines.push({ key: parsed.key, rv: parsed.rv, object });
+  }
+  return lines;
 }

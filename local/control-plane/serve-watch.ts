@@ -56,8 +56,12 @@ export function serveWatch(
 
   let backlog: ChangeEvent[] | undefined;
   const requested = watch.resourceVersion;
+  // Changes are published once synced: events up to the starting version (those in the backlog, or
+  // in the list below while their sync is under way) must not be sent twice.
+  let startVersion = store.resourceVersion;
   if (requested !== null && requested !== '' && requested !== '0') {
     backlog = store.hub.since(Number(requested));
+    startVersion = Math.max(Number(requested), ...(backlog ?? []).map((e) => e.resourceVersion));
     if (backlog === undefined || Number.isNaN(Number(requested))) {
       send(
         'ERROR',
@@ -78,7 +82,7 @@ export function serveWatch(
   }
   for (const event of backlog) if (relevant(event)) send(event.type, event.object);
   const unsubscribe = store.hub.subscribe((event) => {
-    if (relevant(event)) send(event.type, event.object);
+    if (event.resourceVersion > startVersion && relevant(event)) send(event.type, event.object);
   });
   const bookmark = setInterval(() => {
     if (!watch.bookmarks) return;

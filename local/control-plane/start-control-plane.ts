@@ -54,6 +54,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     }
   }
   bootstrapRbac(store, kinds);
+  // The journal of the last run (and what start-up just wrote) goes into the object files.
+  await store.compact();
   const token = loadOrCreateToken(options.dataDirectory);
   const watches = new Set<() => void>();
   const context = {
@@ -103,6 +105,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
           resolve();
         });
       });
+      await store.close();
     },
   };
 }
