@@ -28,6 +28,7 @@ export async function finalizeApiKey(
   if (apiKey === null) {
     // Gone without our finalizer (or already finalized): drop what this process knows it wrote.
     if (known !== undefined) {
+      context.programmedKeyDigests.delete(known);
       const existing = await context.store.getKeyPolicy(known);
       if (existing !== null) await context.store.deleteKeyPolicy(known);
       context.writtenKeyHashes.delete(objectKey);

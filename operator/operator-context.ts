@@ -26,6 +26,12 @@ export interface OperatorContext {
   /** Refresh rounds started so far: the usage timer opens one per interval. */
   usageRound: { current: number };
   keyHashIndex: KeyHashIndex;
+  /**
+   * Key documents this process wrote (or found in place) lately: hash -> digest and when. A
+   * reconcile that finds the same digest here skips reading the store; entries older than a minute
+   * are checked against the store again, so a document lost from the store is written back.
+   */
+  programmedKeyDigests: Map<string, { digest: string; at: number }>;
 }
 
 export function queueKey(kind: string, namespace: string | undefined, name: string): string {

@@ -73,7 +73,7 @@ export function readResource<K extends keyof KindTypes>(
 export interface SecretObject {
   metadata?: {
     labels?: Record<string, string>;
-    ownerReferences?: { kind: string; uid: string; controller?: boolean }[];
+    ownerReferences?: { kind: string; uid: string; name?: string; controller?: boolean }[];
   };
   data?: Record<string, string>;
 }

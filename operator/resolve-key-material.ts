@@ -35,10 +35,22 @@ type SecretRead =
   | { status: 'Value'; value: string }
   | { status: 'InvalidKey' | 'SecretConflict'; message: string; value: string | null };
 
-function ownerUid(secret: SecretObject): string | undefined {
+function ownerOf(secret: SecretObject): { uid: string; name?: string } | undefined {
   return secret.metadata?.ownerReferences?.find(
     (owner) => owner.controller === true && owner.kind === 'ApiKey',
-  )?.uid;
+  );
+}
+
+/** Whether the owning ApiKey still exists: by its name when the reference has one (one lookup). */
+function ownerExists(
+  context: OperatorContext,
+  owner: { uid: string; name?: string },
+  namespace: string,
+): boolean {
+  if (owner.name !== undefined) {
+    return context.cache.get('ApiKey', owner.name, namespace)?.metadata.uid === owner.uid;
+  }
+  return context.cache.list('ApiKey', namespace).some((other) => other.metadata.uid === owner.uid);
 }
 
 /** Reads (never writes) the key's Secret from the cache. */
@@ -48,11 +60,11 @@ function readKeySecret(context: OperatorContext, apiKey: ApiKey): SecretRead {
   const secret = context.cache.get('Secret', secretName, namespace) as SecretObject | undefined;
   if (secret === undefined) return { status: 'Missing' };
   const label = secret.metadata?.labels?.[API_KEY_NAME_LABEL];
-  const owner = ownerUid(secret);
-  const ownerAlive =
+  const owner = ownerOf(secret);
+  const foreignOwner =
     owner !== undefined &&
-    context.cache.list('ApiKey', namespace).some((other) => other.metadata.uid === owner);
-  const foreignOwner = owner !== undefined && owner !== apiKey.metadata.uid && ownerAlive;
+    owner.uid !== apiKey.metadata.uid &&
+    ownerExists(context, owner, namespace);
   if ((label !== undefined && label !== apiKey.metadata.name) || foreignOwner) {
     return {
       status: 'SecretConflict',
@@ -125,6 +137,7 @@ function findEarlierDuplicate(
 ): CachedObject | undefined {
   const candidates = context.keyHashIndex.keysWithHash(options.hash, {
     keys: () => context.cache.list('ApiKey'),
+    get: (namespace, name) => context.cache.get('ApiKey', name, namespace),
     hashOf: options.hashOf,
   });
   return candidates.find(

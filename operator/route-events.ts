@@ -3,16 +3,21 @@
  * reconcile); the fan-out follows the references: a Group to its keys, an Upstream to the Groups,
  * an Account or Namespace to the keys of its namespace, a Secret to whoever reads it.
  */
+import { FINALIZER } from '../crds/schema/resources.js';
+import { KeyReferenceIndex } from './index-key-references.js';
 import type { OperatorContext } from './operator-context.js';
 import { queueKey } from './operator-context.js';
 import type { CachedObject, SourceName, WatchEventType } from './watch-resources.js';
 
 interface KeySpecRefs {
   groupName?: string;
-  secretName?: string;
 }
 
-/** The parts of an object whose change needs a reconcile (status excluded). */
+/**
+ * The parts of an object whose change needs a reconcile (status excluded). The operator's own
+ * finalizer is left out: adding it is the reconcile's first step, and the same reconcile goes on to
+ * do everything else, so the update it causes needs no second pass. Losing it is a change.
+ */
 function fingerprint(source: SourceName, object: CachedObject): string {
   const meta = object.metadata;
   if (source === 'Secret') return meta.resourceVersion ?? '';
@@ -22,39 +27,59 @@ function fingerprint(source: SourceName, object: CachedObject): string {
     meta.labels,
     meta.annotations,
     meta.deletionTimestamp,
-    meta.finalizers,
+    meta.finalizers?.filter((finalizer) => finalizer !== FINALIZER),
   ]);
 }
 
+function hasFinalizer(object: CachedObject): boolean {
+  return object.metadata.finalizers?.includes(FINALIZER) ?? false;
+}
+
 export class EventRouter {
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new Map<string, { print: string; finalizer: boolean }>();
+  private readonly references = new KeyReferenceIndex();
 
   constructor(private readonly context: OperatorContext) {}
 
   route(source: SourceName, type: WatchEventType, object: CachedObject): void {
     const id = `${source}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
     const print = fingerprint(source, object);
+    const finalizer = hasFinalizer(object);
+    if (source === 'ApiKey') this.references.observe(type, object);
+    if (type !== 'resync') this.invalidateHashes(source, object);
     if (type === 'delete') this.seen.delete(id);
     else {
       const previous = this.seen.get(id);
-      this.seen.set(id, print);
-      if (type === 'update' && previous === print) return;
+      this.seen.set(id, { print, finalizer });
+      const lostFinalizer = previous?.finalizer === true && !finalizer;
+      if (type === 'update' && previous?.print === print && !lostFinalizer) return;
     }
-    if (type !== 'resync' && (source === 'ApiKey' || source === 'Secret')) {
-      this.context.keyHashIndex.invalidate();
-    }
-    for (const key of this.keysFor(source, object)) this.context.queue.add(key);
+    // An edit or a deletion of one object is urgent; creations, resyncs and fan-outs are bulk.
+    const urgent = type === 'update' || type === 'delete';
+    const [own, ...others] = this.keysFor(source, object);
+    if (own !== undefined) this.context.queue.add(own, { urgent });
+    for (const key of others) if (key !== undefined) this.context.queue.add(key);
   }
 
-  private keysFor(source: SourceName, object: CachedObject): string[] {
+  /** The duplicate-value index recomputes the keys this event may have changed. */
+  private invalidateHashes(source: SourceName, object: CachedObject): void {
+    const { namespace, name } = object.metadata;
+    if (source === 'ApiKey') this.context.keyHashIndex.invalidateKey(namespace, name);
+    if (source === 'Secret') {
+      for (const reader of this.references.readersOf(namespace ?? '', name)) {
+        this.context.keyHashIndex.invalidateKey(namespace, reader);
+      }
+    }
+  }
+
+  /** The object's own queue key first (Secrets and Namespaces have none: undefined), then the rest. */
+  private keysFor(source: SourceName, object: CachedObject): (string | undefined)[] {
     const { namespace, name } = object.metadata;
     switch (source) {
       case 'ApiKey':
+        return [queueKey(source, namespace, name)];
       case 'Account':
-        return [
-          queueKey(source, namespace, name),
-          ...(source === 'Account' ? this.keysInNamespace(namespace ?? '') : []),
-        ];
+        return [queueKey(source, namespace, name), ...this.keysInNamespace(namespace ?? '')];
       case 'Group':
         return [queueKey('Group', undefined, name), ...this.keysOfGroup(name)];
       case 'Upstream':
@@ -65,7 +90,7 @@ export class EventRouter {
             .map((group) => queueKey('Group', undefined, group.metadata.name)),
         ];
       case 'Namespace':
-        return this.keysInNamespace(name);
+        return [undefined, ...this.keysInNamespace(name)];
       case 'Secret':
         return this.readersOfSecret(namespace ?? '', name);
     }
@@ -84,26 +109,16 @@ export class EventRouter {
       .map((key) => queueKey('ApiKey', key.metadata.namespace, key.metadata.name));
   }
 
-  private readersOfSecret(namespace: string, secretName: string): string[] {
-    const keys = this.context.cache
-      .list('ApiKey', namespace)
-      .filter((key) => {
-        const spec = (key as { spec?: KeySpecRefs }).spec;
-        return (spec?.secretName ?? `${key.metadata.name}-key`) === secretName;
-      })
-      .map((key) => queueKey('ApiKey', namespace, key.metadata.name));
+  /** The keys reading the Secret (the first one counts as the Secret's own: a rotation is urgent). */
+  private readersOfSecret(namespace: string, secretName: string): (string | undefined)[] {
+    const keys: (string | undefined)[] = this.references
+      .readersOf(namespace, secretName)
+      .map((name) => queueKey('ApiKey', namespace, name));
+    if (keys.length === 0) keys.push(undefined);
     // A changed value may free (or take) a value another key was refused for as a duplicate.
-    const duplicates = this.context.cache
-      .list('ApiKey')
-      .filter((key) => {
-        const status = (key as { status?: { conditions?: { type: string; reason: string }[] } })
-          .status;
-        return status?.conditions?.some(
-          (condition) => condition.type === 'Ready' && condition.reason === 'DuplicateKey',
-        );
-      })
-      .map((key) => queueKey('ApiKey', key.metadata.namespace, key.metadata.name));
-    keys.push(...duplicates);
+    for (const duplicate of this.references.duplicateKeys()) {
+      keys.push(queueKey('ApiKey', duplicate.namespace, duplicate.name));
+    }
     if (namespace !== this.context.namespace) return keys;
     const upstreams = this.context.cache
       .list('Upstream')

@@ -14,6 +14,7 @@ import type { OperatorContext } from './operator-context.js';
 import { queueKey } from './operator-context.js';
 import { OperatorMetrics, serveMetrics } from './operator-metrics.js';
 import { processQueueKey } from './process-queue-key.js';
+import { reuseApiConnections } from './reuse-api-connections.js';
 import { EventRouter } from './route-events.js';
 import { ResourceWatch } from './watch-resources.js';
 import { WorkQueue } from './work-queue.js';
@@ -53,7 +54,8 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   const usageRefreshMs = options.usageRefreshMs ?? 60_000;
   const wiring: { context?: OperatorContext; router?: EventRouter } = {};
   const queue = new WorkQueue({
-    workers: options.workers ?? 2,
+    workers: options.workers ?? 16,
+    urgentWorkers: 4,
     process: (key) =>
       wiring.context === undefined ? Promise.resolve() : processQueueKey(wiring.context, key),
   });
@@ -73,7 +75,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     },
   });
   const context: OperatorContext = {
-    api: new KubernetesApi(options.kubeConfig),
+    api: new KubernetesApi(reuseApiConnections(options.kubeConfig)),
     cache,
     store: options.store,
     queue,
@@ -87,6 +89,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     usageReadRounds: new Map(),
     usageRound: { current: 0 },
     keyHashIndex: new KeyHashIndex(),
+    programmedKeyDigests: new Map(),
   };
   wiring.context = context;
   wiring.router = new EventRouter(context);

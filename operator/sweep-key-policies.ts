@@ -6,6 +6,11 @@
 import type { OperatorContext } from './operator-context.js';
 import { usableKeyHash } from './resolve-key-material.js';
 
+function isWritten(context: OperatorContext, hash: string): boolean {
+  for (const written of context.writtenKeyHashes.values()) if (written === hash) return true;
+  return false;
+}
+
 export async function sweepKeyPolicies(context: OperatorContext): Promise<void> {
   const wanted = new Set<string>();
   for (const object of context.cache.list('ApiKey')) {
@@ -16,8 +21,9 @@ export async function sweepKeyPolicies(context: OperatorContext): Promise<void> 
   const digests = await context.store.listKeyPolicyDigests();
   let removed = 0;
   for (const hash of digests.keys()) {
-    const written = new Set(context.writtenKeyHashes.values());
-    if (wanted.has(hash) || written.has(hash)) continue;
+    // Read again for every document: a reconcile may record a hash while the sweep awaits.
+    if (wanted.has(hash) || isWritten(context, hash)) continue;
+    context.programmedKeyDigests.delete(hash);
     await context.store.deleteKeyPolicy(hash);
     removed++;
   }

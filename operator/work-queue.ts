@@ -1,21 +1,61 @@
 /**
- * The work queue: object keys (`Kind/ns/name`) processed FIFO by a few workers, never two
- * reconciles of one key at once. A key added while queued is not queued twice; a key added while it
- * is being processed runs once more afterwards. Failures are retried with exponential backoff.
+ * The work queue: object keys (`Kind/ns/name`) processed by a pool of workers, never two
+ * reconciles of one key at once. Two FIFO lanes: urgent (a single edit or deletion someone waits
+ * for) is always served first and has workers of its own, bulk (creations, resyncs, fan-outs) takes
+ * the rest, so one suspension is not stuck behind an import of thousands of keys. A key added while
+ * queued is not queued twice (an urgent add moves it up); a key added while it is being processed
+ * runs once more afterwards. Failures are retried with exponential backoff.
  */
 export interface WorkQueueOptions {
   process: (key: string) => Promise<void>;
   workers?: number;
+  /** Extra workers only urgent keys may use, so they never wait for a bulk to drain. */
+  urgentWorkers?: number;
   baseRetryMs?: number;
   maxRetryMs?: number;
   onResult?: (key: string, error: unknown) => void;
 }
 
+export interface AddOptions {
+  /** A single change someone waits for (an edit, a deletion): served before the bulk lane. */
+  urgent?: boolean;
+}
+
+const URGENT = 1;
+const BULK = 0;
+
+/** A FIFO array with a moving head, so taking from the front is O(1). */
+class Lane {
+  private items: string[] = [];
+  private head = 0;
+
+  push(key: string): void {
+    this.items.push(key);
+  }
+
+  shift(): string | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const key = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return key;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+  }
+}
+
 export class WorkQueue {
-  private readonly queue: string[] = [];
-  private readonly queued = new Set<string>();
+  private readonly lanes = [new Lane(), new Lane()];
+  /** Queued keys and the lane that holds them (an entry left in another lane is skipped). */
+  private readonly queued = new Map<string, number>();
   private readonly active = new Set<string>();
-  private readonly dirty = new Set<string>();
+  /** Keys added while active, and whether one of those adds was urgent. */
+  private readonly dirty = new Map<string, boolean>();
   private readonly failures = new Map<string, number>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly delayTimers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
@@ -26,17 +66,20 @@ export class WorkQueue {
   constructor(private readonly options: WorkQueueOptions) {}
 
   get depth(): number {
-    return this.queue.length;
+    return this.queued.size;
   }
 
-  add(key: string): void {
+  add(key: string, options: AddOptions = {}): void {
+    const urgent = options.urgent === true;
     if (this.active.has(key)) {
-      this.dirty.add(key);
+      this.dirty.set(key, urgent || (this.dirty.get(key) ?? false));
       return;
     }
-    if (this.queued.has(key)) return;
-    this.queued.add(key);
-    this.queue.push(key);
+    const lane = this.queued.get(key);
+    if (lane === URGENT || (lane === BULK && !urgent)) return;
+    // New, or moving up from the bulk lane (its old entry there is skipped when reached).
+    this.queued.set(key, urgent ? URGENT : BULK);
+    this.lanes[urgent ? URGENT : BULK]?.push(key);
     this.pump();
   }
 
@@ -72,7 +115,7 @@ export class WorkQueue {
   /** Pauses, clears everything queued and every timer. */
   async stop(): Promise<void> {
     await this.pause();
-    this.queue.length = 0;
+    for (const lane of this.lanes) lane.clear();
     this.queued.clear();
     this.dirty.clear();
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
@@ -83,23 +126,35 @@ export class WorkQueue {
 
   /** Resolves when nothing is queued or running (timers not counted). */
   whenIdle(): Promise<void> {
-    if (this.running === 0 && (this.paused || this.queue.length === 0)) return Promise.resolve();
+    if (this.running === 0 && (this.paused || this.queued.size === 0)) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** The next key of a lane, skipping entries that moved to the urgent lane. */
+  private take(lane: number): string | undefined {
+    for (;;) {
+      const key = this.lanes[lane]?.shift();
+      if (key === undefined) return undefined;
+      if (this.queued.get(key) === lane) {
+        this.queued.delete(key);
+        return key;
+      }
+    }
   }
 
   private pump(): void {
     const workers = this.options.workers ?? 2;
-    while (!this.paused && this.running < workers) {
-      const index = this.queue.findIndex((key) => !this.active.has(key));
-      if (index < 0) break;
-      const [key] = this.queue.splice(index, 1);
+    const urgentWorkers = workers + (this.options.urgentWorkers ?? 0);
+    while (!this.paused) {
+      let key: string | undefined;
+      if (this.running < urgentWorkers) key = this.take(URGENT);
+      if (key === undefined && this.running < workers) key = this.take(BULK);
       if (key === undefined) break;
-      this.queued.delete(key);
       this.active.add(key);
       this.running++;
       void this.work(key);
     }
-    if (this.running === 0 && (this.paused || this.queue.length === 0)) {
+    if (this.running === 0 && (this.paused || this.queued.size === 0)) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
@@ -118,7 +173,11 @@ export class WorkQueue {
     this.active.delete(key);
     this.running--;
     if (failed !== undefined) this.scheduleRetry(key);
-    if (this.dirty.delete(key)) this.add(key);
+    const again = this.dirty.get(key);
+    if (again !== undefined) {
+      this.dirty.delete(key);
+      this.add(key, { urgent: again });
+    }
     this.pump();
   }
 

@@ -14,14 +14,28 @@ export interface KeyPolicyWrite {
   policy: KeyPolicy | null;
 }
 
+/** How long a digest this process wrote is trusted without reading the store again. */
+export const KNOWN_DIGEST_TTL_MS = 60_000;
+
 export async function deleteKeyPolicyIfOwned(
   context: OperatorContext,
   options: { hash: string; keyUid: string },
 ): Promise<void> {
+  context.programmedKeyDigests.delete(options.hash);
   const existing = await context.store.getKeyPolicy(options.hash);
   if (existing !== null && existing.keyUid === options.keyUid) {
     await context.store.deleteKeyPolicy(options.hash);
   }
+}
+
+function knownDigest(context: OperatorContext, hash: string): string | undefined {
+  const known = context.programmedKeyDigests.get(hash);
+  if (known === undefined) return undefined;
+  if (context.now() - known.at > KNOWN_DIGEST_TTL_MS) {
+    context.programmedKeyDigests.delete(hash);
+    return undefined;
+  }
+  return known.digest;
 }
 
 /** Returns true when the wanted document is now in the store. */
@@ -37,9 +51,10 @@ export async function writeKeyPolicy(
   if (write.hash === null || write.policy === null) return false;
   // Recorded before the write, so a concurrent sweep never removes a document being written.
   context.writtenKeyHashes.set(write.objectKey, write.hash);
+  const digest = write.policy.digest;
+  if (knownDigest(context, write.hash) === digest) return true;
   const existing = await context.store.getKeyPolicy(write.hash);
-  if (existing?.digest !== write.policy.digest) {
-    await context.store.putKeyPolicy(write.hash, write.policy);
-  }
+  if (existing?.digest !== digest) await context.store.putKeyPolicy(write.hash, write.policy);
+  context.programmedKeyDigests.set(write.hash, { digest, at: context.now() });
   return true;
 }
