@@ -115,6 +115,8 @@ describe('@anthropic-ai/sdk on /antigravity', () => {
       .messages.create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
+    // The 429 cooled the shared upstream down (docs/upstream-pools.md): clear it.
+    await env.store.reportUpstreamSuccess('antigravity-oauth');
   });
 
   it('translates an upstream 400 in the Google shape into the Anthropic shape', async () => {

@@ -158,6 +158,8 @@ describe.each<StoreKind>(['memory', 'redis'])('chat completions on the %s store'
       .chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'x' }] })
       .catch((caught: unknown) => caught);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
+    // The 429 cooled the shared upstream down (docs/upstream-pools.md): clear it.
+    await env.store.reportUpstreamSuccess('openai-translate');
 
     env.fake.setBehaviour({ streamError: true }, '/v1/responses');
     const stream = await client().chat.completions.create({
