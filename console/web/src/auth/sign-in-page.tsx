@@ -4,6 +4,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { consoleApi } from '../api/console-api.js';
 import { ME_KEY } from '../api/use-session.js';
 import { ErrorNote } from '../shell/error-note.js';
+import './sign-in.css';
 
 export function SignInPage() {
   const client = useQueryClient();
@@ -59,7 +60,7 @@ export function SignInPage() {
       )}
       {methods.data?.oidc === true && (
         <a
-          className="button"
+          className={methods.data.local ? 'button oidc' : 'button oidc primary'}
           href={`/api/v1/auth/oidc/login?returnTo=${encodeURIComponent(returnTo)}`}
         >
           Sign in with {methods.data.oidcName ?? 'single sign-on'}
