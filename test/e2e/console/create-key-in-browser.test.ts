@@ -3,8 +3,10 @@
  * web app; the admin signs in, sees the keys page, fills the create form (a live refusal of a short
  * value, then a chosen value and limits), reads the value shown once, calls the gateway with it
  * through the official Anthropic SDK, sees the key in the table, meets a server refusal next to
- * the action with the form's input kept, and signs out. Screenshots of every page in light, dark
- * and a narrow window go to test-artifacts/console/.
+ * the action with the form's input kept, finds the call on the key's page, its records page (and
+ * CSV) and the account's dashboard; disables the key (the SDK is refused) and enables it (accepted
+ * again), resets its quota ($0 used), rotates it, moves it to another group, deletes it, and signs
+ * out. Screenshots of every page in light, dark and a narrow window go to test-artifacts/console/.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,8 +44,11 @@ async function shootThemes(name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'dark' });
   await browser.shoot(`${name}-dark`);
   await page.setViewportSize({ width: 390, height: 844 });
+  // Charts follow their container's size on the next frame.
+  await page.waitForTimeout(300);
   await browser.shoot(`${name}-narrow`);
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(300);
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
@@ -67,7 +72,10 @@ async function callUntilAccepted(value: string): Promise<string> {
   }
 }
 
-/** After a rotation the old value stops working at the operator's next reconcile. */
+/**
+ * After a rotation (401) or a disable (403) the value stops working at the operator's next
+ * reconcile: calls until the gateway refuses it, and returns the refusal's status.
+ */
 async function callUntilRefused(value: string): Promise<number> {
   const anthropic = new Anthropic({ apiKey: value, baseURL: local.gatewayUrl, maxRetries: 0 });
   const until = Date.now() + 30_000;
@@ -79,11 +87,27 @@ async function callUntilRefused(value: string): Promise<number> {
         messages: [{ role: 'user', content: 'still there?' }],
       });
     } catch (error) {
-      if (error instanceof Anthropic.AuthenticationError) return error.status;
+      if (
+        error instanceof Anthropic.AuthenticationError ||
+        error instanceof Anthropic.PermissionDeniedError
+      ) {
+        return error.status;
+      }
       throw error;
     }
-    if (Date.now() > until) throw new Error('the rotated-away value still works');
+    if (Date.now() > until) throw new Error('the value still works');
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Until `read` returns true, reloading the page between tries (the ledger fills in moments). */
+async function untilShown(read: () => Promise<boolean>, what: string): Promise<void> {
+  const { page } = browser;
+  const until = Date.now() + 30_000;
+  while (!(await read())) {
+    if (Date.now() > until) throw new Error(`not shown in time: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await page.reload();
   }
 }
 
@@ -207,6 +231,68 @@ describe('console web app in Chromium', () => {
     expect(await usage.getByText(/^\$0\.\d+ · 1 request$/).count()).toBe(2);
     await shootThemes('7-key');
 
+    // The key's records: the call with its model and tokens; filters; the CSV of the filter.
+    await usage.getByRole('link', { name: 'Usage records' }).click();
+    await page.getByRole('heading', { name: 'Usage records of console-e2e' }).waitFor();
+    const records = page.getByRole('table', { name: 'Usage records of console-e2e' });
+    await records.waitFor();
+    const recordRows = records.locator('tbody tr');
+    expect(await recordRows.count()).toBe(1);
+    const cell = (label: string) => recordRows.first().locator(`[data-label="${label}"]`);
+    expect(await cell('Model').textContent()).toContain('claude-sonnet-4-6');
+    expect(Number((await cell('Input').textContent())?.replaceAll(',', ''))).toBeGreaterThan(0);
+    expect(Number((await cell('Output').textContent())?.replaceAll(',', ''))).toBeGreaterThan(0);
+    expect(await cell('Cost').textContent()).toMatch(/^\$0\.\d+$/);
+    expect(await cell('Outcome').textContent()).toBe('Success · 200');
+    await shootThemes('7-key-records');
+    const csvHref =
+      (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')) ?? '';
+    const csv = await page.request.get(new URL(csvHref, consoleUrl).toString());
+    expect(csv.status()).toBe(200);
+    const csvLines = (await csv.text()).trim().split(/\r\n/);
+    expect(csvLines).toHaveLength(2);
+    expect(csvLines[1]).toContain('claude-sonnet-4-6');
+    await page.getByLabel('Outcome').selectOption('server_error');
+    await page.getByText('No records match.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await recordRows.first().waitFor();
+
+    // The account's dashboard: the call in the trend, the model mix and the top keys.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Dashboard' })
+      .click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const totals = page.getByLabel('Totals, last 24 hours');
+    await expect.poll(() => totals.textContent(), { timeout: 15_000 }).toContain('1 request');
+    await page
+      .getByRole('figure', { name: 'Cost per hour, last 24 hours' })
+      .locator('.recharts-bar-rectangle')
+      .first()
+      .waitFor();
+    const modelTable = page.getByRole('table', { name: 'Usage per model' });
+    expect(
+      await modelTable.getByRole('row').filter({ hasText: 'claude-sonnet-4-6' }).textContent(),
+    ).toContain('100.0%');
+    const topKeys = page.getByRole('table', { name: 'Top keys by cost' });
+    const topRow = topKeys.getByRole('row').filter({ hasText: 'console-e2e' });
+    expect(await topRow.textContent()).toContain('100.0%');
+    await page
+      .getByRole('figure', { name: 'Model distribution, last 24 hours' })
+      .locator('.recharts-pie-sector')
+      .first()
+      .waitFor();
+    const balance = page.getByRole('region', { name: 'Balance' });
+    expect(await balance.textContent()).toContain('$100.00');
+    expect(await page.getByLabel('Requests in flight').textContent()).toBe('0 / unlimited');
+    await shootThemes('7-dashboard');
+    await page.getByRole('button', { name: 'Last 30 days' }).click();
+    await expect
+      .poll(() => page.getByLabel('Totals, last 30 days').textContent(), { timeout: 15_000 })
+      .toContain('1 request');
+    await topKeys.getByRole('link', { name: 'console-e2e' }).click();
+    await page.getByRole('heading', { name: 'console-e2e' }).waitFor();
+
     // Edit: a new quota, the daily cap removed, a denied address; back on the key's page.
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('heading', { name: 'Edit key console-e2e' }).waitFor();
@@ -220,16 +306,37 @@ describe('console web app in Chromium', () => {
     await page.getByRole('heading', { name: 'console-e2e' }).waitFor();
     await expect.poll(() => page.getByText('$0.00 / $7.00').count()).toBe(1);
 
+    // Disabled, the key is refused at the gateway; the page never says "Suspended" of an
+    // enabled key, nor "ready" of a disabled one.
+    const readyText = () =>
+      page
+        .locator('dt', { hasText: 'Ready' })
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent();
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByText('Done: the key is disabled.').waitFor();
+    expect(await readyText()).not.toBe('ready');
+    expect(await callUntilRefused(value)).toBe(403);
+    await expect.poll(readyText, { timeout: 15_000 }).toContain('Suspended');
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.getByText('Done: the key is enabled.').waitFor();
+    expect(await readyText()).not.toContain('Suspended');
+    expect(await callUntilAccepted(value)).not.toBe('');
+    await expect.poll(readyText, { timeout: 15_000 }).toBe('ready');
 
+    // Reset: the quota's use starts again from $0 (the ledger learns of the reset in moments).
     await page.getByRole('button', { name: 'Reset quota' }).click();
     await page.getByText('Start the used quota of console-e2e again from $0?').waitFor();
     await shootThemes('8-key-confirm-reset');
     await page.getByRole('button', { name: 'Reset the quota' }).click();
-    await page.getByText('Done: the key is enabled.').waitFor();
+    await page.getByText('Done: the used quota starts again from $0.').waitFor();
+    await expect
+      .poll(() => usage.getByText(/^\$0\.00 of \$7\.00/).count(), { timeout: 20_000 })
+      .toBe(1);
+    await untilShown(
+      async () => (await page.getByText('$0.00 / $7.00').count()) === 1,
+      'the key quota used at $0',
+    );
 
     await page.getByRole('button', { name: 'Rotate' }).click();
     await page.getByRole('button', { name: 'Rotate the value' }).click();
@@ -239,8 +346,27 @@ describe('console web app in Chromium', () => {
     expect(await callUntilAccepted(rotated)).not.toBe('');
     expect(await callUntilRefused(value)).toBe(401);
 
+    // Another group of the demo world: the key's page shows it.
     await page.getByRole('link', { name: 'Back to the keys' }).click();
     await page.getByRole('link', { name: 'console-e2e' }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit key console-e2e' }).waitFor();
+    // The operator wrote the key's status since the key was read (rotation): edit a fresh copy.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit key console-e2e' }).waitFor();
+    await page.getByLabel('Group').selectOption('openai');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'console-e2e', exact: true }).waitFor();
+    const groupText = () =>
+      page
+        .locator('dt', { hasText: 'Group' })
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent();
+    expect(await groupText()).toBe('openai');
+    await page.reload();
+    await page.getByRole('heading', { name: 'console-e2e' }).waitFor();
+    expect(await groupText()).toBe('openai');
+
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete the key' }).click();
     await page.getByText('No keys yet').waitFor();
@@ -250,5 +376,5 @@ describe('console web app in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-  }, 170_000);
+  }, 300_000);
 });

@@ -29,7 +29,7 @@ export function AccountStandingPanel(props: { namespace: string }) {
     <div className="standing-column">
       <section className="card standing" aria-labelledby="balance-title">
         <h2 id="balance-title">Balance</h2>
-        <dl className="figures">
+        <dl className="figures three">
           <div>
             <dt>Spent</dt>
             <dd className="big">{formatUsd(data.spentUSD ?? '0')}</dd>

@@ -60,9 +60,6 @@ function ModelTable(props: { models: ModelShare[] }) {
           <tr>
             <th scope="col">Model</th>
             <th scope="col" className="num">
-              Requests
-            </th>
-            <th scope="col" className="num">
               Cost
             </th>
             <th scope="col" className="num">
@@ -77,7 +74,6 @@ function ModelTable(props: { models: ModelShare[] }) {
                 <span className="swatch" style={{ background: modelColor(index) }} aria-hidden />
                 {model.model}
               </th>
-              <td className="num">{formatCount(model.requests)}</td>
               <td className="num">{usdOfNano(model.costNano)}</td>
               <td className="num">{formatShare(model.costShare)}</td>
             </tr>
@@ -154,7 +150,7 @@ export function DashboardPage(props: { namespace: string }) {
               ]}
             />
           </div>
-          <dl className="figures totals" aria-label={`Totals, ${period}`}>
+          <dl className="figures totals three" aria-label={`Totals, ${period}`}>
             <div>
               <dt>Requests</dt>
               <dd className="big">{formatRequests(totals.requests)}</dd>

@@ -22,7 +22,7 @@ export default function ModelChart(props: { models: ModelShare[]; label: string 
             nameKey="name"
             innerRadius="55%"
             outerRadius="85%"
-            stroke="var(--surface)"
+            stroke={data.length > 1 ? 'var(--surface)' : 'none'}
             isAnimationActive={false}
           />
           <Tooltip

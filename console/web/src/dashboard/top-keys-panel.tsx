@@ -53,10 +53,10 @@ export function TopKeysPanel(props: { namespace: string; now: number }) {
             <thead>
               <tr>
                 <th scope="col">Key</th>
-                <th scope="col" className="num">
+                <th scope="col" className="num wide-only">
                   Requests
                 </th>
-                <th scope="col" className="num">
+                <th scope="col" className="num wide-only">
                   Tokens
                 </th>
                 <th scope="col" className="num">
@@ -75,8 +75,8 @@ export function TopKeysPanel(props: { namespace: string; now: number }) {
                       {key.keyName}
                     </Link>
                   </th>
-                  <td className="num">{formatCount(key.requests)}</td>
-                  <td className="num">{formatCount(totalTokens(key.tokens))}</td>
+                  <td className="num wide-only">{formatCount(key.requests)}</td>
+                  <td className="num wide-only">{formatCount(totalTokens(key.tokens))}</td>
                   <td className="num">{usdOfNano(key.costNano)}</td>
                   <td>
                     <span className="share">

@@ -27,7 +27,17 @@ const me = {
 };
 
 function renderKeyPage(key: KeyView, usedNano: () => number): StubCall[] {
+  const verbs = { list: true, create: true, update: true, delete: true };
   const calls = stubConsoleFetch({
+    // A key manager: the actions are offered.
+    'GET /me/access': () => ({
+      administer: false,
+      groups: verbs,
+      upstreams: verbs,
+      accounts: verbs,
+      keys: verbs,
+      namespace: 'demo',
+    }),
     'GET /accounts/demo/keys/key-0001': () => key,
     'GET /accounts/demo/keys/key-0001/usage': () => ({
       timeZone: 'UTC',

@@ -187,22 +187,7 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
             }}
           />
         </label>
-        <label className="field">
-          Per page
-          <select
-            value={pageSize}
-            onChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setCursors([undefined]);
-            }}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
+
         {(form.model !== '' || form.outcome !== '' || form.from !== '' || form.to !== '') && (
           <button
             type="button"
@@ -287,6 +272,22 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
             >
               Older →
             </button>
+            <label className="inline-size">
+              Per page
+              <select
+                value={pageSize}
+                onChange={(event) => {
+                  setPageSize(Number(event.target.value));
+                  setCursors([undefined]);
+                }}
+              >
+                {PAGE_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {size}
+                  </option>
+                ))}
+              </select>
+            </label>
           </nav>
         </>
       )}
