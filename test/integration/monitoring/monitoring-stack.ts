@@ -188,23 +188,29 @@ export async function answeredTraffic(
   return callMany(calls);
 }
 
-/** Refused calls (unknown key, wrong platform, unknown model) and failed upstreams. */
+/**
+ * Refused calls (unknown key, wrong platform) and failed upstreams, in rounds further apart than
+ * the scrape interval: a labelled counter appears with its first increment, which rate() cannot
+ * see, so each kind must also increase after Prometheus has seen it.
+ */
 export async function refusedAndFailedTraffic(
   gatewayUrl: string,
   keys: Record<KeyName, string>,
 ): Promise<number[]> {
-  const calls: (() => Promise<number>)[] = [];
-  for (let index = 0; index < 4; index += 1) {
-    calls.push(
+  const statuses: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    if (round > 0) await sleep(1_500);
+    const calls = [
       () => call(gatewayUrl, 'anthropic', 'tg-not-a-key'),
       () => call(gatewayUrl, 'openai', keys.anthropic),
       () => call(gatewayUrl, 'anthropic', keys.flaky),
       () => call(gatewayUrl, 'anthropic', keys.failover),
       () => call(gatewayUrl, 'anthropic', keys.unreachable),
       () => call(gatewayUrl, 'anthropic', keys.unreachable, { stream: true }),
-    );
+    ];
+    statuses.push(...(await callMany(calls)));
   }
-  return callMany(calls);
+  return statuses;
 }
 
 /**
