@@ -73,13 +73,21 @@ export async function signIn(
  */
 export function focused(page: Page): Promise<string> {
   return page.evaluate<string>(`(() => {
+    // A wrapping label's own text: the control (a select's options) left out.
+    const wrapping = (control) => {
+      const label = control.closest('label');
+      if (label === null) return null;
+      const copy = label.cloneNode(true);
+      for (const inner of copy.querySelectorAll('input, select, textarea')) inner.remove();
+      return copy.textContent;
+    };
     const element = document.activeElement;
     if (element === null || element === document.body) return 'body';
     const forLabel = element.id === '' ? null : document.querySelector('label[for="' + CSS.escape(element.id) + '"]');
     const label =
       element.getAttribute('aria-label') ??
       (forLabel === null ? null : forLabel.textContent) ??
-      (element.closest('label') === null ? null : element.closest('label').textContent) ??
+      wrapping(element) ??
       element.textContent ??
       '';
     return element.tagName.toLowerCase() + ':' + label.trim().replace(/\\s+/g, ' ');

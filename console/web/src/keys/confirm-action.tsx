@@ -1,5 +1,8 @@
-/** A button whose action asks first: the question, then "Confirm" or "Cancel", in place. */
-import { useState } from 'react';
+/**
+ * A button whose action asks first: the question, then "Confirm" or "Cancel", in place. Cancel
+ * (or Escape) puts the focus back on the button.
+ */
+import { useEffect, useRef, useState } from 'react';
 
 export function ConfirmAction(props: {
   label: string;
@@ -10,9 +13,22 @@ export function ConfirmAction(props: {
   onConfirm: () => void;
 }) {
   const [asking, setAsking] = useState(false);
+  const [returnFocus, setReturnFocus] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!asking && returnFocus) {
+      trigger.current?.focus();
+      setReturnFocus(false);
+    }
+  }, [asking, returnFocus]);
+  const cancel = () => {
+    setAsking(false);
+    setReturnFocus(true);
+  };
   if (!asking) {
     return (
       <button
+        ref={trigger}
         type="button"
         className={props.danger === true ? 'danger' : undefined}
         disabled={props.disabled}
@@ -25,7 +41,14 @@ export function ConfirmAction(props: {
     );
   }
   return (
-    <div className="confirm" role="group" aria-label={props.label}>
+    <div
+      className="confirm"
+      role="group"
+      aria-label={props.label}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') cancel();
+      }}
+    >
       <p>{props.question}</p>
       <button
         type="button"
@@ -38,13 +61,7 @@ export function ConfirmAction(props: {
       >
         {props.confirmLabel}
       </button>
-      <button
-        type="button"
-        className="quiet"
-        onClick={() => {
-          setAsking(false);
-        }}
-      >
+      <button type="button" className="quiet" onClick={cancel}>
         Cancel
       </button>
     </div>
