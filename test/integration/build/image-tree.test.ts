@@ -174,6 +174,37 @@ describe('the Dockerfile', () => {
     );
   });
 
+  it('keeps every input of npm run build in the build context (.dockerignore)', () => {
+    const ignored = readFileSync(join(repository, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const pattern = (entry: string) =>
+      new RegExp(`^${entry.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}(/.*)?$`);
+    const build = JSON.parse(readFileSync(join(repository, 'tsconfig.build.json'), 'utf8')) as {
+      include: string[];
+    };
+    const inputs = [
+      ...build.include,
+      'console/web/src',
+      'console/web/index.html',
+      'console/web/vite.config.ts',
+      'console/web/build-web.js',
+      'bin/build-dist.js',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+    ];
+    for (const input of inputs) {
+      expect(existsSync(join(repository, input)), input).toBe(true);
+      expect(
+        ignored.filter((entry) => pattern(entry).test(input)),
+        input,
+      ).toEqual([]);
+    }
+  });
+
   it('installs production dependencies only, without install scripts, in both stages', () => {
     expect(stage('deps').runs).toEqual([
       expect.stringMatching(/^npm ci --omit=dev --ignore-scripts/),
