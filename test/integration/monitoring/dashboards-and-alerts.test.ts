@@ -249,10 +249,9 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
       const labels = (configMap.metadata as { labels: Record<string, string> }).labels;
       expect(labels.grafana_dashboard).toBe('1');
       const [file, json] = Object.entries(configMap.data as Record<string, string>)[0] ?? [];
-      expect(file).toMatch(/^tollgate-.*\.json$/);
-      expect(dashboards.map((dashboard) => dashboard.uid)).toContain(
-        (JSON.parse(json ?? '{}') as { uid: string }).uid,
-      );
+      const shipped = JSON.parse(json ?? '{}') as { uid: string };
+      expect(file).toBe(`${shipped.uid}.json`);
+      expect(shipped).toEqual(dashboards.find((dashboard) => dashboard.uid === shipped.uid));
     }
   });
 
