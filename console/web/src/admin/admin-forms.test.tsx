@@ -11,7 +11,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Access, AdminObject } from '../api/admin-api.js';
 import { AccountFormPage } from './account-form-page.js';
-import { AdminRoutes } from './admin-routes.js';
+import { AdminPages } from './admin-pages.js';
 import { GroupFormPage } from './group-form-page.js';
 import { UpstreamFormPage } from './upstream-form-page.js';
 
@@ -180,7 +180,7 @@ describe('account form and access', () => {
   });
 
   it('tells a user who may not administer so, in plain words', () => {
-    renderWith(<AdminRoutes />, {
+    renderWith(<AdminPages />, {
       access: {
         administer: false,
         groups: { ...verbs(false), list: true },
