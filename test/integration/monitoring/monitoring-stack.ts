@@ -79,7 +79,7 @@ export async function startMonitoringStack(): Promise<MonitoringStack> {
   };
 }
 
-interface Providers {
+export interface Providers {
   flaky: FakeProvider;
   slow: FakeProvider;
   closedPort: number;
@@ -276,6 +276,7 @@ async function waitForMetric(
  */
 export async function storeOutage(
   stack: MonitoringStack,
+  providers: Providers,
   keys: Record<KeyName, string>,
 ): Promise<{ duringOutage: number[]; streams: number[]; handedOver: boolean }> {
   const gatewayUrl = stack.local.gatewayUrl;
@@ -283,7 +284,9 @@ export async function storeOutage(
     call(gatewayUrl, 'openai', keys.slow, { stream: true }),
     call(gatewayUrl, 'openai', keys.slow, { stream: true }),
   ]);
-  await sleep(1_000);
+  // Both streams admitted (the slow provider has them) before the store goes away.
+  const admitted = Date.now() + 10_000;
+  while (providers.slow.requests.length < 2 && Date.now() < admitted) await sleep(50);
   stack.redis.process.kill('SIGSTOP');
   try {
     const duringOutage = await callMany(
