@@ -5,9 +5,13 @@
 import {
   ApiException,
   CoreV1Api,
+  CoreV1Event,
   CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
+  V1EventSource,
+  V1ObjectMeta,
+  V1ObjectReference,
   type KubeConfig,
   type V1Secret,
 } from '@kubernetes/client-node';
@@ -25,6 +29,14 @@ export interface ObjectRef {
   kind: TollgateKind;
   namespace: string | undefined;
   name: string;
+}
+
+export interface OperatorEvent {
+  involvedObject: { apiVersion: string; kind: string; name: string; uid: string };
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+  time: Date;
 }
 
 export function isStatusCode(error: unknown, code: number): boolean {
@@ -77,6 +89,30 @@ export class KubernetesApi {
 
   async createSecret(namespace: string, secret: V1Secret): Promise<void> {
     await this.core.createNamespacedSecret({ namespace, body: secret });
+  }
+
+  /** Records an Event (in `namespace`: cluster-scoped objects have none of their own). */
+  async createEvent(namespace: string, event: OperatorEvent): Promise<void> {
+    const { involvedObject, time } = event;
+    const suffix = `${time.getTime().toString(16)}${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const body = Object.assign(new CoreV1Event(), {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: Object.assign(new V1ObjectMeta(), {
+        name: `${involvedObject.name}.${suffix}`,
+        namespace,
+      }),
+      involvedObject: Object.assign(new V1ObjectReference(), involvedObject),
+      type: event.type,
+      reason: event.reason,
+      message: event.message,
+      firstTimestamp: time,
+      lastTimestamp: time,
+      count: 1,
+      source: Object.assign(new V1EventSource(), { component: 'tollgate-operator' }),
+      reportingComponent: 'tollgate-operator',
+    });
+    await this.core.createNamespacedEvent({ namespace, body });
   }
 
   private async patch(

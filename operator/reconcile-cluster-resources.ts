@@ -4,6 +4,7 @@ import { sealCredential } from '../store/seal-credential.js';
 import type { OperatorContext } from './operator-context.js';
 import { decodeSecretData, type SecretObject } from './read-resource.js';
 import { readResourceOrNull } from './read-typed-resource.js';
+import { recordAvailabilityEvent, upstreamAvailability } from './refresh-upstream-availability.js';
 import { mergeConditions, type DesiredCondition } from './reconcile/manage-conditions.js';
 import { projectGroupPolicy, projectGroupRefsCondition } from './reconcile/project-group-policy.js';
 import { sameStatus } from './reconcile/project-key-status.js';
@@ -112,11 +113,18 @@ export async function reconcileUpstream(context: OperatorContext, name: string):
     refs = credential.condition;
     if ((await context.store.getUpstream(name)) !== null) await context.store.deleteUpstream(name);
   }
+  const availability = await upstreamAvailability(context, name);
+  const hadEnd = upstream.status?.cooldownEndTime !== undefined;
   await writeConditions(context, {
     kind: 'Upstream',
     name,
     generation: upstream.metadata.generation,
     current: upstream.status,
-    desired: summary(refs, programmed),
+    desired: [...summary(refs, programmed), availability.condition],
+    // null removes a cool-down end that is over (merge patch); absent leaves none absent.
+    ...(availability.cooldownEndTime === null && !hadEnd
+      ? {}
+      : { extra: { cooldownEndTime: availability.cooldownEndTime } }),
   });
+  await recordAvailabilityEvent(context, upstream, availability);
 }

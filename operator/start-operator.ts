@@ -14,6 +14,8 @@ import type { OperatorContext } from './operator-context.js';
 import { queueKey } from './operator-context.js';
 import { OperatorMetrics, serveMetrics } from './operator-metrics.js';
 import { processQueueKey } from './process-queue-key.js';
+import { refreshUpstreamAvailability } from './refresh-upstream-availability.js';
+import { UpstreamAvailabilityMetrics } from './upstream-availability-metrics.js';
 import { reuseApiConnections } from './reuse-api-connections.js';
 import { EventRouter } from './route-events.js';
 import { ResourceWatch } from './watch-resources.js';
@@ -32,6 +34,8 @@ export interface StartOperatorOptions {
   leaseDurationMs?: number;
   renewIntervalMs?: number;
   usageRefreshMs?: number;
+  /** How often the leader reads upstream health from the store into status (default 10 s). */
+  upstreamHealthRefreshMs?: number;
   /** Serve `/metrics` on this port (0 = any free port); absent = no metrics server. */
   metricsPort?: number;
   metricsHost?: string;
@@ -117,6 +121,21 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   }, usageRefreshMs);
   usageTimer.unref();
 
+  const availability = new UpstreamAvailabilityMetrics(metrics.registry);
+  let refreshingAvailability = false;
+  const availabilityTimer = setInterval(() => {
+    if (!elector.isLeader() || refreshingAvailability) return;
+    refreshingAvailability = true;
+    refreshUpstreamAvailability(context, availability)
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'upstream availability refresh failed');
+      })
+      .finally(() => {
+        refreshingAvailability = false;
+      });
+  }, options.upstreamHealthRefreshMs ?? 10_000);
+  availabilityTimer.unref();
+
   const elector = new LeaderElector({
     kubeConfig: options.kubeConfig,
     namespace: options.namespace,
@@ -145,6 +164,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     whenIdle: () => queue.whenIdle(),
     close: async () => {
       clearInterval(usageTimer);
+      clearInterval(availabilityTimer);
       await queue.stop();
       await elector.stop();
       await cache.stop();
