@@ -9,7 +9,7 @@
  * them. Once the list is empty, every query must return data.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -199,8 +199,14 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
     expect((rule?.spec as { groups: unknown }).groups).toEqual(
       (renderedObjects(ruleText)[0] as { groups: unknown }).groups,
     );
-    // Every alert is documented for the on-call: summary, description, runbook, severity.
+    // Every alert is documented for the on-call: summary, description, severity, and a runbook
+    // section of its own in docs/monitoring.md that its runbook_url points at.
+    const runbooks = readFileSync(join(CHART, '..', '..', 'docs', 'monitoring.md'), 'utf8');
     for (const alert of rules) {
+      expect(runbooks, alert.alert).toContain(`\n### ${alert.alert}\n`);
+      expect(alert.annotations.runbook_url, alert.alert).toMatch(
+        new RegExp(`/docs/monitoring\\.md#${alert.alert.toLowerCase()}$`),
+      );
       expect(Object.keys(alert.annotations).sort(), alert.alert).toEqual([
         'description',
         'runbook_url',
