@@ -4,9 +4,8 @@
  * returns data over the run, every alert expression evaluates and reads metrics that exist, every
  * rule evaluates without error, and the conditions the traffic caused (a store outage, keys near
  * and at their quota, failing upstreams) fire their alerts while the healthy parts fire none.
- * Queries that read only the upstream pools' metrics, which are being added to the gateway and the
- * operator, may be empty while those are listed in PENDING_UPSTREAM_POOL_METRICS; the test prints
- * them. Once the list is empty, every query must return data.
+ * Queries that read only metrics listed in PENDING_UPSTREAM_POOL_METRICS (none now) may be empty;
+ * the test prints them. Every other query must return data.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
