@@ -32,11 +32,12 @@ describe('ledger migrations on PostgreSQL', () => {
       '0001-usage-records',
       '0002-quota-resets',
       '0003-upstream-attempts',
+      '0004-account-rollups',
     ]);
     const rows = await pools[0]!.query<{ n: unknown }>(
       'SELECT count(*) AS n FROM ledger_migration',
     );
-    expect(readNumber(rows[0]?.n)).toBe(3);
+    expect(readNumber(rows[0]?.n)).toBe(4);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Per account (namespace): requests, tokens by bucket and cost per hour or per local day, and the
- * model distribution, from the hourly rollups. Ranges are [from, to) in epoch ms, at hour
- * granularity (the rollups' unit).
+ * model distribution, from the account's hourly rollups (one row per hour and model, whatever the
+ * number of keys; one key's distribution from the per-key rollups). Ranges are [from, to) in epoch
+ * ms, at hour granularity (the rollups' unit).
  */
 import type { LedgerQueryable } from '../ledger-database.js';
 import { checkTimeZone } from './local-time.js';
@@ -37,7 +38,7 @@ export function buildAccountTrendSql(query: AccountTrendQuery): SqlQuery {
         to_char(local_bucket, '${format}') AS label, t.*
       FROM (
         SELECT date_trunc('${unit}', hour AT TIME ZONE $2) AS local_bucket, ${ROLLUP_SUMS}
-        FROM usage_rollups_hourly
+        FROM usage_rollups_account_hourly
         WHERE namespace = $1 AND hour >= ${fromMs('$3')} AND hour < ${fromMs('$4')}
         GROUP BY 1
       ) t ORDER BY local_bucket`,
@@ -75,9 +76,11 @@ export interface ModelShare extends UsageSums {
 
 export function buildModelDistributionSql(query: ModelDistributionQuery): SqlQuery {
   const byKey = query.keyUid === undefined ? '' : 'AND key_uid = $4';
+  const table =
+    query.keyUid === undefined ? 'usage_rollups_account_hourly' : 'usage_rollups_hourly';
   return {
     text: `SELECT model, ${ROLLUP_SUMS}
-      FROM usage_rollups_hourly
+      FROM ${table}
       WHERE namespace = $1 AND hour >= ${fromMs('$2')} AND hour < ${fromMs('$3')} ${byKey}
       GROUP BY model ORDER BY sum(cost_nano) DESC, model`,
     values: [

@@ -1,10 +1,27 @@
 /**
- * An account's keys ranked by cost over a range (ties: more requests first, then the key uid), from
- * the hourly rollups. The rollups hold key uids only: each ranked key's name is the one its latest
- * record carries (one index probe per ranked key, so the cost does not grow with the records).
+ * An account's keys ranked by cost over a range (ties: more requests first, then the key uid): the
+ * whole UTC days of the range from the per-key daily rollups, the hours before the first and after
+ * the last whole day from the hourly ones, so a 30-day range reads about 30 rows per key. The
+ * rollups hold key uids only: each ranked key's name is the one its latest record carries (one
+ * index probe per ranked key, so the cost does not grow with the records).
  */
 import type { LedgerQueryable } from '../ledger-database.js';
 import { fromMs, ROLLUP_SUMS, usageSumsOf, type SqlQuery, type UsageSums } from './usage-sums.js';
+
+const DAY = 86_400_000;
+/** The rollup columns the ranking sums. */
+const SUMMED = [
+  'requests',
+  'estimated_requests',
+  'error_requests',
+  'input_uncached_tokens',
+  'cache_read_tokens',
+  'cache_write_5m_tokens',
+  'cache_write_1h_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cost_nano',
+];
 
 export interface TopKeysQuery {
   namespace: string;
@@ -28,12 +45,21 @@ export function buildTopKeysSql(query: TopKeysQuery): SqlQuery {
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) {
     throw new RangeError('limit must be between 1 and 100');
   }
+  // Whole UTC days inside [from, to): [firstDay, endDay); none when the range is shorter.
+  const firstDay = Math.ceil(query.from / DAY) * DAY;
+  const endDay = Math.max(firstDay, Math.floor(query.to / DAY) * DAY);
+  const columns = `key_uid, ${SUMMED.join(', ')}`;
   return {
-    text: `WITH per_key AS (
-        SELECT key_uid, ${ROLLUP_SUMS}, sum(cost_nano) AS cost_sort, sum(requests) AS requests_sort
-        FROM usage_rollups_hourly
+    text: `WITH parts AS (
+        SELECT ${columns} FROM usage_rollups_key_daily
+        WHERE namespace = $1 AND day >= ${fromMs('$5')} AND day < ${fromMs('$6')}
+        UNION ALL
+        SELECT ${columns} FROM usage_rollups_hourly
         WHERE namespace = $1 AND hour >= ${fromMs('$2')} AND hour < ${fromMs('$3')}
-        GROUP BY key_uid
+          AND NOT (hour >= ${fromMs('$5')} AND hour < ${fromMs('$6')})
+      ), per_key AS (
+        SELECT key_uid, ${ROLLUP_SUMS}, sum(cost_nano) AS cost_sort, sum(requests) AS requests_sort
+        FROM parts GROUP BY key_uid
       ), ranked AS (
         SELECT * FROM per_key ORDER BY cost_sort DESC, requests_sort DESC, key_uid LIMIT $4
       )
@@ -42,7 +68,7 @@ export function buildTopKeysSql(query: TopKeysQuery): SqlQuery {
           WHERE r.namespace = $1 AND r.key_uid = ranked.key_uid
           ORDER BY r.time DESC LIMIT 1) AS key_name
       FROM ranked ORDER BY cost_sort DESC, requests_sort DESC, key_uid`,
-    values: [query.namespace, query.from, query.to, query.limit],
+    values: [query.namespace, query.from, query.to, query.limit, firstDay, endDay],
   };
 }
 
