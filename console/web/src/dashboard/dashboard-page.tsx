@@ -18,8 +18,10 @@ import { TopKeysPanel } from './top-keys-panel.js';
 import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
 import './dashboard.css';
 
-const TrendChart = lazy(() => import('./trend-chart.js'));
-const ModelChart = lazy(() => import('./model-chart.js'));
+const loadTrendChart = () => import('./trend-chart.js');
+const loadModelChart = () => import('./model-chart.js');
+const TrendChart = lazy(loadTrendChart);
+const ModelChart = lazy(loadModelChart);
 
 const PERIOD_LABELS: Record<TrendBucket, string> = {
   hour: 'Last 24 hours',
@@ -86,6 +88,11 @@ function ModelTable(props: { models: ModelShare[] }) {
 
 export function DashboardPage(props: { namespace: string }) {
   const [, navigate] = useLocation();
+  // The charts' code (Recharts) loads while the usage is read, not after.
+  useEffect(() => {
+    void loadTrendChart();
+    void loadModelChart();
+  }, []);
   const now = useNow();
   const [bucket, setBucket] = useState<TrendBucket>('hour');
   const [metric, setMetric] = useState<TrendMetric>('cost');

@@ -5,7 +5,7 @@
  * operator and the ledger have caught up (readiness says when the Ready report still lags).
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
@@ -17,7 +17,8 @@ import { readinessOf } from './key-readiness.js';
 import { UseKeyPanel } from './use-key-panel.js';
 import './key-page.css';
 
-const KeyUsageChart = lazy(() => import('./key-usage-chart.js'));
+const loadKeyUsageChart = () => import('./key-usage-chart.js');
+const KeyUsageChart = lazy(loadKeyUsageChart);
 
 const usd = (nano: number): string => formatUsd(String(nano / 1e9));
 const requests = (count: number): string => (count === 1 ? '1 request' : `${count} requests`);
@@ -98,6 +99,10 @@ function KeyUsagePanel(props: {
 export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
+  // The chart's code (Recharts) loads while the key and its usage are read, not after.
+  useEffect(() => {
+    void loadKeyUsageChart();
+  }, []);
   const ref = { namespace: props.namespace, name: props.name };
   // The actions are offered only when RBAC lets the user change keys here (a viewer reads).
   const mayChange = useAccess(props.namespace)?.keys?.update === true;
