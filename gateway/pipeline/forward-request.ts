@@ -226,22 +226,35 @@ async function sendSuccess(
     .send(relay.body);
 }
 
+type GrantedClaim = UpstreamClaim & { granted: true };
+
+function logHealthFailure(call: ForwardCall, upstream: ResolvedUpstream) {
+  return (error: unknown) => {
+    call.request.log.warn({ err: error, upstream: upstream.name }, 'upstream health update failed');
+  };
+}
+
+/** Clears what the upstream's health recorded, when there is anything (never awaited). */
+function clearHealth(
+  dependencies: ForwardDependencies,
+  call: ForwardCall,
+  served: { upstream: ResolvedUpstream; claim: GrantedClaim },
+): void {
+  if (!served.claim.dirty && !served.claim.probe) return;
+  dependencies.store
+    .reportUpstreamSuccess(served.upstream.name)
+    .catch(logHealthFailure(call, served.upstream));
+}
+
 /** After a success: clear recorded failures, (re)bind the session. Never awaited by the reply. */
 function noteSuccess(
   dependencies: ForwardDependencies,
   call: ForwardCall,
-  served: { upstream: ResolvedUpstream; claim: UpstreamClaim & { granted: true } },
+  served: { upstream: ResolvedUpstream; claim: GrantedClaim },
 ): void {
-  const { state, request } = call;
-  const log = (error: unknown) => {
-    request.log.warn(
-      { err: error, upstream: served.upstream.name },
-      'upstream health update failed',
-    );
-  };
-  if (served.claim.dirty || served.claim.probe) {
-    dependencies.store.reportUpstreamSuccess(served.upstream.name).catch(log);
-  }
+  const { state } = call;
+  const log = logHealthFailure(call, served.upstream);
+  clearHealth(dependencies, call, served);
   const session = state.admitted?.session ?? null;
   if (session !== null && session.boundUpstream !== served.upstream.name) {
     dependencies.store
@@ -320,7 +333,15 @@ export async function forwardRequest(
       failed: result,
       log: request.log,
     });
-    if (!failsOver) return answerFailure(call, result);
+    if (!failsOver) {
+      // An upstream that answered a request error (not a credential refusal) is up: a probe or a
+      // recorded failure count is cleared as by a success.
+      const status = result.kind === 'error-status' ? result.reply.status : 0;
+      if (status !== 0 && status !== 401 && status !== 403) {
+        clearHealth(dependencies, call, { upstream, claim: claimed });
+      }
+      return answerFailure(call, result);
+    }
     await releaseSlot(dependencies, state, request);
     last = { upstream, failed: result };
   }

@@ -260,6 +260,83 @@ describe('failover before the first byte', () => {
     ).toBe(1);
   });
 
+  it('cools a Gemini 429 down until its RetryInfo delay', async () => {
+    const limited = await putUpstream(store, secrets, {
+      prefix: 'gemini-limited',
+      platform: 'Gemini',
+      baseURL: await tiny.start((_request, response) => {
+        response.writeHead(429, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            error: {
+              code: 429,
+              message: 'quota',
+              status: 'RESOURCE_EXHAUSTED',
+              details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '45s' }],
+            },
+          }),
+        );
+      }),
+    });
+    const serving = await putUpstream(store, secrets, {
+      prefix: 'gemini-ok',
+      platform: 'Gemini',
+      baseURL: second.url,
+    });
+    const apiKey = await poolKey(store, secrets, {
+      namespace,
+      platform: 'Gemini',
+      upstreams: inOrder(limited, serving),
+    });
+    const before = Date.now();
+    const response = await request(`${base}/v1beta/models/gemini-2.5-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': apiKey },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
+    });
+    expect(response.statusCode).toBe(200);
+    await response.body.text();
+    const health = await healthOf(limited);
+    expect(health).toMatchObject({ state: 'CoolingDown', cause: 'rate-limited' });
+    expect(health?.until).toBeGreaterThanOrEqual(before + 45_000);
+    expect(health?.until).toBeLessThanOrEqual(Date.now() + 45_000);
+  });
+
+  it('lets one probe through a half-open circuit; its success closes the circuit', async () => {
+    const recovered = await putUpstream(store, secrets, {
+      prefix: 'recovered',
+      baseURL: first.url,
+    });
+    const spare = await putUpstream(store, secrets, { prefix: 'spare', baseURL: second.url });
+    const apiKey = await poolKey(store, secrets, {
+      namespace,
+      upstreams: inOrder(recovered, spare),
+    });
+    // Opened long enough ago that the open period is over: the circuit is half-open.
+    const past = Date.now() - 2 * POLICY.baseCooldownMs;
+    for (let index = 0; index < POLICY.failureThreshold; index++) {
+      await store.reportUpstreamFailure({
+        upstream: recovered,
+        kind: 'failed',
+        resetAt: null,
+        now: past,
+        policy: POLICY,
+      });
+    }
+    expect((await healthOf(recovered))?.state).toBe('CircuitOpen');
+    const probe = await call(apiKey);
+    expect(probe.status).toBe(200);
+    expect((await settledRecord(store, namespace, probe.requestId)).upstream).toBe(recovered);
+    for (
+      let attempt = 0;
+      attempt < 50 && (await healthOf(recovered))?.state !== 'Healthy';
+      attempt++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await healthOf(recovered)).toMatchObject({ state: 'Healthy', failures: 0 });
+  });
+
   it('passes a 400 through without trying another upstream', async () => {
     const refusing = await putUpstream(store, secrets, {
       prefix: 'refusing',
