@@ -81,8 +81,8 @@ export const gatewaySettingsSchema = z.object({
   upstreamCooldownMaxMs: milliseconds(300_000),
   /** How long the one half-open probe call holds its claim before another caller may probe. */
   upstreamProbeLeaseMs: milliseconds(30_000),
-  /** How long a session stays bound to its upstream, for Groups that do not set it. */
-  stickySessionTtlMs: milliseconds(3_600_000),
+  /** How long a session stays bound to its upstream, for Groups that do not set it; 0 = off. */
+  stickySessionTtlMs: z.coerce.number().int().min(0).default(3_600_000),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
