@@ -11,7 +11,10 @@ export async function run(args: readonly string[]): Promise<void> {
   const logger = pino({ name: 'tollgate-operator', level: settings.logLevel });
   const kubeConfig = new KubeConfig();
   if (settings.kubeconfig !== undefined) kubeConfig.loadFromFile(settings.kubeconfig);
-  else kubeConfig.loadFromCluster();
+  else if (process.env.KUBERNETES_SERVICE_HOST === undefined) {
+    // Outside a cluster the client would retry https://undefined:undefined until a timeout.
+    throw new Error('the operator needs a cluster: pass --kubeconfig, or run it in a pod');
+  } else kubeConfig.loadFromCluster();
   const secrets = loadSecretFiles(settings);
   const store = await createStore({
     ...(settings.redisUrl !== undefined ? { redisUrl: settings.redisUrl } : {}),

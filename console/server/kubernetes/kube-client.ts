@@ -40,8 +40,10 @@ export class KubeApiError extends Error {
 
 export function loadKubeConfig(kubeconfig: string | undefined): KubeConfig {
   const kubeConfig = new KubeConfig();
-  if (kubeconfig === undefined) kubeConfig.loadFromCluster();
-  else kubeConfig.loadFromFile(kubeconfig);
+  if (kubeconfig !== undefined) kubeConfig.loadFromFile(kubeconfig);
+  else if (process.env.KUBERNETES_SERVICE_HOST === undefined) {
+    throw new Error('the console needs a cluster: pass --kubeconfig, or run it in a pod');
+  } else kubeConfig.loadFromCluster();
   return kubeConfig;
 }
 
