@@ -42,20 +42,26 @@ function KeyClientConfig(props: { namespace: string; name: string }) {
   return <UseKeyPanel config={config.data} />;
 }
 
+/**
+ * The key's usage summary, read with the key (not after it). Read again whenever the page opens
+ * (an edit may have changed the quota it reports), every 2 s while `watching` after an action.
+ */
+function useKeyUsage(ref: { namespace: string; name: string }, watching: () => boolean) {
+  return useQuery({
+    queryKey: ['key-usage', ref.namespace, ref.name],
+    queryFn: () => consoleApi.keyUsage(ref),
+    placeholderData: keepPreviousData,
+    refetchOnMount: 'always',
+    refetchInterval: () => (watching() ? 2_000 : 60_000),
+  });
+}
+
 function KeyUsagePanel(props: {
   namespace: string;
   name: string;
-  /** The key's quota limit: a new limit is a new summary. */
-  quotaUSD: string | null;
-  watching: boolean;
+  usage: ReturnType<typeof useKeyUsage>;
 }) {
-  const ref = { namespace: props.namespace, name: props.name };
-  const usage = useQuery({
-    queryKey: ['key-usage', props.namespace, props.name, props.quotaUSD],
-    queryFn: () => consoleApi.keyUsage(ref),
-    placeholderData: keepPreviousData,
-    refetchInterval: props.watching ? 2_000 : 60_000,
-  });
+  const { usage } = props;
   if (usage.error !== null) return <ErrorNote error={usage.error} />;
   if (usage.data === undefined) return <p role="status">Loading usage…</p>;
   const { today, lastDays, quota } = usage.data;
@@ -109,6 +115,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   // After an action, until this time, the key and its usage are read every 2 s.
   const [watchUntil, setWatchUntil] = useState(0);
   const watching = () => Date.now() < watchUntil;
+  const usage = useKeyUsage(ref, watching);
   const key = useQuery({
     queryKey: ['key', props.namespace, props.name],
     queryFn: () => consoleApi.key(ref),
@@ -258,12 +265,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
           {DONE[action.variables]}
         </p>
       )}
-      <KeyUsagePanel
-        namespace={props.namespace}
-        name={props.name}
-        quotaUSD={apiKey.limits.quotaUSD}
-        watching={watchUntil > 0 && watching()}
-      />
+      <KeyUsagePanel namespace={props.namespace} name={props.name} usage={usage} />
       <KeyClientConfig namespace={props.namespace} name={props.name} />
     </section>
   );
