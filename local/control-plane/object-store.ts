@@ -317,7 +317,10 @@ export class ObjectStore {
         else this.waiters.push(waiter);
       }
       if (this.files.wantsCompaction) {
-        await this.files.compact((key) => this.objects.get(key), this.version).rotated;
+        const compaction = this.files.compact((key) => this.objects.get(key), this.version);
+        // In the background: a failure leaves the old journal, which the next compaction retries.
+        compaction.done.catch(() => undefined);
+        await compaction.rotated;
       }
     }
     this.flushing = null;

@@ -19,7 +19,8 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { KubeObject } from './kube-object.js';
 import { isJsonObject } from './kube-object.js';
@@ -111,18 +112,17 @@ export class ObjectFiles {
   }
 
   private pathOf(key: string): string {
-    return join(this.directory, `${encodeURIComponent(key)}.json`);
+    return join(this.directory, fileNameOf(key));
   }
 
   load(): PersistedState {
-    const byKey = new Map<string, KubeObject>();
-    const keyFromFile = (name: string): string =>
-      decodeURIComponent(name.slice(0, -'.json'.length));
+    // By file name: a journal line names its object's file through its key.
+    const byFile = new Map<string, KubeObject>();
     for (const name of readdirSync(this.directory)) {
       if (!name.endsWith('.json')) continue;
       const parsed: unknown = JSON.parse(readFileSync(join(this.directory, name), 'utf8'));
       if (isJsonObject(parsed) && isJsonObject(parsed.metadata)) {
-        byKey.set(keyFromFile(name), parsed as KubeObject);
+        byFile.set(name, parsed as KubeObject);
       }
     }
     let resourceVersion = 0;
@@ -136,13 +136,13 @@ export class ObjectFiles {
     }
     for (const path of [this.oldJournalPath, this.journalPath]) {
       for (const line of readJournal(path)) {
-        if (line.object === null) byKey.delete(line.key);
-        else byKey.set(line.key, line.object);
+        if (line.object === null) byFile.delete(fileNameOf(line.key));
+        else byFile.set(fileNameOf(line.key), line.object);
         this.journaled.add(line.key);
         resourceVersion = Math.max(resourceVersion, line.rv);
       }
     }
-    const objects = [...byKey.values()];
+    const objects = [...byFile.values()];
     for (const object of objects) {
       resourceVersion = Math.max(resourceVersion, Number(object.metadata.resourceVersion ?? 0));
     }
@@ -203,7 +203,22 @@ export class ObjectFiles {
         await this.journal?.close();
         this.journal = null;
         this.journalBytes = 0;
-        if (existsSync(this.journalPath)) await rename(this.journalPath, this.oldJournalPath);
+        if (existsSync(this.oldJournalPath) && existsSync(this.journalPath)) {
+          // A compaction that failed left its journal: the current one goes after it.
+          const old = await open(this.oldJournalPath, 'a', 0o600);
+          try {
+            await old.writeFile(await readFile(this.journalPath));
+            await old.sync();
+          } finally {
+            await old.close();
+          }
+          await rm(this.journalPath);
+        } else if (existsSync(this.journalPath)) {
+          await rename(this.journalPath, this.oldJournalPath);
+        }
+      } catch (error) {
+        for (const item of snapshot) this.journaled.add(item.key);
+        throw error;
       } finally {
         markRotated();
       }
@@ -216,15 +231,24 @@ export class ObjectFiles {
           else await writeFileDurably(this.pathOf(item.key), item.text);
         }
       };
-      await Promise.all(Array.from({ length: COMPACT_PARALLEL }, worker));
+      try {
+        await Promise.all(Array.from({ length: COMPACT_PARALLEL }, worker));
+      } catch (error) {
+        // Still covered by the old journal; the next compaction writes these objects again.
+        for (const item of snapshot) this.journaled.add(item.key);
+        throw error;
+      }
       await syncDirectoryAsync(this.directory);
       await writeFileDurably(this.statePath, JSON.stringify({ resourceVersion }));
       await rm(this.oldJournalPath, { force: true });
       await syncDirectoryAsync(join(this.statePath, '..'));
     });
-    this.compaction = done.finally(() => {
-      if (this.compaction === tracked) this.compaction = null;
-    });
+    // A failed compaction is retried by the next one; only the caller of this one sees the error.
+    this.compaction = done
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.compaction === tracked) this.compaction = null;
+      });
     const tracked = this.compaction;
     return { rotated, done };
   }
@@ -234,6 +258,17 @@ export class ObjectFiles {
     await this.journal?.close();
     this.journal = null;
   }
+}
+
+/**
+ * An object's file: its key, URI-encoded. Names near the 253 characters Kubernetes allows would
+ * pass the file system's 255 bytes, so long ones are cut and told apart by a hash of the key.
+ */
+function fileNameOf(key: string): string {
+  const encoded = encodeURIComponent(key);
+  if (encoded.length <= 200) return `${encoded}.json`;
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  return `${encoded.slice(0, 160)}~${hash}.json`;
 }
 
 function readJournal(path: string): JournalLine[] {

@@ -47,6 +47,13 @@ export function serveWatch(
       if (tableHeaderSent) payload.columnDefinitions = [];
       tableHeaderSent = true;
     }
+    // The events of one tick (a synced batch) leave in one write instead of one each.
+    if (response.writableCorked === 0) {
+      response.cork();
+      process.nextTick(() => {
+        response.uncork();
+      });
+    }
     response.write(`${JSON.stringify({ type, object: payload })}\n`);
   };
   const relevant = (event: ChangeEvent): boolean =>
