@@ -111,7 +111,7 @@ async function createKeySecret(context: OperatorContext, apiKey: ApiKey): Promis
     stringData: { [secretKeyOf(apiKey)]: value },
   });
   await context.api.createSecret(apiKey.metadata.namespace ?? '', body);
-  context.logger.info(
+  context.logger.debug(
     {
       namespace: apiKey.metadata.namespace,
       apiKey: apiKey.metadata.name,
