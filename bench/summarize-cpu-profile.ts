@@ -38,7 +38,10 @@ export function classifyFrame(url: string, functionName: string): string {
   if (url.startsWith('node:')) return 'node internals';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (modules?.[1] !== undefined) return modules[1];
-  const ours = /\/(gateway|bench|test)\/(?:([^/]+)\/)?[^/]+$/.exec(url);
+  const ours =
+    /\/(gateway|bench|test|operator|local|store|ledger|console|crds)\/(?:([^/]+)\/)?[^/]+$/.exec(
+      url,
+    );
   if (ours?.[1] !== undefined) return ours[2] === undefined ? ours[1] : `${ours[1]}/${ours[2]}`;
   return 'other';
 }
@@ -46,7 +49,7 @@ export function classifyFrame(url: string, functionName: string): string {
 function shortUrl(url: string): string {
   const modules = url.lastIndexOf('node_modules/');
   if (modules !== -1) return url.slice(modules + 'node_modules/'.length);
-  const ours = /\/((?:gateway|bench|test)\/.*)$/.exec(url);
+  const ours = /\/((?:gateway|bench|test|operator|local|store|ledger|console|crds)\/.*)$/.exec(url);
   return ours?.[1] ?? url.replace(/^file:\/\//, '');
 }
 
