@@ -304,7 +304,8 @@ describe('console web app in Chromium', () => {
     await shootThemes('7-key-edit');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'console-e2e' }).waitFor();
-    await expect.poll(() => page.getByText('$0.00 / $7.00').count()).toBe(1);
+    // The quota used (the ledger's, since the key was created) against the new limit.
+    await expect.poll(() => page.getByText(/^\$0\.\d+ \/ \$7\.00$/).count()).toBe(1);
 
     // Disabled, the key is refused at the gateway; the page never says "Suspended" of an
     // enabled key, nor "ready" of a disabled one.

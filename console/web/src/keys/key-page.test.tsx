@@ -97,6 +97,10 @@ describe('key page', () => {
     await waitFor(() => {
       expect(usage.textContent).toContain('$0.00 of $10.00');
     });
+    // The key's figures agree with the usage card (the ledger's, not the status' $1.50).
+    expect(
+      screen.getByText('Quota', { selector: 'dl.card dt' }).nextElementSibling?.textContent,
+    ).toBe('$0.00 / $10.00');
     const posted = calls.filter((call) => call.method === 'POST');
     expect(posted.map((call) => call.url.pathname)).toEqual([
       '/api/v1/accounts/demo/keys/key-0001/reset-quota',

@@ -157,6 +157,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   if (key.data === undefined) return <p role="status">Loading the key…</p>;
   const apiKey = key.data;
   const readiness = readinessOf(apiKey);
+  // The ledger's figure since the last reset when it has one (the usage card shows the same);
+  // else what the operator last reported in the key's status.
+  const ledgerQuota = usage.data?.quota ?? null;
+  const quotaUsed =
+    ledgerQuota === null ? formatUsd(apiKey.usage.usedUSD ?? '0') : usd(ledgerQuota.usedNano);
   const busy = action.isPending || rotate.isPending || remove.isPending;
   const actionError = action.error ?? rotate.error ?? remove.error;
   return (
@@ -186,7 +191,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
         <div>
           <dt>Quota</dt>
           <dd>
-            {formatUsd(apiKey.usage.usedUSD ?? '0')} /{' '}
+            {quotaUsed} /{' '}
             {apiKey.limits.quotaUSD === null ? 'no limit' : formatUsd(apiKey.limits.quotaUSD)}
           </dd>
         </div>
