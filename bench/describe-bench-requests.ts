@@ -8,6 +8,8 @@ export type BenchPlatform = 'anthropic' | 'openai' | 'gemini';
 export interface BenchRequestKind {
   platform: BenchPlatform;
   stream: boolean;
+  /** OpenAI only: Chat Completions instead of Responses (the side-by-side bench). */
+  chat?: boolean;
 }
 
 export interface BenchRequest {
@@ -34,7 +36,7 @@ export function describeBenchRequest(
   kind: BenchRequestKind,
   credentials: BenchCredentials,
 ): BenchRequest {
-  const name = `${kind.platform}${kind.stream ? '-stream' : ''}`;
+  const name = `${kind.platform}${kind.chat === true ? '-chat' : ''}${kind.stream ? '-stream' : ''}`;
   const json = { 'content-type': 'application/json' };
   const credential = credentials[kind.platform];
   switch (kind.platform) {
@@ -52,6 +54,20 @@ export function describeBenchRequest(
         }),
       };
     case 'openai':
+      if (kind.chat === true) {
+        return {
+          name,
+          stream: kind.stream,
+          path: '/v1/chat/completions',
+          headers: { ...json, authorization: `Bearer ${credential}` },
+          body: JSON.stringify({
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: 'Say hello from the bench.' }],
+            stream: kind.stream,
+            ...(kind.stream ? { stream_options: { include_usage: true } } : {}),
+          }),
+        };
+      }
       return {
         name,
         stream: kind.stream,

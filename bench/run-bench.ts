@@ -3,7 +3,8 @@
  * and (for scenario D) a private redis-server, measures every target of the plan one after another,
  * profiles scenario D, and writes `bench/results/<date>[-quick].json` and the generated part of
  * `docs/benchmarks.md`. Everything runs on 127.0.0.1 and stops by itself (a hard deadline kills
- * the children and exits if anything hangs).
+ * the children and exits if anything hangs). `--side-by-side` runs the bare pass-through and
+ * Tollgate in one run instead (bench/side-by-side.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -197,4 +198,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv.includes('--side-by-side')) {
+  const { runSideBySide } = await import('./side-by-side.js');
+  await runSideBySide(process.argv.includes('--quick'));
+  process.exit(0);
+} else await main();

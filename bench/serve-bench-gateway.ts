@@ -31,7 +31,15 @@ export interface BenchGatewaySettings {
   keys: BenchCredentials;
   pepperHex: string;
   credentialKeyHex: string;
+  /**
+   * The side-by-side bench: every admission feature set (quota and the three windows, an address
+   * allow-list, key and account concurrency, an account balance) and OpenAI Chat Completions
+   * forwarded natively, as to a real OpenAI upstream.
+   */
+  allFeatures?: boolean;
 }
+
+const LARGE = 1_000_000_000_000_000;
 
 const PLATFORM: Record<BenchPlatform, Platform> = {
   anthropic: 'Anthropic',
@@ -50,10 +58,28 @@ async function serve(): Promise<void> {
   const store = await createStore(
     settings.store === 'redis' ? { redisUrl: settings.redisUrl, prefix: settings.redisPrefix } : {},
   );
+  const all = settings.allFeatures === true;
   await writeUpstreams(store, { secrets, baseURL: settings.providerUrl });
-  await writeAccount(store, NAMESPACE);
+  if (all) {
+    const openai = await store.getUpstream('openai-upstream');
+    if (openai !== null) {
+      await store.putUpstream({
+        ...openai,
+        digest: `${openai.digest}-native`,
+        chatCompletions: 'Native',
+      });
+    }
+  }
+  await writeAccount(store, NAMESPACE, all ? { creditNano: LARGE, maxConcurrent: 100_000 } : {});
   for (const [platform, value] of Object.entries(settings.keys) as [BenchPlatform, string][]) {
-    const policy = keyPolicy({ platform: PLATFORM[platform], namespace: NAMESPACE });
+    const overrides = all
+      ? {
+          limits: { quotaNano: LARGE, fiveHourNano: LARGE, dailyNano: LARGE, sevenDayNano: LARGE },
+          sourceRanges: { allow: ['127.0.0.1/32'], deny: ['10.0.0.0/8'] },
+          maxConcurrent: 100_000,
+        }
+      : {};
+    const policy = keyPolicy({ platform: PLATFORM[platform], namespace: NAMESPACE, overrides });
     await store.putKeyPolicy(hashKeyValue(secrets.pepper, value), policy);
   }
   const app = build({

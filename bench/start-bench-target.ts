@@ -28,6 +28,8 @@ export interface TargetEnvironment {
   redisUrl: string | null;
   gatewayCpus: string | null;
   upstreamCredentials: BenchCredentials;
+  /** Tollgate with every admission feature set (the side-by-side bench). */
+  allFeatures?: boolean;
 }
 
 export async function startBenchTarget(
@@ -76,6 +78,7 @@ export async function startBenchTarget(
     keys,
     pepperHex: randomBytes(32).toString('hex'),
     credentialKeyHex: randomBytes(32).toString('hex'),
+    allFeatures: environment.allFeatures === true,
   };
   const folder = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
   const file = join(folder, 'gateway.json');
