@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
 import type { LedgerQueryable } from '../ledger/ledger-database.js';
 import { build, type ConsoleApp } from '../console/server/app.js';
 import { parseConsoleConfigObject } from '../console/server/console-config.js';
@@ -26,6 +27,8 @@ export async function startLocalConsole(options: {
   ledger: LedgerQueryable;
   /** The stack's store: the dashboard shows its live account counters. */
   store?: AccountCountersSource;
+  /** The console's metrics join this registry (the gateway metrics port's). */
+  registry?: Registry;
   operatorNamespace: string;
   timeZone: string;
   /** The local gateway's address, written into the keys' client configuration. */
@@ -50,6 +53,7 @@ export async function startLocalConsole(options: {
     kubeConfig: options.kubeConfig,
     ledger: options.ledger,
     ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

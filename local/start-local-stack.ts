@@ -172,6 +172,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       kubeConfig,
       ledger,
       store,
+      // The console's metrics are served with the gateway's and the recorder's (port + 2).
+      registry,
       operatorNamespace: OPERATOR_NAMESPACE,
       timeZone: options.gateway.timeZone,
       gatewayUrl: addressOf(gateway),

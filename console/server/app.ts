@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
 import type { LedgerQueryable } from '../../ledger/ledger-database.js';
 import { connectRedisClient } from '../../store/connect-redis-client.js';
 import type { ApiRoute, RouteCall } from './api/api-route.js';
@@ -28,6 +29,7 @@ import type { ConsoleContext } from './console-context.js';
 import { ConsoleError, isConsoleError, toErrorBody } from './console-error.js';
 import { KubeApiError, KubeClient, loadKubeConfig } from './kubernetes/kube-client.js';
 import { mapKubeError } from './kubernetes/map-kube-error.js';
+import { ConsoleMetrics } from './metrics/console-metrics.js';
 import { userKube } from './kubernetes/user-kube.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { adminRoutes } from './routes/admin-routes.js';
@@ -44,11 +46,14 @@ export interface ConsoleParts {
   /** The store, for the live account counters on the dashboard (local mode passes its own). */
   store?: AccountCountersSource;
   sessions?: SessionStore;
+  /** Where the console's metrics are registered (default: a registry of their own). */
+  registry?: Registry;
   now?: () => number;
 }
 
 export interface ConsoleApp extends FastifyInstance {
   consoleRoutes: readonly ApiRoute[];
+  consoleMetrics: ConsoleMetrics;
 }
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -85,7 +90,11 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     trustProxy: false,
     bodyLimit: 1024 * 1024,
   });
-  const kube = new KubeClient(parts.kubeConfig ?? loadKubeConfig(config.kubeconfig));
+  const metrics = new ConsoleMetrics(parts.registry ?? new Registry());
+  const kube = new KubeClient(
+    parts.kubeConfig ?? loadKubeConfig(config.kubeconfig),
+    metrics.observeKubeCall,
+  );
   const now = parts.now ?? Date.now;
   const policy: SessionPolicy = {
     idleMs: config.sessionIdleSeconds * 1000,
@@ -159,10 +168,20 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     }
     return serveWeb(request, { webRoot: config.webRoot, reply });
   });
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest({
+      method: request.method,
+      pattern: request.routeOptions.url,
+      url: request.url,
+      statusCode: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
+    done();
+  });
   app.addHook('onClose', async () => {
     await context.sessions.close();
   });
-  return Object.assign(app, { consoleRoutes: routes });
+  return Object.assign(app, { consoleRoutes: routes, consoleMetrics: metrics });
 }
 
 function registerRoute(

@@ -31,6 +31,9 @@ const oidcSchema = z.object({
 export const consoleConfigSchema = z.object({
   host: z.string().min(1).default('0.0.0.0'),
   port: port.default(8084),
+  /** Prometheus metrics on their own port; absent: not served (the chart sets 9093). */
+  metricsPort: port.optional(),
+  metricsHost: z.string().min(1).default('0.0.0.0'),
   /** A kubeconfig file; absent: the in-cluster ServiceAccount. */
   kubeconfig: z.string().min(1).optional(),
   /** Namespace of the operator: the local users Secret and the Upstream credential Secrets. */
@@ -84,6 +87,8 @@ export function parseConsoleConfigObject(input: ConsoleConfigInput): ConsoleConf
 const options = {
   host: { type: 'string' },
   port: { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
   kubeconfig: { type: 'string' },
   'operator-namespace': { type: 'string' },
   'users-secret': { type: 'string' },
@@ -133,6 +138,8 @@ export function parseConsoleConfig(
   const input: Record<string, unknown> = {
     host: read('host'),
     port: read('port'),
+    metricsPort: read('metrics-port'),
+    metricsHost: read('metrics-host'),
     kubeconfig: read('kubeconfig') ?? nonEmpty(environment.KUBECONFIG),
     operatorNamespace: read('operator-namespace'),
     usersSecret: read('users-secret'),

@@ -1,7 +1,12 @@
-/** `tollgate console`: parse the configuration, open the ledger when configured, listen, drain. */
+/**
+ * `tollgate console`: parse the configuration, open the ledger when configured, listen (and serve
+ * the metrics on their own port when `--metrics-port` is set), drain.
+ */
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { openLedgerDatabase } from '../../ledger/open-ledger-database.js';
 import { build } from './app.js';
 import { parseConsoleConfig } from './console-config.js';
+import { serveConsoleMetrics } from './metrics/serve-console-metrics.js';
 
 export async function run(args: readonly string[]): Promise<void> {
   const config = parseConsoleConfig(args, process.env);
@@ -9,11 +14,21 @@ export async function run(args: readonly string[]): Promise<void> {
     config.databaseUrl === undefined
       ? undefined
       : await openLedgerDatabase({ databaseUrl: config.databaseUrl }, { migrate: false });
-  const app = build(config, ledger === undefined ? {} : { ledger });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'tollgate_console_' });
+  const app = build(config, ledger === undefined ? { registry } : { ledger, registry });
   if (ledger !== undefined) app.addHook('onClose', () => ledger.close());
   await app.listen({ host: config.host, port: config.port });
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveConsoleMetrics(registry, {
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  if (metrics !== undefined) app.log.info(`metrics listening at ${metrics.url}`);
   const stop = (): void => {
-    app.close().then(
+    Promise.all([app.close(), metrics?.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

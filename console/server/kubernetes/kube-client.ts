@@ -24,6 +24,14 @@ export interface KubeCall {
   as?: Identity;
 }
 
+/** One call as the metrics see it: its method, path, status (0: no answer) and duration. */
+export interface KubeCallObservation {
+  method: KubeCall['method'];
+  path: string;
+  status: number;
+  seconds: number;
+}
+
 /** A Kubernetes `Status` refusal (or a transport failure, status 0). */
 export class KubeApiError extends Error {
   readonly status: number;
@@ -76,7 +84,10 @@ function parseJson(text: string): Record<string, unknown> {
 export class KubeClient {
   private readonly server: URL;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    private readonly observe?: (call: KubeCallObservation) => void,
+  ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (cluster === null) throw new Error('the kubeconfig names no current cluster');
     this.server = new URL(cluster.server);
@@ -102,12 +113,15 @@ export class KubeClient {
     const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (payload !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const started = performance.now();
+    let answered = 0;
     const { status, text } = await new Promise<{ status: number; text: string }>(
       (resolve, reject) => {
         const request = send(url, { ...options, headers }, (response) => {
           readBody(response).then(
             (body) => {
-              resolve({ status: response.statusCode ?? 0, text: body });
+              answered = response.statusCode ?? 0;
+              resolve({ status: answered, text: body });
             },
             (error: unknown) => {
               reject(error instanceof Error ? error : new Error(String(error)));
@@ -120,7 +134,14 @@ export class KubeClient {
         });
         request.end(payload);
       },
-    );
+    ).finally(() => {
+      this.observe?.({
+        method: call.method,
+        path: call.path,
+        status: answered,
+        seconds: (performance.now() - started) / 1000,
+      });
+    });
     const body = parseJson(text);
     if (status < 200 || status >= 300) throw new KubeApiError(status, body);
     return body as T;
