@@ -1,6 +1,7 @@
 /**
  * What the rendered workloads promise, read from `helm template`: hardened pods and containers,
- * resources, the component label and the `metrics` port the monitoring objects select, the
+ * resources, the component label and the `metrics` port of every Tollgate component, with its
+ * PodMonitor and the NetworkPolicy rule that lets the scrapes in, the
  * gateway's readiness on the store and its drain within the grace period, a ServiceAccount token
  * only where the Kubernetes API is called, generated secrets of the right size, and which parts an
  * install gets with the default and the production-like values.
@@ -66,12 +67,54 @@ describe.each(['default', 'production', 'gatewayApi'] as const)('the %s values',
       const component = workload.spec.template.metadata.labels['app.kubernetes.io/component'];
       expect(component, workload.metadata.name).toBeDefined();
       const ports = workload.spec.template.spec.containers.flatMap((each) => each.ports ?? []);
-      if (['gateway', 'operator', 'recorder'].includes(component ?? '')) {
+      if (component !== 'redis') {
         expect(
           ports.map((port) => port.name),
           component,
         ).toContain('metrics');
       }
+    }
+  });
+
+  it('give every Tollgate component a PodMonitor and let the metricsFrom peers scrape it', async () => {
+    const objects = await renderChart(values, ['monitoring.podMonitors.enabled=true']);
+    const components = workloads(objects)
+      .map((workload) => workload.spec.template.metadata.labels['app.kubernetes.io/component'])
+      .filter((component) => component !== 'redis')
+      .sort();
+    expect(components).toEqual(
+      values === 'default'
+        ? ['console', 'gateway', 'operator']
+        : ['console', 'gateway', 'operator', 'recorder'],
+    );
+    const monitored = objects
+      .filter((object) => object.kind === 'PodMonitor')
+      .map((object) => {
+        const spec = object.spec as {
+          selector: { matchLabels: Record<string, string> };
+          podMetricsEndpoints: { port: string; relabelings: { replacement?: string }[] }[];
+        };
+        const component = spec.selector.matchLabels['app.kubernetes.io/component'];
+        expect(spec.podMetricsEndpoints.map((endpoint) => endpoint.port)).toEqual(['metrics']);
+        expect(spec.podMetricsEndpoints[0]?.relabelings[0]?.replacement).toBe(
+          `tollgate-${component ?? ''}`,
+        );
+        return component;
+      });
+    expect(monitored.sort()).toEqual(components);
+    // The production-like values narrow metricsFrom to the monitoring namespace.
+    const metricsFrom =
+      values === 'production'
+        ? [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]
+        : [{ namespaceSelector: {} }];
+    for (const component of components) {
+      const policy = findObject(objects, 'NetworkPolicy', `tollgate-${component ?? ''}`) as {
+        spec: { ingress: { ports: { port: string }[]; from?: unknown[] }[] };
+      } & KubernetesObject;
+      const scrapes = policy.spec.ingress.find((rule) =>
+        rule.ports.some((port) => port.port === 'metrics'),
+      );
+      expect(scrapes?.from, component).toEqual(metricsFrom);
     }
   });
 
