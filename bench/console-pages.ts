@@ -3,9 +3,9 @@
  * content in Chromium. A fresh PostgreSQL database (created and dropped here) gets the ledger's
  * migrations and the records (generated in PostgreSQL over the last 30 days, with the rollups and
  * totals the insert path writes); `tollgate local` runs on it (its demo world), 1,000 ApiKeys are
- * applied in `demo` and the records spread over them; Chromium signs in and loads each page cold
- * (`--runs` times): the keys page until its 1,000 rows are listed, a key's page until its daily
- * chart is drawn, the key's records page until its first page of records is listed, the dashboard
+ * applied in `demo` and the records spread over them; the web app is built for production; Chromium
+ * signs in and loads each page cold (`--runs` times): the keys page until its 1,000 rows are
+ * listed, a key's page until its daily chart is drawn, the key's records page until its first page of records is listed, the dashboard
  * until its trend, models and top keys are shown. The usage API calls behind them are timed too.
  *
  *   npx tsx bench/console-pages.ts [--keys 1000] [--records 1000000] [--runs 5] [--verbose]
@@ -15,6 +15,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openLedgerDatabase } from '../ledger/open-ledger-database.js';
 import { createTestDatabase } from '../ledger/test-support/ledger-test-databases.js';
@@ -79,7 +80,24 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
 
+/** A production build of the web app (a build made under Vitest is React's development build). */
+function buildWebApp(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [fileURLToPath(new URL('../console/web/build-web.js', import.meta.url))],
+      { env: { ...process.env, NODE_ENV: 'production' }, timeout: 300_000 },
+      (error) => {
+        if (error === null) resolve();
+        else reject(new Error(`building the web app failed: ${error.message}`));
+      },
+    );
+  });
+}
+
 async function main(): Promise<void> {
+  await buildWebApp();
+  log('built the web app (production)');
   const database = await createTestDatabase(args.url);
   const data = mkdtempSync(join(tmpdir(), 'tollgate-console-bench-'));
   let local: ConsoleLocal | undefined;
