@@ -26,6 +26,8 @@ export const operatorSettingsSchema = z.object({
   leaseDurationSeconds: seconds(10),
   renewIntervalSeconds: seconds(2),
   usageRefreshSeconds: seconds(60),
+  /** How often the leader reads upstream health from the store into Upstream status. */
+  upstreamHealthRefreshSeconds: seconds(10),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -46,6 +48,7 @@ const ENVIRONMENT: Record<string, keyof OperatorSettings> = {
   TOLLGATE_LEASE_DURATION_SECONDS: 'leaseDurationSeconds',
   TOLLGATE_RENEW_INTERVAL_SECONDS: 'renewIntervalSeconds',
   TOLLGATE_USAGE_REFRESH_SECONDS: 'usageRefreshSeconds',
+  TOLLGATE_UPSTREAM_HEALTH_REFRESH_SECONDS: 'upstreamHealthRefreshSeconds',
   TOLLGATE_LOG_LEVEL: 'logLevel',
 };
 

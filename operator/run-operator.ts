@@ -31,6 +31,7 @@ export async function run(args: readonly string[]): Promise<void> {
     leaseDurationMs: settings.leaseDurationSeconds * 1000,
     renewIntervalMs: settings.renewIntervalSeconds * 1000,
     usageRefreshMs: settings.usageRefreshSeconds * 1000,
+    upstreamHealthRefreshMs: settings.upstreamHealthRefreshSeconds * 1000,
     metricsPort: settings.metricsPort,
     metricsHost: settings.metricsHost,
     spendGauges: settings.spendGauges,
