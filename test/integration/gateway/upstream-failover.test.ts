@@ -6,6 +6,7 @@
  * cool-down between two gateways on one Redis is `upstream-cooldown-shared.test.ts`.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { request } from 'undici';
@@ -608,5 +609,50 @@ describe('through the official SDK', () => {
       .finalMessage();
     expect(message.content[0]?.type).toBe('text');
     expect(message.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('fails over a translated Chat Completions call, and renders the pool refusal for the SDK', async () => {
+    const refused = await putUpstream(store, secrets, {
+      prefix: 'chat-refused',
+      platform: 'OpenAI',
+      baseURL: await tiny.refused(),
+    });
+    const serving = await putUpstream(store, secrets, {
+      prefix: 'chat-ok',
+      platform: 'OpenAI',
+      baseURL: second.url,
+    });
+    const apiKey = await poolKey(store, secrets, {
+      namespace,
+      platform: 'OpenAI',
+      upstreams: inOrder(refused, serving),
+    });
+    const client = new OpenAI({ apiKey, baseURL: `${base}/v1`, maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-5',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.choices[0]?.message.content).toBeTruthy();
+    // Both upstreams paused: the pool's 503 in the OpenAI shape.
+    for (const name of [refused, serving]) {
+      for (let index = 0; index < POLICY.failureThreshold; index++) {
+        await store.reportUpstreamFailure({
+          upstream: name,
+          kind: 'failed',
+          resetAt: null,
+          now: Date.now(),
+          policy: POLICY,
+        });
+      }
+    }
+    const error = await client.chat.completions
+      .create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    const unavailable = error as InstanceType<typeof OpenAI.InternalServerError>;
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.code).toBe('TG_UPSTREAMS_UNAVAILABLE');
+    expect(Number(unavailable.headers.get('retry-after'))).toBeGreaterThanOrEqual(4);
   });
 });
