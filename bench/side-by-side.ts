@@ -142,6 +142,10 @@ async function measureKind(options: {
   };
 }
 
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+}
+
 function renderTables(
   figures: Record<string, Record<string, KindFigures>>,
   labels: Record<string, string>,
@@ -166,7 +170,7 @@ function renderTables(
         if (id === 'A' || base === undefined)
           return `${entry.p50.toFixed(2)} / ${entry.p99.toFixed(2)} (floor)`;
         const reached = entry.achieved < entry.rate * 0.95 ? ` (reached ${entry.achieved}/s)` : '';
-        return `+${(entry.p50 - base.p50).toFixed(2)} / +${(entry.p99 - base.p99).toFixed(2)}${reached}`;
+        return `${signed(entry.p50 - base.p50)} / ${signed(entry.p99 - base.p99)}${reached}`;
       });
       const s = one.saturation;
       const errors = s.errors + one.rates.reduce((sum, entry) => sum + entry.errors, 0);
