@@ -3,7 +3,8 @@
  * scraping `tollgate local` under traffic: every dashboard variable lists values, every panel query
  * returns data over the run, every alert expression evaluates and reads metrics that exist, every
  * rule evaluates without error, and the conditions the traffic caused (a store outage, keys near
- * and at their quota, failing upstreams) fire their alerts while the healthy parts fire none.
+ * and at their quota, failing upstreams, a burst of failed console sign-ins) fire their alerts
+ * while the healthy parts fire none.
  * Queries that read only metrics listed in PENDING_UPSTREAM_POOL_METRICS (none now) may be empty;
  * the test prints them. Every other query must return data.
  */
@@ -36,6 +37,11 @@ import {
   substituteVariables,
 } from './monitoring-sources.js';
 import {
+  consoleFromBanner,
+  driveConsoleTraffic,
+  type ConsoleTraffic,
+} from './drive-console-traffic.js';
+import {
   answeredTraffic,
   bringKeysToQuota,
   createWorld,
@@ -61,6 +67,7 @@ interface Run {
   prometheus?: PrometheusServer;
   keys?: Record<KeyName, string>;
   statuses: Record<string, number[]>;
+  console?: ConsoleTraffic;
   quotaGaugesSeen?: boolean;
 }
 
@@ -89,6 +96,21 @@ async function waitForQuery(
     await sleep(1_000);
   }
   return false;
+}
+
+/**
+ * Waits (15 s at most) until Prometheus has scraped the gateway's metrics port successfully after
+ * this moment, so that the next increment of a counter is seen as an increase. A fixed pause is not
+ * enough on a loaded machine, where a scrape can time out.
+ */
+async function freshGatewayScrape(): Promise<boolean> {
+  const after = Date.now() / 1000;
+  await sleep(1_000);
+  return waitForQuery(
+    prometheus(),
+    `timestamp(up{job="tollgate-gateway"} == 1) > ${String(after)}`,
+    15_000,
+  );
 }
 
 function helm(args: readonly string[]): string {
@@ -120,7 +142,7 @@ beforeAll(async () => {
   const stack = run.stack;
   // The PodMonitors' view: a job per component, the release namespace as a target label, and the
   // operator's own `namespace` labels (the accounts of the spend gauges) kept. In local mode the
-  // recorder's metrics are on the gateway's port, and the console exports none.
+  // recorder's and the console's metrics are on the gateway's port.
   run.prometheus = await startPrometheus({
     ruleFile: run.ruleFile,
     jobs: [
@@ -139,7 +161,11 @@ beforeAll(async () => {
   const quota = await bringKeysToQuota(stack.local, keys);
   run.statuses.quota = [quota.fullStatus];
   run.statuses.answered = await answeredTraffic(gatewayUrl, keys, 3);
-  run.statuses.refused = await refusedAndFailedTraffic(gatewayUrl, keys);
+  run.statuses.refused = await refusedAndFailedTraffic(gatewayUrl, keys, freshGatewayScrape);
+  run.console = await driveConsoleTraffic(
+    consoleFromBanner(stack.local.output()),
+    freshGatewayScrape,
+  );
   const outage = await storeOutage(stack, run.providers, keys);
   run.statuses.outage = outage.duringOutage;
   run.statuses.outageStreams = outage.streams;
@@ -177,6 +203,15 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
     expect(run.statuses.outageStreams).toEqual([200, 200]);
     expect(run.statuses.handedOver).toEqual([1]);
     expect(run.quotaGaugesSeen).toBe(true);
+    // The console: the admin signed in and read; a missing key; 5 wrong passwords, then the
+    // rate limit.
+    expect(run.console?.signIn).toBe(200);
+    expect(new Set(run.console?.reads)).toEqual(new Set([200]));
+    expect(run.console?.missingKey).toEqual([404, 404, 404]);
+    const failed = run.console?.failedSignIns ?? [];
+    expect(failed).toHaveLength(30);
+    expect(failed.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(new Set(failed.slice(5))).toEqual(new Set([429]));
   });
 
   it('promtool accepts the rule file, and the chart puts the same rules in its PrometheusRule', () => {
@@ -242,8 +277,9 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
         spec.podMetricsEndpoints[0]?.relabelings[0]?.replacement,
       ];
     });
-    // The console serves no metrics; the recorder runs when the ledger has a database.
+    // Every component; the recorder runs when the ledger has a database.
     expect(jobs.sort()).toEqual([
+      ['console', 'tollgate-console'],
       ['gateway', 'tollgate-gateway'],
       ['operator', 'tollgate-operator'],
       ['recorder', 'tollgate-recorder'],
@@ -371,6 +407,7 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
       'TollgateKeyQuotaExhausted',
       'TollgateUpstreamFailuresReachCallers',
       'TollgateGatewayErrorRate',
+      'TollgateConsoleSignInFailures',
     ]) {
       expect([...active.keys()], name).toContain(name);
     }
@@ -386,6 +423,7 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
       'TollgateOperatorSeveralLeaders',
       'TollgateRecorderStalled',
       'TollgateCountersRestoring',
+      'TollgateConsoleErrors',
     ]) {
       expect([...active.keys()], name).not.toContain(name);
     }

@@ -189,17 +189,19 @@ export async function answeredTraffic(
 }
 
 /**
- * Refused calls (unknown key, wrong platform) and failed upstreams, in rounds further apart than
- * the scrape interval: a labelled counter appears with its first increment, which rate() cannot
- * see, so each kind must also increase after Prometheus has seen it.
+ * Refused calls (unknown key, wrong platform) and failed upstreams, in rounds with a scrape between
+ * them (`betweenRounds`; default 1.5 s, more than the scrape interval): a labelled counter appears
+ * with its first increment, which rate() cannot see, so each kind must also increase after
+ * Prometheus has seen it.
  */
 export async function refusedAndFailedTraffic(
   gatewayUrl: string,
   keys: Record<KeyName, string>,
+  betweenRounds: () => Promise<unknown> = () => sleep(1_500),
 ): Promise<number[]> {
   const statuses: number[] = [];
   for (let round = 0; round < 3; round += 1) {
-    if (round > 0) await sleep(1_500);
+    if (round > 0) await betweenRounds();
     const calls = [
       () => call(gatewayUrl, 'anthropic', 'tg-not-a-key'),
       () => call(gatewayUrl, 'openai', keys.anthropic),
