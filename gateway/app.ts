@@ -27,6 +27,7 @@ import { redactUrl } from './pipeline/redact-url.js';
 import { allowedMethods } from './pipeline/match-method-path.js';
 import { createBodyReader, hasBody } from './pipeline/read-request-body.js';
 import { LeaseRenewer } from './pipeline/renew-leases.js';
+import { cacheKeyPolicies } from './pipeline/cache-key-policies.js';
 import { newRequestState } from './pipeline/request-state.js';
 import type { SettlementQueue } from './pipeline/settle-with-retry.js';
 import { startSettlement } from './pipeline/start-settlement.js';
@@ -187,7 +188,11 @@ export function build(options: BuildOptions): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     attachState(request, reply);
   });
-  const authorize = createAuthorizationHook({ store, pepper: config.pepper, clock });
+  const authorize = createAuthorizationHook({
+    store: cacheKeyPolicies({ store, ttlMs: config.keyPolicyCacheMs }),
+    pepper: config.pepper,
+    clock,
+  });
   app.addHook('onRoute', (route) => {
     appendAuthorization(route, authorize);
   });

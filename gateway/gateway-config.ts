@@ -38,6 +38,8 @@ export const gatewaySettingsSchema = z.object({
   bodyTimeoutMs: milliseconds(300_000),
   leaseMs: milliseconds(60_000),
   upstreamRefreshMs: milliseconds(30_000),
+  /** How long a key policy read from the store is reused (0 = every request reads it). */
+  keyPolicyCacheMs: z.coerce.number().int().min(0).max(1_000).default(500),
   drainTimeoutMs: milliseconds(30_000),
   /** Longest time a client may take to send the request headers (then 408). */
   requestHeadersTimeoutMs: milliseconds(30_000),

@@ -1,0 +1,136 @@
+/**
+ * `npx tsx bench/profile-hot-path.ts <label> [non-streamed|streamed] [seconds]`: the side-by-side
+ * layout's Tollgate (private Redis, every admission feature on, one worker) driven with Chat
+ * Completions calls in a closed loop of 64 callers against the minimal upstream, profiled by V8's
+ * sampler for the given seconds after a warm-up. Writes the summary (self time by area and by
+ * function, CPU ms per call of the gateway process and of Redis) to
+ * `bench/results/profiles/hot-path-<label>-<kind>.json` and prints it; the raw `.cpuprofile` goes
+ * to the temporary directory only (it is large).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { startRedisServer } from '../test/support/redis-server.js';
+import type { BenchRequestKind } from './describe-bench-requests.js';
+import { readProcessStats } from './read-process-stats.js';
+import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
+import type { LoadResult } from './run-load-modes.js';
+import { planSideBySidePinning } from './side-by-side.js';
+import { spawnBenchChild } from './spawn-bench-child.js';
+import { startBenchTarget } from './start-bench-target.js';
+import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
+
+const label = process.argv[2] ?? 'run';
+const kindName = process.argv[3] === 'streamed' ? 'streamed' : 'non-streamed';
+const seconds = Number(process.argv[4] ?? 5);
+const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
+
+async function main(): Promise<void> {
+  const pinning = planSideBySidePinning(availableParallelism());
+  const load = loadavg().map((value) => Math.round(value * 100) / 100);
+  const mock = await spawnBenchChild({
+    script: './serve-mock-upstream.ts',
+    cpus: pinning?.rest ?? null,
+  });
+  const loadgen = await spawnBenchChild({
+    script: './serve-load-generator.ts',
+    cpus: pinning?.rest ?? null,
+  });
+  const redisServer = await startRedisServer();
+  if (pinning !== null && redisServer.process.pid !== undefined) {
+    execFileSync('taskset', ['-a', '-pc', pinning.server, String(redisServer.process.pid)], {
+      stdio: 'ignore',
+    });
+  }
+  const key = 'fake-upstream-key';
+  const started = await startBenchTarget(
+    { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
+    {
+      provider: mock,
+      providerUrl: String(mock.ready.url),
+      redisUrl: redisServer.url,
+      gatewayCpus: pinning?.server ?? null,
+      upstreamCredentials: { anthropic: key, openai: key, gemini: key },
+      allFeatures: true,
+    },
+  );
+  const redis = new Redis(redisServer.url);
+  const drive = async (durationMs: number): Promise<number> => {
+    const answer = await loadgen.ask(
+      {
+        type: 'run',
+        url: started.url,
+        connections: 512,
+        kinds: [kind],
+        credentials: started.credentials,
+        load: { mode: 'closed', concurrency: 64, durationMs },
+      },
+      120_000,
+    );
+    const result = answer.result as LoadResult;
+    const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
+    if (errors > 0) process.stderr.write(`errors: ${JSON.stringify(result.errors)}\n`);
+    return Object.values(result.latencies).flat().length;
+  };
+  const redisCpu = async (): Promise<number> => {
+    const info = await redis.info('cpu');
+    const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
+    return field('used_cpu_sys') + field('used_cpu_user');
+  };
+  try {
+    await drive(3_000);
+    // Unprofiled measurement first: the sampler itself costs CPU.
+    await redis.config('RESETSTAT');
+    const cpuBefore = readProcessStats(started.pid).cpuSeconds;
+    const redisBefore = await redisCpu();
+    const answered = await drive(seconds * 1000);
+    const cpuMsPerCall = ((readProcessStats(started.pid).cpuSeconds - cpuBefore) * 1000) / answered;
+    const redisCpuMsPerCall = (((await redisCpu()) - redisBefore) * 1000) / answered;
+    const commands = countCommands(parseCommandStats(await redis.info('commandstats')));
+    const path = join(tmpdir(), `hot-path-${label}-${kindName}.cpuprofile`);
+    await started.child?.ask({ type: 'profile-start' }, 10_000);
+    const profiled = await drive(seconds * 1000);
+    await started.child?.ask({ type: 'profile-stop', path }, 30_000);
+    const summary = summarizeCpuProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, 30);
+    const report = {
+      date: new Date().toISOString(),
+      label,
+      kind: kindName,
+      loadAverageAtStart: load,
+      unprofiled: {
+        calls: answered,
+        callsPerSecond: Math.round(answered / seconds),
+        cpuMsPerCall: Math.round(cpuMsPerCall * 1000) / 1000,
+        redisCpuMsPerCall: Math.round(redisCpuMsPerCall * 1000) / 1000,
+        redisCommandsPerCall: Math.round((commands.total / answered) * 100) / 100,
+      },
+      profiled: { calls: profiled, busyMsPerCall: summary.busyMs / profiled },
+      summary,
+    };
+    const folder = fileURLToPath(new URL('./results/profiles/', import.meta.url));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, `hot-path-${label}-${kindName}.json`),
+      `${JSON.stringify(report, null, 2)}\n`,
+    );
+    process.stdout.write(`${JSON.stringify(report.unprofiled)}\n`);
+    for (const one of summary.areas)
+      process.stdout.write(`area ${one.ms.toFixed(0)} ${one.name}\n`);
+    for (const one of summary.functions)
+      process.stdout.write(
+        `fn ${one.ms.toFixed(0)} ${(one.share * 100).toFixed(1)}% ${one.name}\n`,
+      );
+  } finally {
+    redis.disconnect();
+    await started.stop();
+    await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
+    await loadgen.stop();
+    await mock.stop();
+    await redisServer.stop();
+  }
+}
+
+await main();
