@@ -42,8 +42,13 @@ export const consoleConfigSchema = z.object({
   /** Sign-in with local users from the Secret (on by default). */
   localUsers: z.boolean().default(true),
   oidc: oidcSchema.optional(),
-  /** Redis for sessions (they survive restarts and are shared by replicas). */
+  /**
+   * Redis for sessions (they survive restarts and are shared by replicas); when it is the gateway's
+   * store, the dashboard also reads the account's live spend and requests in flight from it.
+   */
   redisUrl: z.string().min(1).optional(),
+  /** The store's key prefix in that Redis (the gateway's `--redis-prefix`; default `tg:`). */
+  redisPrefix: z.string().min(1).optional(),
   /** Without Redis: sessions in memory, persisted to this file when set (local mode). */
   sessionFile: z.string().min(1).optional(),
   sessionIdleSeconds: seconds.default(3600),
@@ -104,6 +109,7 @@ const options = {
   'oidc-scopes': { type: 'string' },
   'oidc-display-name': { type: 'string' },
   'redis-url': { type: 'string' },
+  'redis-prefix': { type: 'string' },
   'session-file': { type: 'string' },
   'session-idle-seconds': { type: 'string' },
   'session-max-seconds': { type: 'string' },
@@ -145,6 +151,7 @@ export function parseConsoleConfig(
     usersSecret: read('users-secret'),
     localUsers: localUsers === undefined ? undefined : flag.parse(localUsers) === true,
     redisUrl: read('redis-url') ?? nonEmpty(environment.REDIS_URL),
+    redisPrefix: read('redis-prefix') ?? nonEmpty(environment.TOLLGATE_REDIS_PREFIX),
     sessionFile: read('session-file'),
     sessionIdleSeconds: read('session-idle-seconds'),
     sessionMaxSeconds: read('session-max-seconds'),

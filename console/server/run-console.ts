@@ -1,9 +1,10 @@
 /**
- * `tollgate console`: parse the configuration, open the ledger when configured, listen (and serve
+ * `tollgate console`: parse the configuration, open the ledger and the store when configured, listen (and serve
  * the metrics on their own port when `--metrics-port` is set), drain.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { openLedgerDatabase } from '../../ledger/open-ledger-database.js';
+import { createStore } from '../../store/create-store.js';
 import { build } from './app.js';
 import { parseConsoleConfig } from './console-config.js';
 import { serveConsoleMetrics } from './metrics/serve-console-metrics.js';
@@ -16,8 +17,21 @@ export async function run(args: readonly string[]): Promise<void> {
       : await openLedgerDatabase({ databaseUrl: config.databaseUrl }, { migrate: false });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tollgate_console_' });
-  const app = build(config, ledger === undefined ? { registry } : { ledger, registry });
+  // With Redis, the dashboard reads the account's live counters from the gateway's store there.
+  const store =
+    config.redisUrl === undefined
+      ? undefined
+      : await createStore({
+          redisUrl: config.redisUrl,
+          ...(config.redisPrefix !== undefined ? { prefix: config.redisPrefix } : {}),
+        });
+  const app = build(config, {
+    registry,
+    ...(ledger !== undefined ? { ledger } : {}),
+    ...(store !== undefined ? { store } : {}),
+  });
   if (ledger !== undefined) app.addHook('onClose', () => ledger.close());
+  if (store !== undefined) app.addHook('onClose', () => store.close());
   await app.listen({ host: config.host, port: config.port });
   const metrics =
     config.metricsPort === undefined

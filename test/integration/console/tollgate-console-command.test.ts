@@ -6,6 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -38,6 +41,17 @@ beforeAll(async () => {
     'team-k',
   ]);
   await writeUsersSecret(plane, [user]);
+  const account = join(mkdtempSync(join(tmpdir(), 'tollgate-console-command-')), 'account.yaml');
+  writeFileSync(
+    account,
+    [
+      'apiVersion: tollgate.dev/v1alpha1',
+      'kind: Account',
+      'metadata: { name: default, namespace: team-k }',
+      "spec: { creditUSD: '10', maxConcurrentRequests: 3 }",
+    ].join('\n'),
+  );
+  await plane.ok(['apply', '-f', account]);
   redis = await startRedisServer();
 });
 
@@ -139,7 +153,11 @@ async function call(
   return { status: response.statusCode, body: (await response.body.json()) as ApiBody };
 }
 
-async function exerciseAndStop(extraArgs: readonly string[], keyName: string): Promise<void> {
+async function exerciseAndStop(
+  extraArgs: readonly string[],
+  keyName: string,
+  standingSource: 'store' | 'status',
+): Promise<void> {
   const running = await startConsole(extraArgs);
   const session = await signIn(running.url);
   const me = await call(running.url, session, { method: 'GET', path: '/api/v1/me' });
@@ -184,6 +202,17 @@ async function exerciseAndStop(extraArgs: readonly string[], keyName: string): P
   });
   expect(after.body.items.map((item) => item.name)).toContain(keyName);
 
+  // The dashboard's standing: live counters from the store when the console has Redis.
+  const standing = await request(`${running.url}/api/v1/accounts/team-k/usage/account`, {
+    headers: { cookie: session.cookie },
+  });
+  expect(standing.statusCode).toBe(200);
+  expect(await standing.body.json()).toMatchObject({
+    source: standingSource,
+    inFlight: standingSource === 'store' ? 0 : null,
+    maxConcurrentRequests: 3,
+  });
+
   const killer = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
   try {
     running.child.kill('SIGTERM');
@@ -197,11 +226,11 @@ async function exerciseAndStop(extraArgs: readonly string[], keyName: string): P
 
 describe('tollgate console (process)', () => {
   it('serves sign-in and keys with sessions in memory, and exits 0 on SIGTERM', async () => {
-    await exerciseAndStop([], 'from-memory-run');
+    await exerciseAndStop([], 'from-memory-run', 'status');
   });
 
   it('serves sign-in and keys with sessions in Redis, and exits 0 on SIGTERM', async () => {
-    await exerciseAndStop(['--redis-url', redis.url], 'from-redis-run');
+    await exerciseAndStop(['--redis-url', redis.url], 'from-redis-run', 'store');
     const inspect = new Redis(redis.url);
     try {
       // The session was stored in Redis (under the id's hash), so it outlives the process.
