@@ -26,6 +26,11 @@ export interface UsageReport {
 export interface UsageAccumulator {
   feed(payload: unknown): void;
   result(): UsageReport;
+  /**
+   * True for an SSE event name whose payload this accumulator never reads (no usage, text, model
+   * or error in it): the tap then does not parse it. Events without a name are always parsed.
+   */
+  ignoresEvent?(name: string): boolean;
 }
 
 export function emptyReport(): UsageReport {

@@ -65,8 +65,11 @@ export function newRequestState(init: {
   profile: RouteProfile | null;
   callerIp: string;
 }): RequestState {
+  // Every field written out in one literal: one object shape for every request, no spread copy.
   return {
-    ...init,
+    requestId: init.requestId,
+    profile: init.profile,
+    callerIp: init.callerIp,
     platform: null,
     errorCode: null,
     key: null,

@@ -43,4 +43,16 @@ describe('createStreamTap', () => {
     expect(outcome.overflowed).toBe(true);
     expect(outcome.bytes).toBe(26);
   });
+
+  it('does not parse events the sink ignores, and they still end an event for the size limit', () => {
+    const sink = { ...collectingSink(), ignoresEvent: (name: string) => name === 'ping' };
+    const tap = createStreamTap({ framing: 'sse', sink, maxEventBytes: 40 });
+    tap.write(Buffer.from('event: ping\ndata: not json at all\n\n'));
+    tap.write(Buffer.from('event: ping\ndata: still not json\n\n'));
+    tap.write(Buffer.from('event: a\ndata: {"n":1}\n\ndata: {"n":2}\n\n'));
+    const outcome = tap.finish({ sourceEnded: true });
+    expect(outcome.result).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(outcome.unparsedPayloads).toBe(0);
+    expect(outcome.overflowed).toBe(false);
+  });
 });

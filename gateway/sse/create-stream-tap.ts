@@ -5,7 +5,7 @@
  * (`pipeline/relay-metered-reply.ts`) writes each chunk as it passes and finishes the tap once.
  */
 import { createJsonArrayStreamParser } from './parse-json-array-stream.js';
-import { createServerSentEventParser } from './parse-server-sent-events.js';
+import { createServerSentEventParser, type ServerSentEvent } from './parse-server-sent-events.js';
 
 /** How the upstream frames its body: SSE events, a streamed JSON array, or one JSON document. */
 export type StreamFraming = 'sse' | 'json-array' | 'json';
@@ -14,6 +14,8 @@ export type StreamFraming = 'sse' | 'json-array' | 'json';
 export interface PayloadSink<R> {
   feed(payload: unknown): void;
   result(): R;
+  /** True for an SSE event name whose payload the sink never reads: it is then not parsed. */
+  ignoresEvent?(name: string): boolean;
 }
 
 export interface TapOutcome<R> {
@@ -50,20 +52,46 @@ function parsePayload(text: string): { value: unknown; parsed: boolean } {
   }
 }
 
-function createFramer(framing: StreamFraming): {
+function createFramer(
+  framing: StreamFraming,
+  ignoresEvent: ((name: string) => boolean) | undefined,
+): {
+  /** The payloads to parse; `completed` counts every event ended, ignored ones included. */
   feed(chunk: Uint8Array): string[];
   end(): string[];
+  completed: number;
 } {
   if (framing === 'sse') {
     const parser = createServerSentEventParser();
-    return {
-      feed: (chunk) => parser.feed(chunk).map((event) => event.data),
-      end: () => parser.end().map((event) => event.data),
+    // Events the sink never reads are dropped here, before their payload is parsed.
+    const wanted = (events: ServerSentEvent[]): string[] => {
+      framer.completed += events.length;
+      const payloads: string[] = [];
+      for (const event of events) {
+        if (event.event !== undefined && ignoresEvent?.(event.event) === true) continue;
+        payloads.push(event.data);
+      }
+      return payloads;
     };
+    const framer = {
+      feed: (chunk: Uint8Array) => wanted(parser.feed(chunk)),
+      end: () => wanted(parser.end()),
+      completed: 0,
+    };
+    return framer;
   }
   if (framing === 'json-array') {
     const parser = createJsonArrayStreamParser();
-    return { feed: (chunk) => parser.feed(chunk), end: () => [] };
+    const framer = {
+      feed: (chunk: Uint8Array) => {
+        const payloads = parser.feed(chunk);
+        framer.completed += payloads.length;
+        return payloads;
+      },
+      end: () => [],
+      completed: 0,
+    };
+    return framer;
   }
   const decoder = new TextDecoder('utf-8');
   let text = '';
@@ -73,12 +101,13 @@ function createFramer(framing: StreamFraming): {
       return [];
     },
     end: () => [text + decoder.decode()],
+    completed: 0,
   };
 }
 
 export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
   const limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  const framer = createFramer(options.framing);
+  const framer = createFramer(options.framing, options.sink.ignoresEvent?.bind(options.sink));
   let bytes = 0;
   let pendingBytes = 0;
   let unparsedPayloads = 0;
@@ -102,8 +131,9 @@ export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
         overflowed = true;
         return;
       }
+      const before = framer.completed;
       const payloads = framer.feed(chunk);
-      if (payloads.length > 0) pendingBytes = 0;
+      if (framer.completed > before) pendingBytes = 0;
       deliver(payloads);
     },
     finish({ sourceEnded }) {

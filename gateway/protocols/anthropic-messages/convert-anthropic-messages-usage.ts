@@ -82,6 +82,8 @@ function mergeUsage(target: Record<string, unknown>, update: Record<string, unkn
   }
 }
 
+const IGNORED_EVENTS = new Set(['ping', 'content_block_start', 'content_block_stop']);
+
 export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
   const usage: Record<string, unknown> = {};
@@ -130,6 +132,8 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
           break;
       }
     },
+    // Keep-alives and block boundaries carry neither usage nor counted text: not parsed.
+    ignoresEvent: (name) => IGNORED_EVENTS.has(name),
     result() {
       const converted = sawUsage ? convertAnthropicMessagesUsage(usage) : null;
       return {

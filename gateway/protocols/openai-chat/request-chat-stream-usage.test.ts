@@ -63,4 +63,28 @@ describe('createChatUsageChunkStripper', () => {
     const withChoices = 'data: {"choices":[{"index":0,"delta":{}}],"usage":{"total_tokens":1}}\n\n';
     expect(run([crlf, withChoices, 'data: [DONE]'])).toBe(`${withChoices}data: [DONE]`);
   });
+
+  it('finds a frame end split at any byte, the resumed search included', () => {
+    const crlf = (frame: string) => frame.replace('\n\n', '\r\n\r\n');
+    const stream = `${crlf(textFrame)}${crlf(usageFrame)}${crlf(textFrame)}`;
+    const bytes = Buffer.from(stream, 'utf8');
+    for (let cut = 1; cut < bytes.length; cut++) {
+      for (const second of [cut + 1, cut + 2, cut + 3]) {
+        const stripper = createChatUsageChunkStripper();
+        const out = [
+          stripper.push(bytes.subarray(0, cut)),
+          stripper.push(bytes.subarray(cut, second)),
+          stripper.push(bytes.subarray(second)),
+          stripper.end(),
+        ];
+        expect(Buffer.concat(out).toString('utf8')).toBe(`${crlf(textFrame)}${crlf(textFrame)}`);
+      }
+    }
+  });
+
+  it('passes a chunk of whole frames without a usage chunk on as it came', () => {
+    const stripper = createChatUsageChunkStripper();
+    const chunk = Buffer.from(`${textFrame}${textFrame}`, 'utf8');
+    expect(stripper.push(chunk)).toBe(chunk);
+  });
 });

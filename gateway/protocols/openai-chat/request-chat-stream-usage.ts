@@ -27,15 +27,16 @@ export function requestChatStreamUsage(request: {
   return { body: Buffer.from(JSON.stringify(rewritten), 'utf8'), stripUsageChunk: true };
 }
 
-const FRAME_END = /\r\n\r\n|\n\n|\r\r/;
+const FRAME_END = /\r\n\r\n|\n\n|\r\r/g;
 
 function isUsageChunk(frame: string): boolean {
+  // Most frames are text deltas: they are kept without being split or parsed.
+  if (!frame.includes('"usage"')) return false;
   const data = frame
     .split(/\r\n|\n|\r/)
     .filter((line) => line.startsWith('data:'))
     .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
     .join('\n');
-  if (!data.includes('"usage"')) return false;
   try {
     const chunk = asRecord(JSON.parse(data) as unknown);
     return (
@@ -51,25 +52,38 @@ function isUsageChunk(frame: string): boolean {
 
 /**
  * Drops the usage chunk from a Chat Completions SSE stream, frame by frame. Bytes are handled as
- * latin1 text (one char per byte), so every kept frame is re-emitted byte for byte.
+ * latin1 text (one char per byte), so every kept frame is re-emitted byte for byte. Each byte is
+ * searched for a frame end once: a frame split over many chunks is not re-scanned from its start,
+ * and a chunk of whole frames with no usage chunk in it is passed on as the same buffer.
  */
 export function createChatUsageChunkStripper(): ReplyTranslator {
   let pending = '';
+  /** Where the search for the next frame end resumes in `pending` (3 bytes back: `\r\n\r\n`). */
+  let searched = 0;
   return {
     push(chunk) {
+      const whole = pending === '';
       pending += chunk.toString('latin1');
       let output = '';
+      let start = 0;
+      let dropped = false;
+      FRAME_END.lastIndex = Math.max(0, searched - 3);
       for (let match = FRAME_END.exec(pending); match !== null; match = FRAME_END.exec(pending)) {
         const end = match.index + match[0].length;
-        const frame = pending.slice(0, end);
-        pending = pending.slice(end);
-        if (!isUsageChunk(frame)) output += frame;
+        const frame = pending.slice(start, end);
+        if (isUsageChunk(frame)) dropped = true;
+        else output += frame;
+        start = end;
       }
+      pending = pending.slice(start);
+      searched = pending.length;
+      if (whole && !dropped && pending === '') return chunk as Buffer;
       return Buffer.from(output, 'latin1');
     },
     end() {
       const rest = pending;
       pending = '';
+      searched = 0;
       return Buffer.from(isUsageChunk(rest) ? '' : rest, 'latin1');
     },
   };

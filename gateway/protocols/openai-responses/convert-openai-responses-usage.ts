@@ -87,6 +87,10 @@ export function createOpenAIResponsesUsageAccumulator(): UsageAccumulator {
         error = stringField(event?.code) ?? 'error';
       }
     },
+    // Named `*.done` events (output_text, content_part, output_item, ...) repeat text already
+    // counted from the deltas and carry no usage: they are not parsed (often the largest events).
+    ignoresEvent: (name) =>
+      name.endsWith('.done') && name.startsWith('response.') && !TERMINAL_EVENTS.has(name),
     result() {
       if (terminal !== null) {
         return { ...terminal, model: terminal.model ?? model, textChars: text.chars };

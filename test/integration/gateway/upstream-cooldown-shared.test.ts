@@ -181,7 +181,6 @@ describe('Redis commands of one call', () => {
       'evalsha',
       'evalsha',
       'evalsha',
-      'get',
       'zrem',
     ]);
   });

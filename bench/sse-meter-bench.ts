@@ -1,0 +1,130 @@
+/**
+ * `npx tsx bench/sse-meter-bench.ts [label]`: nanoseconds per server-sent event spent by the
+ * metering of a streamed reply, in process, no network: the stream tap (SSE framing, payload
+ * parsing, the usage accumulator) for Chat Completions, Responses and Messages streams of 20 text
+ * deltas plus their usage events, and the Chat usage-chunk stripper (the one translator a native
+ * Chat stream goes through when the caller did not ask for usage). Each stream is fed in network-
+ * sized chunks (one event per chunk) and, separately, cut into 7-byte pieces (events split across
+ * chunks). Prints one line per case and writes `bench/results/hot-path/sse-meter-<label>.json`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createStreamTap } from '../gateway/sse/create-stream-tap.js';
+import { USAGE_READERS } from '../gateway/protocols/usage-readers.js';
+import { createChatUsageChunkStripper } from '../gateway/protocols/openai-chat/request-chat-stream-usage.js';
+
+const label = process.argv[2] ?? 'run';
+const DELTAS = 20;
+const text = 'hello ';
+
+const chatChunk = (delta: object, extra: object = {}): string =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+const chatEvents = [
+  chatChunk({ role: 'assistant', content: '' }),
+  ...Array.from({ length: DELTAS }, () => chatChunk({ content: text })),
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 } })}\n\n`,
+  'data: [DONE]\n\n',
+];
+const named = (type: string, data: object): string =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const responsesEvents = [
+  named('response.created', {
+    response: { id: 'resp_1', model: 'gpt-4o-mini', status: 'in_progress' },
+  }),
+  ...Array.from({ length: DELTAS }, (_, index) =>
+    named('response.output_text.delta', {
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      delta: text,
+      sequence_number: index,
+    }),
+  ),
+  named('response.completed', {
+    response: {
+      id: 'resp_1',
+      model: 'gpt-4o-mini',
+      status: 'completed',
+      usage: { input_tokens: 12, output_tokens: 20, total_tokens: 32 },
+    },
+  }),
+];
+const messagesEvents = [
+  named('message_start', {
+    message: {
+      id: 'msg_1',
+      model: 'claude-sonnet-4',
+      usage: { input_tokens: 12, output_tokens: 1 },
+    },
+  }),
+  named('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+  ...Array.from({ length: DELTAS }, () =>
+    named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
+  ),
+  named('content_block_stop', { index: 0 }),
+  named('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 20 } }),
+  named('message_stop', {}),
+];
+
+function pieces(events: string[], size: number | null): Buffer[] {
+  if (size === null) return events.map((event) => Buffer.from(event));
+  const all = Buffer.from(events.join(''));
+  const out: Buffer[] = [];
+  for (let start = 0; start < all.length; start += size)
+    out.push(all.subarray(start, start + size));
+  return out;
+}
+
+function measure(
+  name: string,
+  events: string[],
+  run: (chunks: Buffer[]) => unknown,
+  size: number | null,
+) {
+  const chunks = pieces(events, size);
+  const check = run(chunks);
+  const rounds = 4_000;
+  for (let index = 0; index < 500; index++) run(chunks);
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < rounds; index++) run(chunks);
+  const ns = Number(process.hrtime.bigint() - started) / (rounds * events.length);
+  return {
+    name,
+    chunking: size === null ? 'one event per chunk' : `${size}-byte pieces`,
+    events: events.length,
+    nsPerEvent: Math.round(ns),
+    check,
+  };
+}
+
+const tap = (format: keyof typeof USAGE_READERS) => (chunks: Buffer[]) => {
+  const meter = createStreamTap({ framing: 'sse', sink: USAGE_READERS[format].stream() });
+  for (const chunk of chunks) meter.write(chunk);
+  const { result } = meter.finish({ sourceEnded: true });
+  return { usage: result.usage, textChars: result.textChars, complete: result.complete };
+};
+const strip = (chunks: Buffer[]) => {
+  const stripper = createChatUsageChunkStripper();
+  let bytes = 0;
+  for (const chunk of chunks) bytes += stripper.push(chunk).length;
+  return { bytes: bytes + stripper.end().length };
+};
+
+const results = [];
+for (const size of [null, 7]) {
+  results.push(measure('tap: Chat Completions', chatEvents, tap('openai-chat'), size));
+  results.push(measure('tap: Responses', responsesEvents, tap('openai-responses'), size));
+  results.push(measure('tap: Messages', messagesEvents, tap('anthropic-messages'), size));
+  results.push(measure('Chat usage-chunk stripper', chatEvents, strip, size));
+}
+for (const one of results) {
+  process.stdout.write(
+    `${one.nsPerEvent.toString().padStart(6)} ns/event  ${one.name} (${one.chunking})  ${JSON.stringify(one.check)}\n`,
+  );
+}
+const folder = fileURLToPath(new URL('./results/hot-path/', import.meta.url));
+mkdirSync(folder, { recursive: true });
+writeFileSync(
+  `${folder}sse-meter-${label}.json`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`,
+);
