@@ -118,24 +118,32 @@ describe('key page', () => {
 describe('readinessOf', () => {
   const ready = (status: string, reason: string | null) => ({ status, reason, message: null });
   it.each([
-    ['enabled', ready('True', 'Active'), 'ready', false],
+    ['enabled', ready('True', 'Active'), 'ready', false, null],
     [
       'enabled',
       ready('False', 'Suspended'),
       'being enabled: the gateway accepts the key within moments',
       true,
+      'being enabled',
     ],
     [
       'disabled',
       ready('True', 'Active'),
       'being disabled: the gateway refuses the key within moments',
       true,
+      'being disabled',
     ],
-    ['disabled', ready('False', 'Suspended'), 'Suspended', false],
-    ['disabled', ready('False', 'InvalidKey'), 'InvalidKey', false],
-    ['enabled', ready('False', 'GroupNotFound'), 'GroupNotFound', false],
-    ['enabled', ready('Unknown', null), 'pending', true],
-  ] as const)('%s with %j reads %s', (...[state, condition, text, pending]) => {
-    expect(readinessOf({ state, ready: condition })).toEqual({ text, pending });
+    ['disabled', ready('False', 'Suspended'), 'Suspended', false, 'Not ready: Suspended'],
+    ['disabled', ready('False', 'InvalidKey'), 'InvalidKey', false, 'Not ready: InvalidKey'],
+    [
+      'enabled',
+      ready('False', 'GroupNotFound'),
+      'GroupNotFound',
+      false,
+      'Not ready: GroupNotFound',
+    ],
+    ['enabled', ready('Unknown', null), 'pending', true, 'Not ready: pending'],
+  ] as const)('%s with %j reads %s', (...[state, condition, text, pending, brief]) => {
+    expect(readinessOf({ state, ready: condition })).toEqual({ text, pending, brief });
   });
 });

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { Link } from 'wouter';
 import type { KeyView } from '../api/console-api.js';
 import { formatRelative, formatUsd, usedFraction } from '../format/format-values.js';
+import { readinessOf } from './key-readiness.js';
 
 const WINDOWS = [
   { name: 'FiveHour', label: '5 h', limit: 'fiveHourUSD' },
@@ -35,7 +36,8 @@ function UsageBar(props: { used: string | null; limit: string | null; label: str
 
 export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number }) {
   const { apiKey, now } = props;
-  const notReady = apiKey.ready.status !== 'True';
+  // The key page's rule: a Ready report that contradicts the state is a change being applied.
+  const readiness = readinessOf(apiKey);
   return (
     <tr>
       <th scope="row">
@@ -47,9 +49,12 @@ export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number
       <td data-label="Group">{apiKey.groupName ?? '—'}</td>
       <td data-label="State">
         <span className={`badge state-${apiKey.state}`}>{apiKey.state}</span>
-        {notReady && (
-          <span className="not-ready" title={apiKey.ready.message ?? undefined}>
-            Not ready: {apiKey.ready.reason ?? 'pending'}
+        {readiness.brief !== null && (
+          <span
+            className="not-ready"
+            title={readiness.pending ? readiness.text : (apiKey.ready.message ?? undefined)}
+          >
+            {readiness.brief}
           </span>
         )}
       </td>

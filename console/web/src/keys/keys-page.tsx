@@ -1,13 +1,18 @@
-/** The keys of an account: search, sort, state, quota, windows, today's cost, last use. */
+/**
+ * The keys of an account: search, sort, state, quota, windows, today's cost, last use. The search
+ * and the sort run over every key; the table shows one page of them (100 by default).
+ */
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { AccountPicker } from './account-picker.js';
 import { KeyRow } from './key-row.js';
+import { KEY_PAGE_SIZES, keyPageOf } from './page-keys.js';
 import { searchKeys, sortKeys, type SortColumn, type SortOrder } from './sort-keys.js';
+import '../usage/records.css';
 
 const COLUMNS: { column: SortColumn; label: string }[] = [
   { column: 'name', label: 'Name' },
@@ -34,11 +39,26 @@ export function KeysPage(props: { namespace: string }) {
   });
   const [query, setQuery] = useState('');
   const [order, setOrder] = useState<SortOrder>({ column: 'name', descending: false });
+  const [pageSize, setPageSize] = useState<number>(100);
+  const [pageWanted, setPageWanted] = useState(0);
+  const tableTop = useRef<HTMLDivElement>(null);
   const deferredQuery = useDeferredValue(query);
-  const rows = useMemo(
-    () => sortKeys(searchKeys(keys.data?.items ?? [], deferredQuery), order),
-    [keys.data, deferredQuery, order],
+  const found = useMemo(
+    () => searchKeys(keys.data?.items ?? [], deferredQuery),
+    [keys.data, deferredQuery],
   );
+  const rows = useMemo(() => sortKeys(found, order), [found, order]);
+  const shown = keyPageOf(rows.length, pageSize, pageWanted);
+  const pageRows = useMemo(
+    () => rows.slice(shown.start, shown.end),
+    [rows, shown.start, shown.end],
+  );
+  const goTo = (index: number) => {
+    setPageWanted(index);
+    // From the pager under a long page, back up to the table's first row.
+    const top = tableTop.current?.getBoundingClientRect().top ?? 0;
+    if (top < 0) window.scrollBy(0, top);
+  };
   const now = keys.dataUpdatedAt === 0 ? Date.now() : keys.dataUpdatedAt;
   const header = (entry: { column: SortColumn | null; label: string }) => {
     if (entry.column === null) {
@@ -61,6 +81,7 @@ export function KeysPage(props: { namespace: string }) {
           className="sort"
           onClick={() => {
             setOrder({ column, descending: active ? !order.descending : false });
+            setPageWanted(0);
           }}
         >
           {entry.label}
@@ -94,6 +115,7 @@ export function KeysPage(props: { namespace: string }) {
             placeholder="name, group, state…"
             onChange={(event) => {
               setQuery(event.target.value);
+              setPageWanted(0);
             }}
           />
         </label>
@@ -107,19 +129,60 @@ export function KeysPage(props: { namespace: string }) {
               ? countKeys(rows.length)
               : `${rows.length} of ${countKeys(keys.data.items.length)}`}
           </p>
-          <div className="table-wrap">
+          <div className="table-wrap" ref={tableTop}>
             <table className="keys">
               <caption className="visually-hidden">Keys of {props.namespace}</caption>
               <thead>
                 <tr>{[...COLUMNS, ...TAIL].map(header)}</tr>
               </thead>
               <tbody>
-                {rows.map((apiKey) => (
+                {pageRows.map((apiKey) => (
                   <KeyRow key={apiKey.uid} apiKey={apiKey} now={now} />
                 ))}
               </tbody>
             </table>
           </div>
+          {rows.length > KEY_PAGE_SIZES[0] && (
+            <nav className="pager" aria-label="Pages of keys">
+              <button
+                type="button"
+                disabled={shown.index === 0}
+                onClick={() => {
+                  goTo(shown.index - 1);
+                }}
+              >
+                ← Previous
+              </button>
+              <span>
+                Page {shown.index + 1} of {shown.count} (keys {shown.start + 1}–{shown.end})
+              </span>
+              <button
+                type="button"
+                disabled={shown.index >= shown.count - 1}
+                onClick={() => {
+                  goTo(shown.index + 1);
+                }}
+              >
+                Next →
+              </button>
+              <label className="inline-size">
+                Keys per page
+                <select
+                  value={pageSize}
+                  onChange={(event) => {
+                    setPageSize(Number(event.target.value));
+                    setPageWanted(0);
+                  }}
+                >
+                  {KEY_PAGE_SIZES.map((size) => (
+                    <option key={size} value={size}>
+                      {size}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </nav>
+          )}
           {keys.data.items.length === 0 && (
             <p>No keys yet.{mayCreate ? ' Create the first one.' : ''}</p>
           )}
