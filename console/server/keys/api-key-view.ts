@@ -31,6 +31,7 @@ export function keyViewOf(
     namespace: metadata.namespace ?? '',
     uid: metadata.uid,
     resourceVersion: metadata.resourceVersion,
+    generation: metadata.generation,
     displayName: spec.displayName ?? metadata.name,
     groupName: spec.groupName ?? null,
     state: keyStateOf(apiKey, extra.now),

@@ -96,11 +96,10 @@ describe('key input translation', () => {
       groupName: null,
       modelsAllow: null,
       limits: { quotaUSD: null, dailyUSD: '3' },
-      resourceVersion: '42',
+      generation: 4,
     });
     expect(buildEditPatch(input, NOW)).toEqual({
       spec: { groupName: null, models: null, limits: { quotaUSD: null, dailyUSD: '3' } },
-      metadata: { resourceVersion: '42' },
     });
   });
 

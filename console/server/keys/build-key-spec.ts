@@ -76,12 +76,9 @@ export function buildCreateSpec(
   };
 }
 
+/** The spec part of an edit (the version it was read at is checked by the route). */
 export function buildEditPatch(input: EditKeyInput, now: number): Json {
-  const patch: Json = { spec: specFields(input, now) };
-  if (input.resourceVersion !== undefined) {
-    patch.metadata = { resourceVersion: input.resourceVersion };
-  }
-  return patch;
+  return { spec: specFields(input, now) };
 }
 
 /** `My Key 1` → `my-key-1-x7k2p`: a DNS label with a random suffix. */

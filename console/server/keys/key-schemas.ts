@@ -64,7 +64,12 @@ export const editKeySchema = z
   .strictObject({
     ...editable,
     displayName: editable.displayName.optional(),
-    /** Refuse the edit if the key changed since this version was read. */
+    /**
+     * The key's `generation` the edit was made from: refused (409) when its spec changed since
+     * (the operator's status writes do not count).
+     */
+    generation: z.number().int().min(1).optional(),
+    /** Instead: refused when anything changed since this version was read, status included. */
     resourceVersion: z.string().max(64).optional(),
   })
   .refine((body) => body.expirationTime == null || body.validFor === undefined, {
@@ -78,6 +83,8 @@ export const keyViewSchema = z.object({
   namespace: z.string(),
   uid: z.string(),
   resourceVersion: z.string(),
+  /** Bumped by spec changes only: what an edit sends back. */
+  generation: z.number(),
   displayName: z.string(),
   groupName: z.string().nullable(),
   state: z.enum(['enabled', 'disabled', 'expired']),

@@ -15,6 +15,7 @@ import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError, isConsoleError } from '../console-error.js';
 import { describeSpecIssue, firstSpecIssue } from './admin-spec-issue.js';
 import type { ConsoleKind } from '../kubernetes/resource-paths.js';
+import { generationOf, patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
 import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -24,6 +25,8 @@ export const adminObjectSchema = z.object({
   namespace: z.string().optional(),
   uid: z.string(),
   resourceVersion: z.string(),
+  /** Bumped by spec changes only: what an edit sends back. */
+  generation: z.number().optional(),
   spec: z.record(z.string(), z.unknown()),
   status: z.record(z.string(), z.unknown()).optional(),
 });
@@ -35,10 +38,26 @@ function adminView(object: KubeObject) {
     ...(metadata.namespace === undefined ? {} : { namespace: metadata.namespace }),
     uid: metadata.uid ?? '',
     resourceVersion: metadata.resourceVersion ?? '',
+    ...(generationOf(object) === undefined ? {} : { generation: generationOf(object) }),
     spec: (object.spec ?? {}) as Record<string, unknown>,
     ...(object.status === undefined ? {} : { status: object.status as Record<string, unknown> }),
   };
 }
+
+/** What an edit may carry to be refused (409) when the object changed since it was read. */
+interface Versioned {
+  /** The generation read: refused when the spec changed since (status writes do not count). */
+  generation?: number | undefined;
+  /** The exact version read: refused when anything changed since, status included. */
+  resourceVersion?: string | undefined;
+}
+const versionFields = {
+  generation: z.number().int().min(1).optional(),
+  resourceVersion: z.string().min(1).max(64).optional(),
+};
+const VERSIONED =
+  'With `generation` (as read), refused with 409 when the spec changed meanwhile (status writes ' +
+  'do not count); with `resourceVersion`, when anything changed.';
 
 function nameParam(call: RouteCall<unknown, unknown>, name: string): string {
   const value = call.params[name];
@@ -229,19 +248,19 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
           return adminView(await kube.get({ kind, name: nameParam(call, 'name') }));
         },
       }),
-      defineRoute<Omit<UpstreamBody, 'name'> & { resourceVersion?: string | undefined }>({
+      defineRoute<Omit<UpstreamBody, 'name'> & Versioned>({
         method: 'PUT',
         path: `${path}/{name}`,
         summary:
           kind === 'Upstream'
-            ? "Replaces the Upstream's spec; credential values sent replace those in its Secret. With `resourceVersion`, a change made meanwhile is refused (409)."
-            : "Replaces the Group's spec. With `resourceVersion`, a change made meanwhile is refused (409).",
+            ? `Replaces the Upstream's spec; credential values sent replace those in its Secret. ${VERSIONED}`
+            : `Replaces the Group's spec. ${VERSIONED}`,
         tag: 'Admin',
         body: z.strictObject({
           spec: z.record(z.string(), z.unknown()),
-          resourceVersion: z.string().min(1).max(64).optional(),
+          ...versionFields,
           ...(kind === 'Upstream' ? credentialValues : {}),
-        }) as z.ZodType<Omit<UpstreamBody, 'name'> & { resourceVersion?: string | undefined }>,
+        }) as z.ZodType<Omit<UpstreamBody, 'name'> & Versioned>,
         response: adminObjectSchema,
         handler: (call) => {
           const { kube } = session(call);
@@ -250,17 +269,17 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
             context,
             { username: kube.identity.username, verb: 'update', kind, name },
             async () => {
-              const current = await kube.get({ kind, name });
-              const { resourceVersion, ...input } = call.body;
+              const { resourceVersion, generation, ...input } = call.body;
               const next = await withCredential(kube, { name, ...input });
               return adminView(
-                await kube.mergePatch(
+                await patchUnlessRespecified(
+                  kube,
                   { kind, name },
                   {
-                    metadata: {
-                      resourceVersion: resourceVersion ?? current.metadata?.resourceVersion,
-                    },
-                    spec: replacing(current.spec, next),
+                    generation,
+                    resourceVersion,
+                    what: `The ${kind} "${name}"`,
+                    patch: (current) => ({ spec: replacing(current.spec, next) }),
                   },
                 ),
               );
@@ -324,15 +343,14 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
         return { items: (await kube.list({ kind: 'Account' })).items.map(adminView) };
       },
     }),
-    defineRoute<{ spec: Record<string, unknown>; resourceVersion?: string | undefined }>({
+    defineRoute<{ spec: Record<string, unknown> } & Versioned>({
       method: 'PUT',
       path: `${path}/{namespace}`,
-      summary:
-        "Creates or replaces the namespace's Account (credit, concurrency, display name). With `resourceVersion`, a change made meanwhile is refused (409).",
+      summary: `Creates or replaces the namespace's Account (credit, concurrency, display name). ${VERSIONED}`,
       tag: 'Admin',
       body: z.strictObject({
         spec: z.record(z.string(), z.unknown()),
-        resourceVersion: z.string().min(1).max(64).optional(),
+        ...versionFields,
       }),
       response: adminObjectSchema,
       handler: (call) => {
@@ -362,11 +380,11 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
               );
             }
             return adminView(
-              await kube.mergePatch(ref, {
-                metadata: {
-                  resourceVersion: call.body.resourceVersion ?? current.metadata?.resourceVersion,
-                },
-                spec: replacing(current.spec, spec),
+              await patchUnlessRespecified(kube, ref, {
+                generation: call.body.generation,
+                resourceVersion: call.body.resourceVersion,
+                what: `The Account of "${namespace}"`,
+                patch: (latest) => ({ spec: replacing(latest.spec, spec) }),
               }),
             );
           },

@@ -7,12 +7,14 @@ import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-
 import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError } from '../console-error.js';
+import { patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
 import { keyViewOf } from '../keys/api-key-view.js';
 import { buildCreateSpec, buildEditPatch, nameFromDisplayName } from '../keys/build-key-spec.js';
 import { generateKeyValue, randomSuffix } from '../keys/generate-key-value.js';
 import { createKeySecret, keySecretName } from '../keys/key-secret.js';
 import { keyClientConfigOrNull } from '../keys/read-key-client-config.js';
+import { queryTodayCosts } from '../keys/today-costs.js';
 import {
   createdKeySchema,
   createKeySchema,
@@ -30,33 +32,48 @@ function param(call: RouteCall<unknown, unknown>, name: string): string {
   return value;
 }
 
-async function todayCosts(
+/** True when the user may read the namespace's usage (`get` on its ApiKeys, as the usage API). */
+function mayReadUsage(
   context: ConsoleContext,
-  keys: readonly ApiKey[],
   kube: UserKube,
+  namespace: string,
+): Promise<boolean> {
+  if (context.ledger === undefined) return Promise.resolve(false);
+  return kube.can({ verb: 'get', group: 'tollgate.dev', resource: 'apikeys', namespace });
+}
+
+/** Today's cost of every key of the namespace (one query), empty when usage may not be read. */
+async function todayCostsOf(
+  context: ConsoleContext,
+  namespace: string,
+  allowed: Promise<boolean>,
 ): Promise<Map<string, number>> {
-  const costs = new Map<string, number>();
   const ledger = context.ledger;
-  const namespace = keys[0]?.metadata.namespace;
-  if (ledger === undefined || namespace === undefined) return costs;
-  const allowed = await kube.can({
-    verb: 'get',
-    group: 'tollgate.dev',
-    resource: 'apikeys',
+  if (ledger === undefined || !(await allowed)) return new Map();
+  return queryTodayCosts(ledger, {
     namespace,
+    now: context.now(),
+    timeZone: context.config.timeZone,
   });
-  if (!allowed) return costs;
-  for (const key of keys) {
-    const summary = await queryKeySummary(ledger, {
-      namespace,
-      keyUid: key.metadata.uid,
-      now: context.now(),
-      timeZone: context.config.timeZone,
-      days: 1,
-    });
-    costs.set(key.metadata.uid, summary.today.costNano);
-  }
-  return costs;
+}
+
+/** Today's cost of one key, undefined when usage may not be read. */
+async function todayCostOf(
+  context: ConsoleContext,
+  key: ApiKey,
+  kube: UserKube,
+): Promise<number | undefined> {
+  const ledger = context.ledger;
+  const namespace = key.metadata.namespace ?? '';
+  if (ledger === undefined || !(await mayReadUsage(context, kube, namespace))) return undefined;
+  const summary = await queryKeySummary(ledger, {
+    namespace,
+    keyUid: key.metadata.uid,
+    now: context.now(),
+    timeZone: context.config.timeZone,
+    days: 1,
+  });
+  return summary.today.costNano;
 }
 
 export function keyRoutes(context: ConsoleContext): ApiRoute[] {
@@ -101,8 +118,12 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
       handler: async (call) => {
         const { kube } = session(call);
         const namespace = param(call, 'namespace');
-        const list = await kube.list<ApiKey>({ kind: 'ApiKey', namespace });
-        const costs = await todayCosts(context, list.items, kube);
+        // The list, the access review and today's costs (one query) run side by side.
+        const allowed = mayReadUsage(context, kube, namespace);
+        const [list, costs] = await Promise.all([
+          kube.list<ApiKey>({ kind: 'ApiKey', namespace }),
+          todayCostsOf(context, namespace, allowed),
+        ]);
         return { items: list.items.map((key) => view(key, costs.get(key.metadata.uid) ?? 0)) };
       },
     }),
@@ -115,8 +136,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
       handler: async (call) => {
         const { kube } = session(call);
         const key = await kube.get<ApiKey>(ref(call));
-        const costs = await todayCosts(context, [key], kube);
-        return view(key, costs.get(key.metadata.uid));
+        return view(key, await todayCostOf(context, key, kube));
       },
     }),
     defineRoute<CreateKeyInput>({
@@ -163,7 +183,9 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
     defineRoute({
       method: 'PATCH',
       path: `${base}/{name}`,
-      summary: 'Edits any field, the group included (null removes a field).',
+      summary:
+        'Edits any field, the group included (null removes a field). With `generation` (the ' +
+        "key's, as read), refused with 409 when its spec changed since; status writes do not count.",
       tag: 'Keys',
       body: editKeySchema,
       response: keyViewSchema,
@@ -174,7 +196,14 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           context,
           { username: kube.identity.username, verb: 'update', ...target },
           async () =>
-            view(await kube.mergePatch<ApiKey>(target, buildEditPatch(call.body, context.now()))),
+            view(
+              await patchUnlessRespecified<ApiKey>(kube, target, {
+                generation: call.body.generation,
+                resourceVersion: call.body.resourceVersion,
+                what: `The key "${target.name}"`,
+                patch: () => buildEditPatch(call.body, context.now()),
+              }),
+            ),
         );
       },
     }),

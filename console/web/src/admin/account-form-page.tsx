@@ -31,7 +31,7 @@ export function AccountFormPage(props: { namespace?: string }) {
   if (props.namespace !== undefined && current === undefined) {
     return <p role="alert">The namespace {props.namespace} has no Account.</p>;
   }
-  return <AccountFormBody key={current?.resourceVersion ?? 'new'} current={current} />;
+  return <AccountFormBody key={current?.generation ?? 'new'} current={current} />;
 }
 
 function AccountFormBody(props: { current: AdminObject | undefined }) {
@@ -57,7 +57,9 @@ function AccountFormBody(props: { current: AdminObject | undefined }) {
       name: form.namespace.trim(),
       body: {
         spec: accountSpecFrom(form),
-        ...(props.current === undefined ? {} : { resourceVersion: props.current.resourceVersion }),
+        ...(props.current?.generation === undefined
+          ? {}
+          : { generation: props.current.generation }),
       },
     });
   };

@@ -71,7 +71,7 @@ export function GroupFormPage(props: { name?: string }) {
   if (props.name !== undefined && current === undefined) {
     return <p role="alert">There is no Group named {props.name}.</p>;
   }
-  return <GroupFormBody key={current?.resourceVersion ?? 'new'} current={current} />;
+  return <GroupFormBody key={current?.generation ?? 'new'} current={current} />;
 }
 
 function GroupFormBody(props: { current: AdminObject | undefined }) {
@@ -111,7 +111,9 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
       name: form.name.trim(),
       body: {
         spec: built.spec,
-        ...(props.current === undefined ? {} : { resourceVersion: props.current.resourceVersion }),
+        ...(props.current?.generation === undefined
+          ? {}
+          : { generation: props.current.generation }),
       },
     });
   };

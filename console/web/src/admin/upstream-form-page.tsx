@@ -53,7 +53,7 @@ export function UpstreamFormPage(props: { name?: string }) {
   if (props.name !== undefined && current === undefined) {
     return <p role="alert">There is no Upstream named {props.name}.</p>;
   }
-  return <UpstreamFormBody key={current?.resourceVersion ?? 'new'} current={current} />;
+  return <UpstreamFormBody key={current?.generation ?? 'new'} current={current} />;
 }
 
 function UpstreamFormBody(props: { current: AdminObject | undefined }) {
@@ -91,7 +91,9 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
       name: form.name.trim(),
       body: {
         ...built.write,
-        ...(props.current === undefined ? {} : { resourceVersion: props.current.resourceVersion }),
+        ...(props.current?.generation === undefined
+          ? {}
+          : { generation: props.current.generation }),
       },
     });
   };

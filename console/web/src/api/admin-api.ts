@@ -11,6 +11,8 @@ export interface AdminObject {
   namespace?: string;
   uid: string;
   resourceVersion: string;
+  /** Bumped by spec changes only (not by the operator's status writes). */
+  generation?: number;
   spec: Record<string, unknown>;
   status?: Record<string, unknown>;
 }
@@ -41,7 +43,8 @@ export interface CredentialValues {
 
 export interface AdminWrite extends CredentialValues {
   spec: Record<string, unknown>;
-  resourceVersion?: string;
+  /** The generation the form was filled from: refused (409) if the spec changed since. */
+  generation?: number;
 }
 
 export const adminApi = {

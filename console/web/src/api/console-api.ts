@@ -59,7 +59,8 @@ export interface EditKeyBody {
   expirationTime?: string | null;
   validFor?: string;
   enabled: boolean;
-  resourceVersion: string;
+  /** The key's generation the form was filled from: refused (409) if its spec changed since. */
+  generation: number;
 }
 
 export interface CreatedKey {

@@ -1,6 +1,8 @@
 /**
  * Edit a key: group, limits, client addresses, expiry, enabled (the name and value stay; rotate
- * changes the value). Sent with the version read: a key changed meanwhile is refused (409).
+ * changes the value). The form is filled from the key read when the page opens and sent with that
+ * read's generation: a key whose settings changed meanwhile is refused (409); the operator's status
+ * writes (readiness, usage) do not count.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
@@ -22,6 +24,8 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
   const [, navigate] = useLocation();
   const { namespace, name } = props.apiKey;
   const [form, setForm] = useState<KeyForm>(() => keyFormOf(props.apiKey));
+  // The version the form was filled from (a later read of the key does not change what is edited).
+  const [generation] = useState(props.apiKey.generation);
   const [submitted, setSubmitted] = useState(false);
   const errors = useMemo(() => validateKeyForm(form, Date.now()), [form]);
   const save = useMutation({
@@ -29,7 +33,7 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
       consoleApi.editKey({
         namespace,
         name,
-        body: editKeyBody(form, props.apiKey.resourceVersion),
+        body: editKeyBody(form, generation),
         csrfToken: props.me.csrfToken,
       }),
     onSuccess: async (updated) => {
@@ -61,7 +65,9 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
         <ErrorNote
           error={
             serverError?.code === 'CONFLICT'
-              ? new Error('The key changed since this page was opened: reload it, then edit again.')
+              ? new Error(
+                  'Someone changed this key’s settings since this page was opened: reload it, then edit again.',
+                )
               : save.error
           }
         />
@@ -88,15 +94,18 @@ export function EditKeyPage(props: { namespace: string; name: string; me: Me }) 
   const key = useQuery({
     queryKey: ['key', props.namespace, props.name],
     queryFn: () => consoleApi.key(props),
+    refetchOnMount: 'always',
   });
+  // Filled from the key as it is now, not from a copy cached by an earlier page.
+  const fresh = key.isFetchedAfterMount ? key.data : undefined;
   return (
     <section aria-labelledby="edit-title">
       <h1 id="edit-title">Edit key {props.name}</h1>
       {key.error !== null && <ErrorNote error={key.error} />}
-      {key.data === undefined ? (
+      {fresh === undefined ? (
         key.error === null && <p role="status">Loading the key…</p>
       ) : (
-        <EditKeyForm apiKey={key.data} me={props.me} />
+        <EditKeyForm apiKey={fresh} me={props.me} />
       )}
     </section>
   );

@@ -8,6 +8,7 @@ export function keyFixture(index: number, changes: Partial<KeyView> = {}): KeyVi
     namespace: 'demo',
     uid: `uid-${index}`,
     resourceVersion: '1',
+    generation: 1,
     displayName: name,
     groupName: index % 2 === 0 ? 'anthropic' : 'openai',
     state: index % 3 === 0 ? 'disabled' : 'enabled',

@@ -141,7 +141,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   });
   const rotate = useMutation({
     mutationFn: () => consoleApi.rotateKey({ ...ref, csrfToken: props.me.csrfToken }),
-    onSuccess: refresh,
+    onSuccess: async (rotated) => {
+      // The rotated key (a new spec generation), for the pages opened next.
+      client.setQueryData(['key', props.namespace, props.name], rotated.key);
+      await refresh();
+    },
   });
   const remove = useMutation({
     mutationFn: () => consoleApi.deleteKey({ ...ref, csrfToken: props.me.csrfToken }),

@@ -133,19 +133,19 @@ describe('create-key form validation', () => {
       enabled: true,
     });
     expect(validateKeyForm(form, NOW)).toEqual({});
-    expect(editKeyBody({ ...form, dailyUSD: '', quotaUSD: '7', deny: '1.2.3.4' }, '42')).toEqual({
+    expect(editKeyBody({ ...form, dailyUSD: '', quotaUSD: '7', deny: '1.2.3.4' }, 42)).toEqual({
       groupName: 'openai',
       limits: { quotaUSD: '7', fiveHourUSD: null, dailyUSD: null, sevenDayUSD: null },
       sourceRanges: { allow: ['10.0.0.0/8', '::1'], deny: ['1.2.3.4'] },
       expirationTime: null,
       enabled: true,
-      resourceVersion: '42',
+      generation: 42,
     });
     const dated = keyFormOf(keyFixture(3, { expirationTime: '2030-01-02T03:04:00Z' }));
     expect(dated.expiryMode).toBe('date');
     expect(dated.enabled).toBe(false);
-    expect(editKeyBody(dated, '1').expirationTime).toBe('2030-01-02T03:04:00.000Z');
-    expect(editKeyBody({ ...dated, expiryMode: 'period', validDays: '30' }, '1')).toMatchObject({
+    expect(editKeyBody(dated, 1).expirationTime).toBe('2030-01-02T03:04:00.000Z');
+    expect(editKeyBody({ ...dated, expiryMode: 'period', validDays: '30' }, 1)).toMatchObject({
       validFor: '30d',
     });
   });

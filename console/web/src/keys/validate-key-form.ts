@@ -212,9 +212,10 @@ export function keyFormOf(key: KeyView): KeyForm {
 
 /**
  * The PATCH body of an edit: every editable field, `null` to remove a limit or the expiry, and
- * the version read (the server refuses the edit if the key changed since).
+ * the generation read (the server refuses the edit if the key's spec changed since; the
+ * operator's status writes do not count).
  */
-export function editKeyBody(form: KeyForm, resourceVersion: string): EditKeyBody {
+export function editKeyBody(form: KeyForm, generation: number): EditKeyBody {
   const limit = (value: string): string | null =>
     value.trim() === '' || !(Number(value) > 0) ? null : value.trim();
   const expiry =
@@ -234,6 +235,6 @@ export function editKeyBody(form: KeyForm, resourceVersion: string): EditKeyBody
     sourceRanges: { allow: addressLines(form.allow), deny: addressLines(form.deny) },
     ...expiry,
     enabled: form.enabled,
-    resourceVersion,
+    generation,
   };
 }
