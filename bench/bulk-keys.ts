@@ -1,8 +1,8 @@
 /**
- * `npm run bench:bulk-keys -- [--keys 2000,10000] [--profile] [--timeout-s 900]`: bulk key
+ * `npm run bench:bulk-keys -- [--keys 2000,10000] [--apply client|server] [--profile] [--timeout-s 900]`: bulk key
  * programming. For each N: a private redis-server, a fresh `tollgate local` on it (real control
  * plane, operator and gateway in one process), a fake provider; one probe key made Ready first; then
- * one `kubectl apply -f` of N ApiKeys. Measures the time until every key is Ready (one watch),
+ * one `kubectl apply -f` of N ApiKeys (`--apply server`: `kubectl apply --server-side`). Measures the time until every key is Ready (one watch),
  * keys/s, the process's CPU and memory, Redis CPU and commands, and, while the import runs, how long
  * a suspension of the probe key takes to be refused by the gateway. Writes
  * `bench/results/<date>-bulk-keys.json`; with `--profile`, a CPU profile of the local process per N.
@@ -140,7 +140,18 @@ async function suspendProbe(options: {
   };
 }
 
-async function runOnce(count: number, options: { profile: boolean; timeoutMs: number }) {
+/** How the keys are sent: `kubectl apply` (a GET and a create per object) or server-side apply. */
+type ApplyMode = 'client' | 'server';
+
+const APPLY_ARGS: Record<ApplyMode, readonly string[]> = {
+  client: ['apply'],
+  server: ['apply', '--server-side'],
+};
+
+async function runOnce(
+  count: number,
+  options: { profile: boolean; timeoutMs: number; apply: ApplyMode },
+) {
   const folder = mkdtempSync(join(tmpdir(), 'tollgate-bulk-keys-'));
   const profileDirectory = join(folder, 'profile');
   const redisServer = await startRedisServer();
@@ -211,7 +222,7 @@ async function runOnce(count: number, options: { profile: boolean; timeoutMs: nu
     }, 1000);
     const bulkReady = (): number => watched.readyCount - 1;
     const allReady = watched.until(() => bulkReady() >= count);
-    const apply = kubectl(kubeconfig, ['apply', '-f', manifest], {
+    const apply = kubectl(kubeconfig, [...APPLY_ARGS[options.apply], '-f', manifest], {
       timeoutMs: options.timeoutMs,
     }).then(() => performance.now() - started);
     // Suspend while the import is in full flow: a fifth of the keys exist, most not yet Ready.
@@ -305,21 +316,27 @@ async function main(): Promise<void> {
       keys: { type: 'string', default: '2000,10000' },
       profile: { type: 'boolean', default: false },
       'timeout-s': { type: 'string', default: '900' },
+      apply: { type: 'string', default: 'client' },
       out: { type: 'string' },
     },
   });
   const counts = values.keys.split(',').map(Number);
   const timeoutMs = Number(values['timeout-s']) * 1000;
+  if (values.apply !== 'client' && values.apply !== 'server') {
+    throw new Error(`--apply is client or server, not ${values.apply}`);
+  }
+  const apply: ApplyMode = values.apply;
   const facts = {
     date: new Date().toISOString(),
     machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs`,
     loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
+    apply: values.apply,
     node: process.version,
   };
   const runs = [];
   for (const count of counts) {
     process.stdout.write(`bulk-keys: ${new Date().toISOString()} importing ${count} keys\n`);
-    const result = await runOnce(count, { profile: values.profile, timeoutMs });
+    const result = await runOnce(count, { profile: values.profile, timeoutMs, apply });
     const { progress, profile, redis, ...rest } = result;
     const summary = {
       ...rest,
