@@ -7,7 +7,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import type { KeyView } from '../api/console-api.js';
+import { NavLinks } from '../shell/nav-links.js';
 import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
 import { keyFixture } from './key-fixture.js';
 import { KeyPage } from './key-page.js';
@@ -26,7 +29,19 @@ const me = {
   expiresTime: '2030-01-01T00:00:00Z',
 };
 
-function renderKeyPage(key: KeyView, usedNano: () => number): StubCall[] {
+/** Leaves `GET /me/access` unanswered (the other stubbed calls answer). */
+function holdAccess(): void {
+  const answer = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: string, init?: { method?: string }) =>
+    input.includes('/me/access') ? new Promise<never>(() => undefined) : answer(input, init),
+  );
+}
+
+function renderKeyPage(
+  key: KeyView,
+  usedNano: () => number,
+  options: { withNavigation?: boolean; holdAccess?: boolean } = {},
+): StubCall[] {
   const verbs = { list: true, create: true, update: true, delete: true };
   const calls = stubConsoleFetch({
     // A key manager: the actions are offered.
@@ -54,10 +69,19 @@ function renderKeyPage(key: KeyView, usedNano: () => number): StubCall[] {
     'POST /accounts/demo/keys/key-0001/reset-quota': () => key,
     'POST /accounts/demo/keys/key-0001/disable': () => ({ ...key, state: 'disabled' }),
   });
+  if (options.holdAccess === true) holdAccess();
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const page = <KeyPage namespace="demo" name="key-0001" me={me} />;
   render(
     <QueryClientProvider client={client}>
-      <KeyPage namespace="demo" name="key-0001" me={me} />
+      {options.withNavigation === true ? (
+        <Router hook={memoryLocation({ path: '/accounts/demo/keys/key-0001' }).hook}>
+          <NavLinks />
+          {page}
+        </Router>
+      ) : (
+        page
+      )}
     </QueryClientProvider>,
   );
   return calls;
@@ -78,6 +102,30 @@ describe('key page', () => {
     await screen.findByRole('heading', { name: 'key-0001' });
     expect(readyText()).toBe('being enabled: the gateway accepts the key within moments');
     expect(screen.queryByText(/Suspended/)).toBeNull();
+  });
+
+  it('asks what the user may do once for the navigation and the page, for its account', async () => {
+    const calls = renderKeyPage(keyFixture(1, { state: 'enabled' }), () => 0, {
+      withNavigation: true,
+    });
+    expect(await screen.findByRole('link', { name: 'Edit' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Keys' }).getAttribute('aria-current')).toBe('page');
+    const asked = calls.filter((call) => call.url.pathname === '/api/v1/me/access');
+    expect(asked.map((call) => call.url.search)).toEqual(['?namespace=demo']);
+  });
+
+  it('shows the key and its usage while the access answer is on its way, actions hidden', async () => {
+    renderKeyPage(keyFixture(1, { state: 'enabled' }), () => 2e9, {
+      withNavigation: true,
+      holdAccess: true,
+    });
+    const usage = await screen.findByRole('region', { name: 'Usage' });
+    await waitFor(() => {
+      expect(usage.textContent).toContain('$2.00 of $10.00');
+    });
+    expect(readyText()).toBe('ready');
+    expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Disable' })).toBeNull();
   });
 
   it('reads the usage again after a quota reset and says what was done', async () => {

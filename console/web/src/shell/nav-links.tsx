@@ -23,7 +23,8 @@ function NavLink(props: { href: string; current: boolean; children: ReactNode })
 export function NavLinks() {
   const [location] = useLocation();
   const account = currentAccount(location);
-  const access = useAccess();
+  // The current account's answer: the one its pages ask for too (one request, shared).
+  const access = useAccess(account);
   const under = (prefix: string) => location === prefix || location.startsWith(`${prefix}/`);
   return (
     <nav aria-label="Main" className="main-nav">
