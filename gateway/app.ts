@@ -181,6 +181,12 @@ export function build(options: BuildOptions): FastifyInstance {
       }),
     });
     request.tollgate = state;
+    const platforms = config?.profile?.platforms;
+    const platform = platforms?.length === 1 ? (platforms[0] ?? 'none') : 'none';
+    metrics.inFlight.enter(platform);
+    reply.raw.once('close', () => {
+      metrics.inFlight.leave(platform);
+    });
     reply.header('x-tollgate-request-id', request.id);
     settleOnClose(finishing, state, reply);
   }

@@ -4,8 +4,9 @@
  * drain deadline, settle everything (settlements waiting for the store are retried until the same
  * deadline, then handed over to lease expiry, which charges them as estimated), close the store.
  */
+import cluster from 'node:cluster';
 import { once } from 'node:events';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Registry } from 'prom-client';
 import { build } from './app.js';
 import { loadGatewaySettings, type AppConfig, type GatewaySettings } from './gateway-config.js';
 import { readKeyFile, readPepperFile } from '../store/read-secret-files.js';
@@ -36,9 +37,15 @@ export async function run(args: readonly string[]): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
   const app = build({ store, config, registry });
-  const metrics = buildMetricsServer(registry);
+  // A cluster worker's metrics are read by the primary, which serves the sum (run-gateway-workers).
+  const metrics = cluster.isWorker ? null : buildMetricsServer(registry);
+  if (cluster.isWorker) {
+    // Constructing one installs the worker's answer to the primary's requests.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
+  }
   await app.listen({ port: settings.port, host: settings.host });
-  await metrics.listen({ port: settings.metricsPort, host: settings.metricsHost });
+  await metrics?.listen({ port: settings.metricsPort, host: settings.metricsHost });
 
   const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
   app.log.info({ signal, inFlight: app.gateway.inFlight() }, 'draining');
@@ -57,7 +64,7 @@ export async function run(args: readonly string[]): Promise<void> {
   } finally {
     clearInterval(sweeper);
     clearTimeout(deadline);
-    await metrics.close();
+    await metrics?.close();
     await store.close();
   }
 }

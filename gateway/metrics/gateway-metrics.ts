@@ -1,15 +1,42 @@
 /** Gateway metrics on an injected prom-client Registry; labels only from bounded sets. */
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface GatewayMetrics {
   requests: Counter<'platform' | 'status_class'>;
   refusals: Counter<'platform' | 'reason'>;
   duration: Histogram<'platform' | 'status_class'>;
   timeToFirstByte: Histogram<'platform'>;
+  /** Requests between arrival and the close of their response, by the route's platform. */
+  inFlight: InFlightRequests;
+}
+
+/**
+ * Requests in flight as plain counters, read into `tollgate_requests_in_flight{platform}` only when
+ * scraped: no prom-client label lookup per request.
+ */
+export class InFlightRequests {
+  readonly counts = new Map<string, number>();
+  enter(platform: string): void {
+    this.counts.set(platform, (this.counts.get(platform) ?? 0) + 1);
+  }
+  leave(platform: string): void {
+    this.counts.set(platform, (this.counts.get(platform) ?? 1) - 1);
+  }
 }
 
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
+  const inFlight = new InFlightRequests();
+  new Gauge({
+    name: 'tollgate_requests_in_flight',
+    help: 'Requests received and not yet answered in full, by the route platform (none: several).',
+    labelNames: ['platform'],
+    registers: [registry],
+    collect() {
+      for (const [platform, count] of inFlight.counts) this.set({ platform }, count);
+    },
+  });
   return {
+    inFlight,
     requests: new Counter({
       name: 'tollgate_requests_total',
       help: 'Requests answered by the gateway, by platform and status class.',

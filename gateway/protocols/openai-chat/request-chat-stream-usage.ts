@@ -77,7 +77,7 @@ export function createChatUsageChunkStripper(): ReplyTranslator {
       }
       pending = pending.slice(start);
       searched = pending.length;
-      if (whole && !dropped && pending === '') return chunk as Buffer;
+      if (whole && !dropped && pending === '') return chunk;
       return Buffer.from(output, 'latin1');
     },
     end() {

@@ -1,6 +1,7 @@
 /**
- * `tollgate gateway --workers 2` as a real process: two worker processes share the port, and on
- * SIGTERM every worker drains and exits, then the primary exits 0 with no worker left behind.
+ * `tollgate gateway --workers 2` as a real process: two worker processes share the port, the
+ * primary's metrics port shows the sum of both workers' metrics, and on SIGTERM every worker drains
+ * and exits, then the primary exits 0 with no worker left behind.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -76,6 +77,25 @@ it('runs two workers on one port and stops them all on SIGTERM', async () => {
       return command.includes('gateway --workers 2');
     });
     expect(workers).toHaveLength(2);
+    // Twenty calls on twenty connections: node:cluster deals connections to the workers in turn.
+    for (let index = 0; index < 20; index++) {
+      const response = await request(`http://127.0.0.1:${port}/v1/messages`, {
+        method: 'POST',
+        reset: true,
+        headers: { 'content-type': 'application/json', 'x-api-key': `sk-unknown-${index}` },
+        body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: [] }),
+      });
+      expect(response.statusCode).toBe(401);
+      await response.body.text();
+    }
+    // Every scrape sees both workers' calls, whichever connection it comes on.
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const metrics = await request(`http://127.0.0.1:${metricsPort}/metrics`, { reset: true });
+      const text = await metrics.body.text();
+      expect(text).toContain('tollgate_requests_total{platform="Anthropic",status_class="4xx"} 20');
+      expect(text).toContain('tollgate_requests_in_flight{platform="Anthropic"} 0');
+      expect(text).toMatch(/tollgate_nodejs_eventloop_lag_p99_seconds [0-9.e-]+/);
+    }
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const [code] = (await exited) as [number | null];
