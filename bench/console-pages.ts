@@ -15,11 +15,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openLedgerDatabase } from '../ledger/open-ledger-database.js';
 import { createTestDatabase } from '../ledger/test-support/ledger-test-databases.js';
-import { openBrowser } from '../test/e2e/console/console-browser.js';
+import { buildWebApp, openBrowser } from '../test/e2e/console/console-browser.js';
 import {
   resourceTimings,
   timeApi,
@@ -79,21 +78,6 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
-
-/** A production build of the web app (a build made under Vitest is React's development build). */
-function buildWebApp(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [fileURLToPath(new URL('../console/web/build-web.js', import.meta.url))],
-      { env: { ...process.env, NODE_ENV: 'production' }, timeout: 300_000 },
-      (error) => {
-        if (error === null) resolve();
-        else reject(new Error(`building the web app failed: ${error.message}`));
-      },
-    );
-  });
-}
 
 async function main(): Promise<void> {
   await buildWebApp();
