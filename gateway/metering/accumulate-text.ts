@@ -4,6 +4,8 @@
  */
 export interface TextAccumulator {
   add(text: unknown): void;
+  /** Adds characters counted elsewhere (read from raw JSON without parsing it). */
+  addChars(count: number): void;
   readonly chars: number;
 }
 
@@ -12,6 +14,9 @@ export function createTextAccumulator(): TextAccumulator {
   return {
     add(text) {
       if (typeof text === 'string') chars += text.length;
+    },
+    addChars(count) {
+      chars += count;
     },
     get chars() {
       return chars;

@@ -31,6 +31,11 @@ export interface UsageAccumulator {
    * or error in it): the tap then does not parse it. Events without a name are always parsed.
    */
   ignoresEvent?(name: string): boolean;
+  /**
+   * The fast path: takes a payload's raw text when it can read all it needs from it without
+   * parsing (returns true), else returns false and the payload is parsed and fed.
+   */
+  feedRaw?(text: string): boolean;
 }
 
 export function emptyReport(): UsageReport {

@@ -16,6 +16,8 @@ export interface PayloadSink<R> {
   result(): R;
   /** True for an SSE event name whose payload the sink never reads: it is then not parsed. */
   ignoresEvent?(name: string): boolean;
+  /** Takes a payload's raw text when it needs no parsing (true); false: parse and feed it. */
+  feedRaw?(text: string): boolean;
 }
 
 export interface TapOutcome<R> {
@@ -116,6 +118,7 @@ export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
 
   const deliver = (payloads: string[]): void => {
     for (const text of payloads) {
+      if (options.sink.feedRaw?.(text) === true) continue;
       const { value, parsed } = parsePayload(text);
       if (!parsed) unparsedPayloads += 1;
       options.sink.feed(value);

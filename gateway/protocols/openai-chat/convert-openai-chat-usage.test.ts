@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { createStreamTap } from '../../sse/create-stream-tap.js';
 import { replayUsageFixture } from '../../../local/simulator/replay-usage-fixture.js';
 import type { UsageReport } from '../../metering/usage-report.js';
 import {
@@ -90,4 +92,43 @@ describe('extractOpenAIChatUsage', () => {
       complete: true,
     });
   });
+});
+
+describe('the Chat stream fast path (text deltas counted from raw JSON)', () => {
+  it.each(['chat-no-usage', 'chat-usage', 'chat-tool-call', 'chat-stream-error'])(
+    'gives the same report as parsing every chunk: %s',
+    (fixture) => {
+      const lines = readFileSync(
+        new URL(`__fixtures__/${fixture}.chunks.txt`, import.meta.url),
+        'utf8',
+      )
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      const sse = Buffer.from(
+        lines.map((line) => `data: ${line}\n\n`).join('') + 'data: [DONE]\n\n',
+      );
+      const fast = createOpenAIChatUsageAccumulator();
+      let rawTaken = 0;
+      const counting = {
+        ...fast,
+        feedRaw: (text: string) => (fast.feedRaw?.(text) === true ? ++rawTaken > 0 : false),
+      };
+      const parsed = createOpenAIChatUsageAccumulator();
+      const run = (sink: typeof fast) => {
+        const tap = createStreamTap({ framing: 'sse', sink });
+        tap.write(sse);
+        return tap.finish({ sourceEnded: true });
+      };
+      const withFastPath = run(counting);
+      const withoutFastPath = run({
+        feed: (payload) => {
+          parsed.feed(payload);
+        },
+        result: () => parsed.result(),
+      });
+      expect(withFastPath).toEqual(withoutFastPath);
+      if (fixture === 'chat-no-usage' || fixture === 'chat-usage')
+        expect(rawTaken).toBeGreaterThan(0);
+    },
+  );
 });

@@ -5,6 +5,7 @@
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
+import { sumStringFieldChars } from '../../metering/count-json-string-chars.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {
   completeReport,
@@ -58,6 +59,12 @@ export function extractOpenAIChatUsage(body: unknown): UsageReport {
   });
 }
 
+/**
+ * A chunk with any of these is parsed: usage (`"usage":null`, sent on every chunk when usage was
+ * asked for, is not), an error, tool calls, or JSON that is not compact.
+ */
+const RAW_SKIP = ['"usage":{', '"error"', '"tool_calls"', '": '];
+
 export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
   let usage: unknown = null;
@@ -65,6 +72,22 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
   let complete = false;
   let error: string | null = null;
   return {
+    // Text deltas (most of a stream) are counted from the raw JSON, not parsed: only once the
+    // model is known, and only chunks in OpenAI's compact form with nothing but text to read.
+    feedRaw(data) {
+      if (
+        model === null ||
+        data.charCodeAt(0) !== 123 ||
+        data.charCodeAt(data.length - 1) !== 125
+      ) {
+        return false;
+      }
+      if (RAW_SKIP.some((marker) => data.includes(marker))) return false;
+      const chars = sumStringFieldChars(data, 'content');
+      if (chars === null) return false;
+      text.addChars(chars);
+      return true;
+    },
     feed(payload) {
       if (payload === '[DONE]') {
         complete = true;
