@@ -5,7 +5,7 @@
  * operator and the ledger have caught up (readiness says when the Ready report still lags).
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
@@ -18,7 +18,34 @@ import { UseKeyPanel } from './use-key-panel.js';
 import './key-page.css';
 
 const loadKeyUsageChart = () => import('./key-usage-chart.js');
-const KeyUsageChart = lazy(loadKeyUsageChart);
+type KeyUsageChart = Awaited<ReturnType<typeof loadKeyUsageChart>>['default'];
+
+/**
+ * The chart's code (Recharts), loaded when the page opens, while the key and its usage are read.
+ * Not React.lazy: a lazy component suspends on its first render even when its code has arrived,
+ * and React then holds the revealed chart back for 300 ms.
+ */
+function useKeyUsageChart(): { Chart: KeyUsageChart | null; failed: boolean } {
+  const [loaded, setLoaded] = useState<{ Chart: KeyUsageChart | null; failed: boolean }>({
+    Chart: null,
+    failed: false,
+  });
+  useEffect(() => {
+    let current = true;
+    loadKeyUsageChart().then(
+      (module) => {
+        if (current) setLoaded({ Chart: module.default, failed: false });
+      },
+      () => {
+        if (current) setLoaded({ Chart: null, failed: true });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return loaded;
+}
 
 const usd = (nano: number): string => formatUsd(String(nano / 1e9));
 const requests = (count: number): string => (count === 1 ? '1 request' : `${count} requests`);
@@ -60,8 +87,9 @@ function KeyUsagePanel(props: {
   namespace: string;
   name: string;
   usage: ReturnType<typeof useKeyUsage>;
+  chart: ReturnType<typeof useKeyUsageChart>;
 }) {
-  const { usage } = props;
+  const { usage, chart } = props;
   if (usage.error !== null) return <ErrorNote error={usage.error} />;
   if (usage.data === undefined) return <p role="status">Loading usage…</p>;
   const { today, lastDays, quota } = usage.data;
@@ -95,9 +123,13 @@ function KeyUsagePanel(props: {
           </dd>
         </div>
       </dl>
-      <Suspense fallback={<p role="status">Loading the chart…</p>}>
-        <KeyUsageChart usage={usage.data} />
-      </Suspense>
+      {chart.Chart !== null ? (
+        <chart.Chart usage={usage.data} />
+      ) : chart.failed ? (
+        <p role="alert">The chart could not be loaded: reload the page to try again.</p>
+      ) : (
+        <p role="status">Loading the chart…</p>
+      )}
     </section>
   );
 }
@@ -106,9 +138,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
   // The chart's code (Recharts) loads while the key and its usage are read, not after.
-  useEffect(() => {
-    void loadKeyUsageChart();
-  }, []);
+  const chart = useKeyUsageChart();
   const ref = { namespace: props.namespace, name: props.name };
   // The actions are offered only when RBAC lets the user change keys here (a viewer reads).
   const mayChange = useAccess(props.namespace)?.keys?.update === true;
@@ -274,7 +304,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
           {DONE[action.variables]}
         </p>
       )}
-      <KeyUsagePanel namespace={props.namespace} name={props.name} usage={usage} />
+      <KeyUsagePanel namespace={props.namespace} name={props.name} usage={usage} chart={chart} />
       <KeyClientConfig namespace={props.namespace} name={props.name} />
     </section>
   );
