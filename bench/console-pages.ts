@@ -20,7 +20,10 @@ import { openLedgerDatabase } from '../ledger/open-ledger-database.js';
 import { createTestDatabase } from '../ledger/test-support/ledger-test-databases.js';
 import { buildWebApp, openBrowser } from '../test/e2e/console/console-browser.js';
 import {
+  allOf,
   resourceTimings,
+  shown,
+  shownWithText,
   timeApi,
   timePage,
   type PageProbe,
@@ -157,33 +160,28 @@ async function main(): Promise<void> {
       {
         name: 'Keys',
         path: `/accounts/${NAMESPACE}/keys`,
-        ready: async (page) => {
-          await page.getByText(`${keyCount} keys`, { exact: true }).waitFor({ timeout: 60_000 });
-        },
+        // The count of every key and the table's first page of rows.
+        ready: allOf(shownWithText('p.count', `${keyCount} keys`), shown('table.keys tbody tr')),
       },
       {
         name: 'Key',
         path: `/accounts/${NAMESPACE}/keys/${key}`,
-        ready: async (page) => {
-          await page.locator('.recharts-bar-rectangle').first().waitFor({ timeout: 60_000 });
-        },
+        ready: shown('.recharts-bar-rectangle'),
       },
       {
         name: 'Key records',
         path: `/accounts/${NAMESPACE}/keys/${key}/records`,
-        ready: async (page) => {
-          await page.locator('table.records tbody tr').first().waitFor({ timeout: 60_000 });
-        },
+        ready: shown('table.records tbody tr'),
       },
       {
         name: 'Dashboard',
         path: `/accounts/${NAMESPACE}/dashboard`,
-        ready: async (page) => {
-          await page.locator('.recharts-bar-rectangle').first().waitFor({ timeout: 60_000 });
-          await page.getByRole('table', { name: 'Usage per model' }).waitFor({ timeout: 60_000 });
-          await page.getByRole('table', { name: 'Top keys by cost' }).waitFor({ timeout: 60_000 });
-          await page.getByLabel('Requests in flight').waitFor({ timeout: 60_000 });
-        },
+        ready: allOf(
+          shown('.recharts-bar-rectangle'),
+          shownWithText('table caption', 'Usage per model'),
+          shownWithText('table caption', 'Top keys by cost'),
+          shown('[aria-label="Requests in flight"]'),
+        ),
       },
     ];
     const browser = await openBrowser();

@@ -1,15 +1,38 @@
 /**
  * Times the console's pages in Chromium: each page loaded cold (a full navigation) until its main
  * content is on screen, read as `performance.now()` in the page (milliseconds since the navigation
- * started: HTML, JavaScript, the API calls and the render).
+ * started: HTML, JavaScript, the API calls and the render). The check runs in the page at every
+ * animation frame and notes the time itself: waiting with Playwright's locators instead adds their
+ * retry pauses (up to half a second) to the figure.
  */
 import type { Page } from 'playwright-core';
 
 export interface PageProbe {
   name: string;
   path: string;
-  /** Resolves when the page's main content is rendered. */
-  ready(page: Page): Promise<void>;
+  /** JavaScript run in the page at every frame: true once the page's main content is shown. */
+  ready: string;
+}
+
+/** A check: an element matching `selector` is laid out with a box (width and height). */
+export function shown(selector: string): string {
+  return `[...document.querySelectorAll(${JSON.stringify(selector)})].some((element) => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  })`;
+}
+
+/** A check: an element matching `selector` whose text is exactly `text` is shown. */
+export function shownWithText(selector: string, text: string): string {
+  return `[...document.querySelectorAll(${JSON.stringify(selector)})].some((element) => {
+    const box = element.getBoundingClientRect();
+    return element.textContent === ${JSON.stringify(text)} && box.width > 0 && box.height > 0;
+  })`;
+}
+
+/** Every check holds. */
+export function allOf(...checks: string[]): string {
+  return checks.map((check) => `(${check})`).join(' && ');
 }
 
 export async function timePage(
@@ -18,8 +41,12 @@ export async function timePage(
 ): Promise<number> {
   await page.goto('about:blank');
   await page.goto(`${options.baseUrl}${options.probe.path}`, { waitUntil: 'commit' });
-  await options.probe.ready(page);
-  return page.evaluate(() => performance.now());
+  const shownAt = await page.waitForFunction(
+    `(${options.probe.ready}) ? performance.now() : false`,
+    undefined,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  return Number(await shownAt.jsonValue());
 }
 
 /** The page's requests so far: path, start and end (ms since the navigation started). */
