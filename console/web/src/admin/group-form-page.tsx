@@ -4,13 +4,11 @@
  * per-model price overrides. Refusals are shown next to the field they name; the input stays.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type SyntheticEvent } from 'react';
-import { Link } from 'wouter';
+import { useId, type SyntheticEvent } from 'react';
 import { adminApi, type AdminObject } from '../api/admin-api.js';
 import { PLATFORM_OPTIONS } from './platforms.js';
 import { TextField } from '../keys/text-field.js';
-import { ErrorNote } from '../shell/error-note.js';
-import { localError, placeError } from './field-errors.js';
+import { AdminFormLoader, FormActions, NameField } from './admin-form-parts.js';
 import {
   emptyPrices,
   groupFormFrom,
@@ -21,8 +19,8 @@ import {
 } from './group-form-state.js';
 import { RowList } from './row-list.js';
 import { SelectField } from './select-field.js';
-import { adminListKey, useAdminSave } from './use-admin-save.js';
-import type { FormProblem } from './spec-values.js';
+import { useAdminForm } from './use-admin-form.js';
+import { adminListKey } from './use-admin-save.js';
 
 const PATHS = [
   'name',
@@ -61,36 +59,28 @@ function PriceFields(props: {
 }
 
 export function GroupFormPage(props: { name?: string }) {
-  const groups = useQuery({
-    queryKey: adminListKey('groups'),
-    queryFn: () => adminApi.list('groups'),
-  });
-  if (groups.error !== null) return <ErrorNote error={groups.error} />;
-  if (groups.data === undefined) return <p role="status">Loading groups…</p>;
-  const current = groups.data.items.find((item) => item.name === props.name);
-  if (props.name !== undefined && current === undefined) {
-    return <p role="alert">There is no Group named {props.name}.</p>;
-  }
-  return <GroupFormBody key={current?.generation ?? 'new'} current={current} />;
+  return (
+    <AdminFormLoader
+      kind="groups"
+      wanted={props.name !== undefined}
+      find={(item) => item.name === props.name}
+      missing={`There is no Group named ${props.name ?? ''}.`}
+      render={(current) => <GroupFormBody current={current} />}
+    />
+  );
 }
 
 function GroupFormBody(props: { current: AdminObject | undefined }) {
-  const editing = props.current !== undefined;
-  const [form, setForm] = useState<GroupForm>(() =>
-    groupFormFrom(props.current?.name ?? '', props.current?.spec),
-  );
-  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const { editing, form, update, setProblem, shown, save, send } = useAdminForm<GroupForm>({
+    kind: 'groups',
+    current: props.current,
+    initial: () => groupFormFrom(props.current?.name ?? '', props.current?.spec),
+    paths: PATHS,
+  });
   const upstreams = useQuery({
     queryKey: adminListKey('upstreams'),
     queryFn: () => adminApi.list('upstreams'),
   });
-  const save = useAdminSave('groups', editing);
-  const update = (change: Partial<GroupForm>) => {
-    setForm((previous) => ({ ...previous, ...change }));
-    setProblem(null);
-    if (save.error !== null) save.reset();
-  };
-  const shown = placeError(problem === null ? save.error : localError(problem), PATHS);
   const error = (path: (typeof PATHS)[number]) => shown.byPath[path];
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
@@ -107,15 +97,7 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
       setProblem(built.problem);
       return;
     }
-    save.mutate({
-      name: form.name.trim(),
-      body: {
-        spec: built.spec,
-        ...(props.current?.generation === undefined
-          ? {}
-          : { generation: props.current.generation }),
-      },
-    });
+    send(form.name.trim(), { spec: built.spec });
   };
   const upstreamNames = (upstreams.data?.items ?? [])
     .filter((item) => form.platform === '' || item.spec.platform === form.platform)
@@ -124,22 +106,16 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
     <form className="admin-form" onSubmit={submit} noValidate aria-labelledby="admin-form-title">
       <h2 id="admin-form-title">{editing ? `Edit group ${form.name}` : 'Create group'}</h2>
       <div className="grid two">
-        {editing ? (
-          <p className="fixed">
-            <span className="hint">Name</span> {form.name}
-          </p>
-        ) : (
-          <TextField
-            label="Name"
-            required
-            value={form.name}
-            error={error('name')}
-            hint="Lower-case letters, digits, '-' and '.'; keys name it."
-            onChange={(name) => {
-              update({ name });
-            }}
-          />
-        )}
+        <NameField
+          editing={editing}
+          label="Name"
+          value={form.name}
+          error={error('name')}
+          hint="Lower-case letters, digits, '-' and '.'; keys name it."
+          onChange={(name) => {
+            update({ name });
+          }}
+        />
         <SelectField
           label="Platform"
           required
@@ -325,15 +301,12 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
           </>
         )}
       />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save' : 'Create'}
-        </button>
-        <Link href="/groups" className="button quiet">
-          Cancel
-        </Link>
-      </div>
-      {shown.rest !== null && <ErrorNote error={shown.rest} />}
+      <FormActions
+        editing={editing}
+        pending={save.isPending}
+        cancelHref="/groups"
+        rest={shown.rest}
+      />
     </form>
   );
 }

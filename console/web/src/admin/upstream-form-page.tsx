@@ -4,18 +4,14 @@
  * for OpenAI, Chat Completions. Credential values are write-only: the form says whether one is set
  * and a value typed replaces it; nothing typed keeps it.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
-import { Link } from 'wouter';
-import { adminApi, type AdminObject } from '../api/admin-api.js';
+import type { SyntheticEvent } from 'react';
+import type { AdminObject } from '../api/admin-api.js';
 import { TextField } from '../keys/text-field.js';
-import { ErrorNote } from '../shell/error-note.js';
-import { localError, placeError } from './field-errors.js';
+import { AdminFormLoader, FormActions, NameField } from './admin-form-parts.js';
 import { PLATFORM_OPTIONS } from './platforms.js';
 import { RowList } from './row-list.js';
 import { SelectField } from './select-field.js';
-import type { FormProblem } from './spec-values.js';
-import { adminListKey, useAdminSave } from './use-admin-save.js';
+import { useAdminForm } from './use-admin-form.js';
 import {
   credentialIsSet,
   upstreamFormFrom,
@@ -43,33 +39,25 @@ const PATHS = [
 ] as const;
 
 export function UpstreamFormPage(props: { name?: string }) {
-  const upstreams = useQuery({
-    queryKey: adminListKey('upstreams'),
-    queryFn: () => adminApi.list('upstreams'),
-  });
-  if (upstreams.error !== null) return <ErrorNote error={upstreams.error} />;
-  if (upstreams.data === undefined) return <p role="status">Loading upstreams…</p>;
-  const current = upstreams.data.items.find((item) => item.name === props.name);
-  if (props.name !== undefined && current === undefined) {
-    return <p role="alert">There is no Upstream named {props.name}.</p>;
-  }
-  return <UpstreamFormBody key={current?.generation ?? 'new'} current={current} />;
+  return (
+    <AdminFormLoader
+      kind="upstreams"
+      wanted={props.name !== undefined}
+      find={(item) => item.name === props.name}
+      missing={`There is no Upstream named ${props.name ?? ''}.`}
+      render={(current) => <UpstreamFormBody current={current} />}
+    />
+  );
 }
 
 function UpstreamFormBody(props: { current: AdminObject | undefined }) {
-  const editing = props.current !== undefined;
   const credentialSet = credentialIsSet(props.current?.spec);
-  const [form, setForm] = useState<UpstreamForm>(() =>
-    upstreamFormFrom(props.current?.name ?? '', props.current?.spec),
-  );
-  const [problem, setProblem] = useState<FormProblem | null>(null);
-  const save = useAdminSave('upstreams', editing);
-  const update = (change: Partial<UpstreamForm>) => {
-    setForm((previous) => ({ ...previous, ...change }));
-    setProblem(null);
-    if (save.error !== null) save.reset();
-  };
-  const shown = placeError(problem === null ? save.error : localError(problem), PATHS);
+  const { editing, form, update, setProblem, shown, save, send } = useAdminForm<UpstreamForm>({
+    kind: 'upstreams',
+    current: props.current,
+    initial: () => upstreamFormFrom(props.current?.name ?? '', props.current?.spec),
+    paths: PATHS,
+  });
   const error = (...paths: (typeof PATHS)[number][]) =>
     paths.map((path) => shown.byPath[path]).find((message) => message !== undefined);
   const submit = (event: SyntheticEvent) => {
@@ -87,15 +75,7 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
       setProblem(built.problem);
       return;
     }
-    save.mutate({
-      name: form.name.trim(),
-      body: {
-        ...built.write,
-        ...(props.current?.generation === undefined
-          ? {}
-          : { generation: props.current.generation }),
-      },
-    });
+    send(form.name.trim(), built.write);
   };
   const credentialState = credentialSet
     ? `A credential is set (Secret ${form.secretName}). It is never shown; type a new value to replace it.`
@@ -104,22 +84,16 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
     <form className="admin-form" onSubmit={submit} noValidate aria-labelledby="admin-form-title">
       <h2 id="admin-form-title">{editing ? `Edit upstream ${form.name}` : 'Create upstream'}</h2>
       <div className="grid two">
-        {editing ? (
-          <p className="fixed">
-            <span className="hint">Name</span> {form.name}
-          </p>
-        ) : (
-          <TextField
-            label="Name"
-            required
-            value={form.name}
-            error={error('name')}
-            hint="Lower-case letters, digits, '-' and '.'; groups name it."
-            onChange={(name) => {
-              update({ name });
-            }}
-          />
-        )}
+        <NameField
+          editing={editing}
+          label="Name"
+          value={form.name}
+          error={error('name')}
+          hint="Lower-case letters, digits, '-' and '.'; groups name it."
+          onChange={(name) => {
+            update({ name });
+          }}
+        />
         <SelectField
           label="Platform"
           required
@@ -313,15 +287,12 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
           }}
         />
       )}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save' : 'Create'}
-        </button>
-        <Link href="/upstreams" className="button quiet">
-          Cancel
-        </Link>
-      </div>
-      {shown.rest !== null && <ErrorNote error={shown.rest} />}
+      <FormActions
+        editing={editing}
+        pending={save.isPending}
+        cancelHref="/upstreams"
+        rest={shown.rest}
+      />
     </form>
   );
 }

@@ -1,0 +1,81 @@
+/**
+ * Pieces every admin form page shares: loading the object to edit (or none, to create), the name
+ * (typed when creating, fixed once it exists) and the Save/Create and Cancel actions with the
+ * refusal no field claims.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Fragment, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import { adminApi, type AdminKind, type AdminObject } from '../api/admin-api.js';
+import { TextField } from '../keys/text-field.js';
+import { ErrorNote } from '../shell/error-note.js';
+import { adminListKey } from './use-admin-save.js';
+
+/** Loads the list of `kind`, finds the object to edit and renders the form, fresh per generation. */
+export function AdminFormLoader(props: {
+  kind: AdminKind;
+  /** Whether an object is asked for (editing) rather than none (creating). */
+  wanted: boolean;
+  find: (item: AdminObject) => boolean;
+  missing: ReactNode;
+  render: (current: AdminObject | undefined) => ReactNode;
+}) {
+  const list = useQuery({
+    queryKey: adminListKey(props.kind),
+    queryFn: () => adminApi.list(props.kind),
+  });
+  if (list.error !== null) return <ErrorNote error={list.error} />;
+  if (list.data === undefined) return <p role="status">{`Loading ${props.kind}…`}</p>;
+  const current = list.data.items.find(props.find);
+  if (props.wanted && current === undefined) return <p role="alert">{props.missing}</p>;
+  return <Fragment key={current?.generation ?? 'new'}>{props.render(current)}</Fragment>;
+}
+
+export function FormActions(props: {
+  editing: boolean;
+  pending: boolean;
+  cancelHref: string;
+  rest: Error | null;
+}) {
+  return (
+    <>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={props.pending}>
+          {props.editing ? 'Save' : 'Create'}
+        </button>
+        <Link href={props.cancelHref} className="button quiet">
+          Cancel
+        </Link>
+      </div>
+      {props.rest !== null && <ErrorNote error={props.rest} />}
+    </>
+  );
+}
+
+/** The object's name: typed when creating, shown as fixed text when editing. */
+export function NameField(props: {
+  editing: boolean;
+  label: string;
+  value: string;
+  error: string | undefined;
+  hint: string;
+  onChange: (value: string) => void;
+}) {
+  if (props.editing) {
+    return (
+      <p className="fixed">
+        <span className="hint">{props.label}</span> {props.value}
+      </p>
+    );
+  }
+  return (
+    <TextField
+      label={props.label}
+      required
+      value={props.value}
+      error={props.error}
+      hint={props.hint}
+      onChange={props.onChange}
+    />
+  );
+}
