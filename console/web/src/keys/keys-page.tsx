@@ -12,7 +12,7 @@ import { AccountPicker } from './account-picker.js';
 import { KeyRow } from './key-row.js';
 import { KEY_PAGE_SIZES, keyPageOf } from './page-keys.js';
 import { searchKeys, sortKeys, type SortColumn, type SortOrder } from './sort-keys.js';
-import '../usage/records.css';
+import './keys-page.css';
 
 const COLUMNS: { column: SortColumn; label: string }[] = [
   { column: 'name', label: 'Name' },
@@ -143,7 +143,7 @@ export function KeysPage(props: { namespace: string }) {
             </table>
           </div>
           {rows.length > KEY_PAGE_SIZES[0] && (
-            <nav className="pager" aria-label="Pages of keys">
+            <nav className="keys-pager" aria-label="Pages of keys">
               <button
                 type="button"
                 disabled={shown.index === 0}
