@@ -7,16 +7,7 @@
 import { ensurePartitions, forgetPartitions } from './ensure-partitions.js';
 import { readNumber, type LedgerDatabase } from './ledger-database.js';
 import { recordRow, type LedgerRecord } from './ledger-record.js';
-
-const SUMMED = [
-  'input_uncached_tokens',
-  'cache_read_tokens',
-  'cache_write_5m_tokens',
-  'cache_write_1h_tokens',
-  'output_tokens',
-  'reasoning_tokens',
-  'cost_nano',
-] as const;
+import { ROLLUP_SUM_COLUMNS, TOKEN_COST_COLUMNS } from './queries/usage-sums.js';
 
 const RECORD_COLUMNS = [
   'time',
@@ -31,7 +22,7 @@ const RECORD_COLUMNS = [
   'model',
   'upstream_model',
   'upstream',
-  ...SUMMED,
+  ...TOKEN_COST_COLUMNS,
   'price_version',
   'multiplier',
   'duration_ms',
@@ -70,18 +61,16 @@ WITH src AS (
   SELECT ${RECORD_COLUMNS.map((column) => `src.${column}`).join(', ')}
   FROM src JOIN ids USING (request_id)
   RETURNING namespace, key_uid, model, time, charged_at, outcome, estimated, duration_ms,
-    ${SUMMED.join(', ')}
+    ${TOKEN_COST_COLUMNS.join(', ')}
 ), rollups AS (
   INSERT INTO usage_rollups_hourly AS t (namespace, key_uid, hour, model, requests,
-    estimated_requests, error_requests, ${SUMMED.join(', ')}, duration_ms)
+    estimated_requests, error_requests, ${TOKEN_COST_COLUMNS.join(', ')}, duration_ms)
   SELECT namespace, key_uid, date_trunc('hour', time, 'UTC'), model, count(*),
     count(*) FILTER (WHERE estimated), count(*) FILTER (WHERE outcome <> 'success'),
-    ${SUMMED.map((column) => `sum(${column})`).join(', ')}, sum(duration_ms)
+    ${TOKEN_COST_COLUMNS.map((column) => `sum(${column})`).join(', ')}, sum(duration_ms)
   FROM inserted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT (namespace, key_uid, hour, model) DO UPDATE SET
-    ${['requests', 'estimated_requests', 'error_requests', ...SUMMED, 'duration_ms']
-      .map((column) => ADD('t', column))
-      .join(', ')}
+    ${[...ROLLUP_SUM_COLUMNS, 'duration_ms'].map((column) => ADD('t', column)).join(', ')}
 ), totals AS (
   INSERT INTO usage_totals AS t (namespace, key_uid, requests, cost_nano, last_charged_at)
   SELECT namespace, key_uid, count(*), sum(cost_nano), max(charged_at)

@@ -6,22 +6,16 @@
  * index probe per ranked key, so the cost does not grow with the records).
  */
 import type { LedgerQueryable } from '../ledger-database.js';
-import { fromMs, ROLLUP_SUMS, usageSumsOf, type SqlQuery, type UsageSums } from './usage-sums.js';
+import {
+  fromMs,
+  ROLLUP_SUM_COLUMNS,
+  ROLLUP_SUMS,
+  usageSumsOf,
+  type SqlQuery,
+  type UsageSums,
+} from './usage-sums.js';
 
 const DAY = 86_400_000;
-/** The rollup columns the ranking sums. */
-const SUMMED = [
-  'requests',
-  'estimated_requests',
-  'error_requests',
-  'input_uncached_tokens',
-  'cache_read_tokens',
-  'cache_write_5m_tokens',
-  'cache_write_1h_tokens',
-  'output_tokens',
-  'reasoning_tokens',
-  'cost_nano',
-];
 
 export interface TopKeysQuery {
   namespace: string;
@@ -48,7 +42,7 @@ export function buildTopKeysSql(query: TopKeysQuery): SqlQuery {
   // Whole UTC days inside [from, to): [firstDay, endDay); none when the range is shorter.
   const firstDay = Math.ceil(query.from / DAY) * DAY;
   const endDay = Math.max(firstDay, Math.floor(query.to / DAY) * DAY);
-  const columns = `key_uid, ${SUMMED.join(', ')}`;
+  const columns = `key_uid, ${ROLLUP_SUM_COLUMNS.join(', ')}`;
   return {
     text: `WITH parts AS (
         SELECT ${columns} FROM usage_rollups_key_daily

@@ -19,6 +19,25 @@ export const fromMs = (placeholder: string) =>
 /** Epoch ms of a timestamptz expression. */
 export const toMs = (expression: string) => `floor(extract(epoch from ${expression}) * 1000)::int8`;
 
+/** The token and cost columns a usage record carries and every rollup sums. */
+export const TOKEN_COST_COLUMNS = [
+  'input_uncached_tokens',
+  'cache_read_tokens',
+  'cache_write_5m_tokens',
+  'cache_write_1h_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cost_nano',
+] as const;
+
+/** The rollup columns a `UsageSums` is read from (`ROLLUP_SUMS` sums these). */
+export const ROLLUP_SUM_COLUMNS = [
+  'requests',
+  'estimated_requests',
+  'error_requests',
+  ...TOKEN_COST_COLUMNS,
+] as const;
+
 /** Sums over `usage_rollups_hourly` rows (also usable over grouped subsets). */
 export const ROLLUP_SUMS = `
   coalesce(sum(requests), 0)::text AS requests,
