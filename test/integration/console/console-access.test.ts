@@ -8,6 +8,9 @@ import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
 import { startPlane } from '../control-plane/control-plane-harness.js';
 import {
+  bindPlatformAdmins,
+  bindRole,
+  bindUpstreamCredentials,
   buildConsole,
   call,
   signIn,
@@ -42,10 +45,13 @@ interface AccessBody {
 beforeAll(async () => {
   plane = await startPlane();
   await plane.ok(['create', 'namespace', 'team-a']);
-  const bind = (name: string, role: string, flags: string[]) =>
-    plane.ok(['create', 'rolebinding', name, '--clusterrole', role, ...flags]);
-  await bind('a-managers', 'tollgate-key-manager', ['--group', 'team-a-managers', '-n', 'team-a']);
-  await bind('val-view', 'tollgate-viewer', ['--user', 'val', '-n', 'team-a']);
+  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
+    '--group',
+    'team-a-managers',
+    '-n',
+    'team-a',
+  ]);
+  await bindRole(plane, 'val-view', 'tollgate-viewer', ['--user', 'val', '-n', 'team-a']);
   await plane.ok([
     'create',
     'clusterrolebinding',
@@ -55,22 +61,9 @@ beforeAll(async () => {
     '--group',
     'team-a-managers',
   ]);
-  await plane.ok([
-    'create',
-    'clusterrolebinding',
-    'platform-admins',
-    '--clusterrole',
-    'tollgate-admin',
-    '--group',
-    'platform',
-  ]);
+  await bindPlatformAdmins(plane);
   await writeUsersSecret(plane, users);
-  await bind('platform-credentials', 'tollgate-upstream-credentials', [
-    '--group',
-    'platform',
-    '-n',
-    'tollgate-system',
-  ]);
+  await bindUpstreamCredentials(plane);
   app = buildConsole(plane);
   manager = await signIn(app, users[0]!);
   viewer = await signIn(app, users[1]!);

@@ -11,6 +11,9 @@ import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
 import { startPlane } from '../control-plane/control-plane-harness.js';
 import {
+  bindPlatformAdmins,
+  bindRole,
+  bindUpstreamCredentials,
   buildConsole,
   call,
   signIn,
@@ -38,27 +41,17 @@ let bob: Signed;
 beforeAll(async () => {
   plane = await startPlane();
   for (const namespace of ['team-a', 'team-b']) await plane.ok(['create', 'namespace', namespace]);
-  const bind = (name: string, role: string, flags: string[]) =>
-    plane.ok(['create', 'rolebinding', name, '--clusterrole', role, ...flags]);
-  await bind('a-managers', 'tollgate-key-manager', ['--group', 'team-a-managers', '-n', 'team-a']);
-  await bind('vera-view', 'tollgate-viewer', ['--user', 'vera', '-n', 'team-a']);
-  await bind('bob-keys', 'tollgate-key-manager', ['--user', 'bob', '-n', 'team-b']);
-  await plane.ok([
-    'create',
-    'clusterrolebinding',
-    'platform-admins',
-    '--clusterrole',
-    'tollgate-admin',
+  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
     '--group',
-    'platform',
-  ]);
-  await writeUsersSecret(plane, users);
-  await bind('platform-credentials', 'tollgate-upstream-credentials', [
-    '--group',
-    'platform',
+    'team-a-managers',
     '-n',
-    'tollgate-system',
+    'team-a',
   ]);
+  await bindRole(plane, 'vera-view', 'tollgate-viewer', ['--user', 'vera', '-n', 'team-a']);
+  await bindRole(plane, 'bob-keys', 'tollgate-key-manager', ['--user', 'bob', '-n', 'team-b']);
+  await bindPlatformAdmins(plane);
+  await writeUsersSecret(plane, users);
+  await bindUpstreamCredentials(plane);
   app = buildConsole(plane, {
     config: {
       sessionIdleSeconds: 600,

@@ -9,6 +9,8 @@ import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
 import { startPlane } from '../control-plane/control-plane-harness.js';
 import {
+  bindPlatformAdmins,
+  bindRole,
   buildConsole,
   call,
   signIn,
@@ -37,26 +39,13 @@ interface Versioned {
 beforeAll(async () => {
   plane = await startPlane();
   await plane.ok(['create', 'namespace', 'team-a']);
-  await plane.ok([
-    'create',
-    'rolebinding',
-    'a-managers',
-    '--clusterrole',
-    'tollgate-key-manager',
+  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
     '--group',
     'team-a-managers',
     '-n',
     'team-a',
   ]);
-  await plane.ok([
-    'create',
-    'clusterrolebinding',
-    'platform-admins',
-    '--clusterrole',
-    'tollgate-admin',
-    '--group',
-    'platform',
-  ]);
+  await bindPlatformAdmins(plane);
   await writeUsersSecret(plane, users);
   app = buildConsole(plane);
   manager = await signIn(app, users[0]!);

@@ -99,3 +99,31 @@ export function call(
     ...(request.payload === undefined ? {} : { payload: request.payload as object }),
   });
 }
+
+/** Binds a ClusterRole in a namespace; `flags` name the subject and `-n` the namespace. */
+export function bindRole(plane: Plane, name: string, role: string, flags: readonly string[]) {
+  return plane.ok(['create', 'rolebinding', name, '--clusterrole', role, ...flags]);
+}
+
+/** Makes the group `platform` administrators: tollgate-admin over the whole cluster. */
+export function bindPlatformAdmins(plane: Plane) {
+  return plane.ok([
+    'create',
+    'clusterrolebinding',
+    'platform-admins',
+    '--clusterrole',
+    'tollgate-admin',
+    '--group',
+    'platform',
+  ]);
+}
+
+/** Lets the group `platform` write upstream credential Secrets (tollgate-system must exist). */
+export function bindUpstreamCredentials(plane: Plane) {
+  return bindRole(plane, 'platform-credentials', 'tollgate-upstream-credentials', [
+    '--group',
+    'platform',
+    '-n',
+    'tollgate-system',
+  ]);
+}

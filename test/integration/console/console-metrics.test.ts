@@ -16,7 +16,7 @@ import { build } from '../../../console/server/app.js';
 import { parseConsoleConfigObject } from '../../../console/server/console-config.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { freePort } from '../../support/redis-server.js';
-import { writeUsersSecret, type ApiBody } from './console-harness.js';
+import { bindRole, writeUsersSecret, type ApiBody } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -30,12 +30,7 @@ beforeAll(async () => {
   for (const namespace of ['team-k', 'team-other']) {
     await plane.ok(['create', 'namespace', namespace]);
   }
-  await plane.ok([
-    'create',
-    'rolebinding',
-    'k-managers',
-    '--clusterrole',
-    'tollgate-key-manager',
+  await bindRole(plane, 'k-managers', 'tollgate-key-manager', [
     '--group',
     'team-k-managers',
     '-n',

@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
-import { writeUsersSecret, type ApiBody } from './console-harness.js';
+import { bindRole, writeUsersSecret, type ApiBody } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -29,12 +29,7 @@ beforeAll(async () => {
   for (const namespace of ['team-k', 'team-other']) {
     await plane.ok(['create', 'namespace', namespace]);
   }
-  await plane.ok([
-    'create',
-    'rolebinding',
-    'k-managers',
-    '--clusterrole',
-    'tollgate-key-manager',
+  await bindRole(plane, 'k-managers', 'tollgate-key-manager', [
     '--group',
     'team-k-managers',
     '-n',
