@@ -13,7 +13,6 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createStore } from '../../../store/create-store.js';
 import { sealCredential } from '../../../store/seal-credential.js';
@@ -28,6 +27,7 @@ import {
   buildGateway,
   createKey,
   newSecrets,
+  postWithKey,
   writeAccount,
   writeUpstreams,
 } from './gateway-fixture.js';
@@ -79,17 +79,8 @@ beforeEach(() => {
   fake.reset();
 });
 
-async function call(path: string, apiKey: string, body: string) {
-  const response = await request(`http://127.0.0.1:${String(port)}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body,
-  });
-  await response.body.text();
-  return {
-    status: response.statusCode,
-    requestId: String(response.headers['x-tollgate-request-id']),
-  };
+function call(path: string, apiKey: string, body: string) {
+  return postWithKey(`http://127.0.0.1:${String(port)}${path}`, apiKey, body);
 }
 
 /** Resolves once the gateway's side of its next accepted connection has closed. */

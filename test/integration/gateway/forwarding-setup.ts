@@ -2,14 +2,12 @@
  * Shared setup of the forwarding suites: a memory store, two fake providers, the gateway on a
  * real port, and helpers that write upstreams and keys and call the gateway.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { sealCredential } from '../../../store/seal-credential.js';
 import type { UpstreamRef } from '../../../store/policy-documents.js';
 import type { Platform, Store } from '../../../store/store.js';
 import {
@@ -21,6 +19,7 @@ import {
   createKey,
   newSecrets,
   openStore,
+  putApiKeyUpstream,
   writeAccount,
   writeUpstreams,
   type KeyOptions,
@@ -48,21 +47,7 @@ export async function putUpstream(options: {
   maxConcurrent?: number;
   modelOverrides?: Record<string, string>;
 }): Promise<void> {
-  await env.store.putUpstream({
-    digest: randomUUID(),
-    name: options.name,
-    platform: options.platform,
-    baseURL: options.baseURL,
-    sealedCredential: sealCredential(
-      secrets.credentialKey,
-      JSON.stringify({ apiKey: 'fake-upstream-key' }),
-    ),
-    credentialType: 'APIKey',
-    oauth: null,
-    maxConcurrent: options.maxConcurrent ?? 0,
-    modelOverrides: options.modelOverrides ?? {},
-    chatCompletions: 'Translate',
-  });
+  await putApiKeyUpstream(env.store, secrets, options);
 }
 
 export async function key(

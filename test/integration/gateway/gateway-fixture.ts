@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { request } from 'undici';
 import { build, type BuildOptions } from '../../../gateway/app.js';
 import { createAppConfig, type AppConfig } from '../../../gateway/gateway-config.js';
 import { createStore } from '../../../store/create-store.js';
@@ -72,6 +73,53 @@ export async function writeUpstreams(
       upstreams: [{ name, weight: 1, priority: 0 }],
     });
   }
+}
+
+/** Writes an upstream whose credential is an API key (the fake providers accept any). */
+export async function putApiKeyUpstream(
+  store: Store,
+  secrets: Secrets,
+  upstream: {
+    name: string;
+    platform: Platform;
+    baseURL: string;
+    maxConcurrent?: number;
+    requestsPerMinute?: number;
+    modelOverrides?: Record<string, string>;
+  },
+): Promise<void> {
+  await store.putUpstream({
+    digest: randomUUID(),
+    name: upstream.name,
+    platform: upstream.platform,
+    baseURL: upstream.baseURL,
+    sealedCredential: sealCredential(
+      secrets.credentialKey,
+      JSON.stringify({ apiKey: 'fake-upstream-key' }),
+    ),
+    credentialType: 'APIKey',
+    oauth: null,
+    maxConcurrent: upstream.maxConcurrent ?? 0,
+    ...(upstream.requestsPerMinute === undefined
+      ? {}
+      : { requestsPerMinute: upstream.requestsPerMinute }),
+    modelOverrides: upstream.modelOverrides ?? {},
+    chatCompletions: 'Translate',
+  });
+}
+
+/** POSTs a JSON body with an `x-api-key`, reads the answer to its end: status and request id. */
+export async function postWithKey(url: string, apiKey: string, body: string) {
+  const response = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body,
+  });
+  await response.body.text();
+  return {
+    status: response.statusCode,
+    requestId: String(response.headers['x-tollgate-request-id']),
+  };
 }
 
 export async function writeAccount(

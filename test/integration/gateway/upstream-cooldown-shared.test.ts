@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStore } from '../../../store/create-store.js';
 import type { Store } from '../../../store/store.js';
@@ -14,7 +13,7 @@ import {
   startFakeProvider,
   type FakeProvider,
 } from '../../../local/simulator/start-fake-provider.js';
-import { buildGateway, newSecrets, writeAccount } from './gateway-fixture.js';
+import { buildGateway, newSecrets, postWithKey, writeAccount } from './gateway-fixture.js';
 import {
   anthropicError,
   inOrder,
@@ -56,17 +55,8 @@ afterAll(async () => {
   await Promise.all([storeA.close(), storeB.close()]);
 });
 
-async function call(base: string, apiKey: string, body = messageBody()) {
-  const response = await request(`${base}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body,
-  });
-  await response.body.text();
-  return {
-    status: response.statusCode,
-    requestId: String(response.headers['x-tollgate-request-id']),
-  };
+function call(base: string, apiKey: string, body = messageBody()) {
+  return postWithKey(`${base}/v1/messages`, apiKey, body);
 }
 
 describe('two gateways on one Redis', () => {

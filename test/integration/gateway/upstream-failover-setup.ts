@@ -8,11 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sealCredential } from '../../../store/seal-credential.js';
 import type { UpstreamRef } from '../../../store/policy-documents.js';
 import type { Platform, Store } from '../../../store/store.js';
 import type { SettledRecord } from '../../../store/usage-records.js';
-import { createKey, type KeyOptions, type Secrets } from './gateway-fixture.js';
+import { createKey, putApiKeyUpstream, type KeyOptions, type Secrets } from './gateway-fixture.js';
 
 export async function putUpstream(
   store: Store,
@@ -26,23 +25,14 @@ export async function putUpstream(
   },
 ): Promise<string> {
   const name = `${options.prefix}-${randomUUID().slice(0, 8)}`;
-  await store.putUpstream({
-    digest: randomUUID(),
+  await putApiKeyUpstream(store, secrets, {
     name,
     platform: options.platform ?? 'Anthropic',
     baseURL: options.baseURL,
-    sealedCredential: sealCredential(
-      secrets.credentialKey,
-      JSON.stringify({ apiKey: 'fake-upstream-key' }),
-    ),
-    credentialType: 'APIKey',
-    oauth: null,
-    maxConcurrent: options.maxConcurrent ?? 0,
+    ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
     ...(options.requestsPerMinute === undefined
       ? {}
       : { requestsPerMinute: options.requestsPerMinute }),
-    modelOverrides: {},
-    chatCompletions: 'Translate',
   });
   return name;
 }
