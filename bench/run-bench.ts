@@ -48,7 +48,7 @@ function describeMachine(): { machine: string[]; versions: Record<string, string
       `Machine: ${cpu}, ${availableParallelism()} CPUs usable, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}`,
       `Load average at start: ${loadavg()
         .map((value) => value.toFixed(2))
-        .join(' / ')} (the machine is shared with other engineers)`,
+        .join(' / ')} (the machine is shared with other builds and test runs)`,
     ],
     versions: {
       node: process.version,
