@@ -17,7 +17,7 @@ import { openLedgerDatabase } from './open-ledger-database.js';
 import { parseRecorderConfig } from './recorder-config.js';
 import { createUsageStreamLister } from './recorder/list-usage-streams.js';
 import { createRedisRecordSource } from '../store/redis-usage-record-source.js';
-import { serveRecorderMetrics } from './serve-recorder-metrics.js';
+import { serveMetrics } from './serve-metrics.js';
 import { startRecorderService } from './start-recorder-service.js';
 
 function waitForSignal(): Promise<void> {
@@ -68,9 +68,10 @@ export async function run(args: readonly string[]): Promise<void> {
     batchSize: config.batchSize,
     log: logger,
   });
-  const metrics = await serveRecorderMetrics(registry, {
+  const metrics = await serveMetrics(registry, {
     port: config.metricsPort,
     host: config.metricsHost,
+    healthz: true,
   });
   logger.info(
     { consumer: config.consumer, metrics: metrics.url, retentionDays: config.retentionDays },

@@ -4,10 +4,10 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { openLedgerDatabase } from '../../ledger/open-ledger-database.js';
+import { serveMetrics } from '../../ledger/serve-metrics.js';
 import { createStore } from '../../store/create-store.js';
 import { build } from './app.js';
 import { parseConsoleConfig } from './console-config.js';
-import { serveConsoleMetrics } from './metrics/serve-console-metrics.js';
 
 export async function run(args: readonly string[]): Promise<void> {
   const config = parseConsoleConfig(args, process.env);
@@ -36,9 +36,10 @@ export async function run(args: readonly string[]): Promise<void> {
   const metrics =
     config.metricsPort === undefined
       ? undefined
-      : await serveConsoleMetrics(registry, {
+      : await serveMetrics(registry, {
           port: config.metricsPort,
           host: config.metricsHost,
+          healthz: false,
         });
   if (metrics !== undefined) app.log.info(`metrics listening at ${metrics.url}`);
   const stop = (): void => {
