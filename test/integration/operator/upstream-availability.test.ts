@@ -66,6 +66,14 @@ async function gauges(): Promise<string> {
   return response.text();
 }
 
+/** The gauges, once they contain `line` (the leader's refresh timer sets them, after the status). */
+async function gaugesWith(line: string): Promise<string> {
+  return waitFor(`the gauge line ${line}`, async () => {
+    const text = await gauges();
+    return text.includes(line) ? text : undefined;
+  });
+}
+
 async function events(reason: string) {
   return waitFor(`an Event ${reason}`, async () => {
     const list = await harness.getJson<EventList>(['events', '-n', 'tollgate-system']);
@@ -83,9 +91,8 @@ describe('Upstream availability', () => {
     expect(upstream.status?.cooldownEndTime).toBeUndefined();
     // The reconcile's own conditions stay.
     expect(upstream.status?.conditions?.map((each) => each.type)).toContain('ResolvedRefs');
-    expect(await gauges()).toContain(
-      'tollgate_upstream_available{upstream="anthropic-main",reason="Healthy"} 1',
-    );
+    const healthy = 'tollgate_upstream_available{upstream="anthropic-main",reason="Healthy"} 1';
+    expect(await gaugesWith(healthy)).toContain(healthy);
   });
 
   it('shows a cool-down with its end time, an Event and the gauges', async () => {
@@ -103,10 +110,10 @@ describe('Upstream availability', () => {
       new Date(resetAt).toISOString().replace('.000', ''),
     );
     expect((await events('CoolingDown'))[0]?.type).toBe('Warning');
-    const text = await gauges();
-    expect(text).toContain(
-      'tollgate_upstream_available{upstream="anthropic-main",reason="CoolingDown"} 1',
-    );
+    const coolingDown =
+      'tollgate_upstream_available{upstream="anthropic-main",reason="CoolingDown"} 1';
+    const text = await gaugesWith(coolingDown);
+    expect(text).toContain(coolingDown);
     expect(text).toContain(
       'tollgate_upstream_available{upstream="anthropic-main",reason="Healthy"} 0',
     );
