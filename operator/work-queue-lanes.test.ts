@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { WorkQueue } from './work-queue.js';
+import { heldGate, recordingQueue } from './test-support/recording-queue.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WorkQueue lanes', () => {
   it('serves an urgent key before a bulk queued earlier', async () => {
-    const seen: string[] = [];
-    const queue = new WorkQueue({
-      workers: 1,
-      process: (key) => {
-        seen.push(key);
-        return Promise.resolve();
-      },
-    });
+    const { queue, seen } = recordingQueue({ workers: 1 });
     for (let index = 0; index < 50; index++) queue.add(`bulk-${index}`);
     queue.add('edit', { urgent: true });
     queue.resume();
@@ -23,14 +17,7 @@ describe('WorkQueue lanes', () => {
   });
 
   it('moves a key waiting in the bulk lane up when it is added as urgent, and runs it once', async () => {
-    const seen: string[] = [];
-    const queue = new WorkQueue({
-      workers: 1,
-      process: (key) => {
-        seen.push(key);
-        return Promise.resolve();
-      },
-    });
+    const { queue, seen } = recordingQueue({ workers: 1 });
     for (const key of ['a', 'b', 'c', 'd']) queue.add(key);
     queue.add('c', { urgent: true });
     queue.add('c');
@@ -43,10 +30,7 @@ describe('WorkQueue lanes', () => {
 
   it('runs an urgent key on its own workers while every bulk worker is busy', async () => {
     const started: string[] = [];
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = heldGate();
     const queue = new WorkQueue({
       workers: 2,
       urgentWorkers: 1,
@@ -70,10 +54,7 @@ describe('WorkQueue lanes', () => {
 
   it('reruns a key that turned urgent while it ran in the urgent lane', async () => {
     const seen: string[] = [];
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = heldGate();
     const queue = new WorkQueue({
       workers: 1,
       process: async (key) => {

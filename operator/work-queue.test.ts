@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { WorkQueue } from './work-queue.js';
+import { recordingQueue } from './test-support/recording-queue.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WorkQueue', () => {
   it('processes keys FIFO and does not queue a waiting key twice', async () => {
-    const seen: string[] = [];
-    const queue = new WorkQueue({
-      workers: 1,
-      process: (key) => {
-        seen.push(key);
-        return Promise.resolve();
-      },
-    });
+    const { queue, seen } = recordingQueue({ workers: 1 });
     for (const key of ['a', 'b', 'a', 'c', 'b']) queue.add(key);
     queue.resume();
     await queue.whenIdle();
@@ -89,13 +83,7 @@ describe('WorkQueue', () => {
   });
 
   it('holds work while paused; addAfter keeps the earliest timer per key', async () => {
-    const seen: string[] = [];
-    const queue = new WorkQueue({
-      process: (key) => {
-        seen.push(key);
-        return Promise.resolve();
-      },
-    });
+    const { queue, seen } = recordingQueue();
     queue.add('p');
     await sleep(20);
     expect(seen).toEqual([]);
