@@ -10,7 +10,7 @@ import { MemorySessionStore } from '../../../console/server/auth/session-store.j
 import type { ConsoleConfigInput } from '../../../console/server/console-config.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { freePort } from '../../support/redis-server.js';
-import { buildConsole } from './console-harness.js';
+import { bindRole, buildConsole } from './console-harness.js';
 import {
   CookieJar,
   hop,
@@ -105,12 +105,7 @@ async function getJson(target: Console, options: { jar: CookieJar; path: string 
 beforeAll(async () => {
   plane = await startPlane();
   await plane.ok(['create', 'namespace', 'team-o']);
-  await plane.ok([
-    'create',
-    'rolebinding',
-    'o-managers',
-    '--clusterrole',
-    'tollgate-key-manager',
+  await bindRole(plane, 'o-managers', 'tollgate-key-manager', [
     '--group',
     'team-o-managers',
     '-n',
