@@ -3,8 +3,8 @@
  * one undici pool with `stream` and pipes the answer back. The best any Node proxy can do.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
+import { listenAndAnnounce } from './announce-listening.js';
 
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host']);
 const endToEnd = (headers: Record<string, unknown>): Record<string, string> =>
@@ -32,12 +32,7 @@ const server = createServer((request, response) => {
     .catch(() => response.destroy());
 });
 server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => {
-  process.send?.({
-    type: 'ready',
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-  });
-});
+listenAndAnnounce(server);
 const stop = (): void => {
   server.closeAllConnections();
   server.close();

@@ -5,7 +5,7 @@
  * chunks and a usage chunk as server-sent events. Reports its URL over IPC.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenAndAnnounce } from './announce-listening.js';
 
 const CHUNKS = 20;
 const usage = { prompt_tokens: 12, completion_tokens: CHUNKS, total_tokens: 12 + CHUNKS };
@@ -57,12 +57,7 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => {
-  process.send?.({
-    type: 'ready',
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-  });
-});
+listenAndAnnounce(server);
 const stop = (): void => {
   server.closeAllConnections();
   server.close(() => process.exit(0));
