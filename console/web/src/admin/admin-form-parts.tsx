@@ -9,6 +9,9 @@ import { Link } from 'wouter';
 import { adminApi, type AdminKind, type AdminObject } from '../api/admin-api.js';
 import { TextField } from '../keys/text-field.js';
 import { ErrorNote } from '../shell/error-note.js';
+import { PLATFORM_OPTIONS } from './platforms.js';
+import { SelectField } from './select-field.js';
+import type { FormProblem } from './spec-values.js';
 import { adminListKey } from './use-admin-save.js';
 
 /** Loads the list of `kind`, finds the object to edit and renders the form, fresh per generation. */
@@ -78,4 +81,35 @@ export function NameField(props: {
       onChange={props.onChange}
     />
   );
+}
+
+/** The platform of a Group or Upstream: chosen when creating, fixed once the object exists. */
+export function PlatformField(props: {
+  editing: boolean;
+  /** "group" or "upstream". */
+  noun: string;
+  value: string;
+  error: string | undefined;
+  hint: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <SelectField
+      label="Platform"
+      required
+      value={props.value}
+      disabled={props.editing}
+      hint={props.editing ? `Fixed once the ${props.noun} exists.` : props.hint}
+      error={props.error}
+      options={[{ value: '', label: 'Choose…' }, ...PLATFORM_OPTIONS]}
+      onChange={props.onChange}
+    />
+  );
+}
+
+/** What a Group or Upstream form misses before anything else: a name, then a platform. */
+export function namePlatformProblem(form: { name: string; platform: string }): FormProblem | null {
+  if (form.name.trim() === '') return { field: 'name', message: 'Enter a name.' };
+  if (form.platform === '') return { field: 'spec.platform', message: 'Choose a platform.' };
+  return null;
 }

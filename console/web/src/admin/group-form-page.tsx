@@ -6,9 +6,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, type SyntheticEvent } from 'react';
 import { adminApi, type AdminObject } from '../api/admin-api.js';
-import { PLATFORM_OPTIONS } from './platforms.js';
 import { TextField } from '../keys/text-field.js';
-import { AdminFormLoader, FormActions, NameField } from './admin-form-parts.js';
+import {
+  AdminFormLoader,
+  FormActions,
+  NameField,
+  namePlatformProblem,
+  PlatformField,
+} from './admin-form-parts.js';
 import {
   emptyPrices,
   groupFormFrom,
@@ -18,7 +23,6 @@ import {
   type Prices,
 } from './group-form-state.js';
 import { RowList } from './row-list.js';
-import { SelectField } from './select-field.js';
 import { useAdminForm } from './use-admin-form.js';
 import { adminListKey } from './use-admin-save.js';
 
@@ -84,12 +88,9 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
   const error = (path: (typeof PATHS)[number]) => shown.byPath[path];
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    if (form.name.trim() === '') {
-      setProblem({ field: 'name', message: 'Enter a name.' });
-      return;
-    }
-    if (form.platform === '') {
-      setProblem({ field: 'spec.platform', message: 'Choose a platform.' });
+    const missing = namePlatformProblem(form);
+    if (missing !== null) {
+      setProblem(missing);
       return;
     }
     const built = groupSpecFrom(form);
@@ -116,14 +117,12 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
             update({ name });
           }}
         />
-        <SelectField
-          label="Platform"
-          required
+        <PlatformField
+          editing={editing}
+          noun="group"
           value={form.platform}
-          disabled={editing}
-          hint={editing ? 'Fixed once the group exists.' : 'The protocol its keys speak.'}
           error={error('spec.platform')}
-          options={[{ value: '', label: 'Choose…' }, ...PLATFORM_OPTIONS]}
+          hint="The protocol its keys speak."
           onChange={(platform) => {
             update({ platform });
           }}

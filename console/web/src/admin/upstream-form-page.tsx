@@ -7,8 +7,13 @@
 import type { SyntheticEvent } from 'react';
 import type { AdminObject } from '../api/admin-api.js';
 import { TextField } from '../keys/text-field.js';
-import { AdminFormLoader, FormActions, NameField } from './admin-form-parts.js';
-import { PLATFORM_OPTIONS } from './platforms.js';
+import {
+  AdminFormLoader,
+  FormActions,
+  NameField,
+  namePlatformProblem,
+  PlatformField,
+} from './admin-form-parts.js';
 import { RowList } from './row-list.js';
 import { SelectField } from './select-field.js';
 import { useAdminForm } from './use-admin-form.js';
@@ -62,12 +67,9 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
     paths.map((path) => shown.byPath[path]).find((message) => message !== undefined);
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    if (form.name.trim() === '') {
-      setProblem({ field: 'name', message: 'Enter a name.' });
-      return;
-    }
-    if (form.platform === '') {
-      setProblem({ field: 'spec.platform', message: 'Choose a platform.' });
+    const missing = namePlatformProblem(form);
+    if (missing !== null) {
+      setProblem(missing);
       return;
     }
     const built = upstreamWriteFrom(form);
@@ -94,14 +96,12 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
             update({ name });
           }}
         />
-        <SelectField
-          label="Platform"
-          required
+        <PlatformField
+          editing={editing}
+          noun="upstream"
           value={form.platform}
-          disabled={editing}
-          hint={editing ? 'Fixed once the upstream exists.' : 'The protocol the provider speaks.'}
           error={error('spec.platform')}
-          options={[{ value: '', label: 'Choose…' }, ...PLATFORM_OPTIONS]}
+          hint="The protocol the provider speaks."
           onChange={(platform) => {
             update({
               platform,
