@@ -127,3 +127,20 @@ export function bindUpstreamCredentials(plane: Plane) {
     'tollgate-system',
   ]);
 }
+
+/**
+ * The plane of the `tollgate console` command tests: namespaces team-k and team-other, the group
+ * team-k-managers managing keys in team-k, and `user` in the users Secret.
+ */
+export async function prepareTeamK(plane: Plane, user: TestUser): Promise<void> {
+  for (const namespace of ['team-k', 'team-other']) {
+    await plane.ok(['create', 'namespace', namespace]);
+  }
+  await bindRole(plane, 'k-managers', 'tollgate-key-manager', [
+    '--group',
+    'team-k-managers',
+    '-n',
+    'team-k',
+  ]);
+  await writeUsersSecret(plane, [user]);
+}

@@ -16,7 +16,7 @@ import { build } from '../../../console/server/app.js';
 import { parseConsoleConfigObject } from '../../../console/server/console-config.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { freePort } from '../../support/redis-server.js';
-import { bindRole, writeUsersSecret, type ApiBody } from './console-harness.js';
+import { prepareTeamK, type ApiBody } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -27,16 +27,7 @@ let child: ChildProcess | undefined;
 
 beforeAll(async () => {
   plane = await startPlane();
-  for (const namespace of ['team-k', 'team-other']) {
-    await plane.ok(['create', 'namespace', namespace]);
-  }
-  await bindRole(plane, 'k-managers', 'tollgate-key-manager', [
-    '--group',
-    'team-k-managers',
-    '-n',
-    'team-k',
-  ]);
-  await writeUsersSecret(plane, [user]);
+  await prepareTeamK(plane, user);
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
-import { bindRole, writeUsersSecret, type ApiBody } from './console-harness.js';
+import { prepareTeamK, type ApiBody } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -26,16 +26,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   plane = await startPlane();
-  for (const namespace of ['team-k', 'team-other']) {
-    await plane.ok(['create', 'namespace', namespace]);
-  }
-  await bindRole(plane, 'k-managers', 'tollgate-key-manager', [
-    '--group',
-    'team-k-managers',
-    '-n',
-    'team-k',
-  ]);
-  await writeUsersSecret(plane, [user]);
+  await prepareTeamK(plane, user);
   const account = join(mkdtempSync(join(tmpdir(), 'tollgate-console-command-')), 'account.yaml');
   writeFileSync(
     account,
