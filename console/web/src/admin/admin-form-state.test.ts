@@ -43,11 +43,20 @@ describe('group form', () => {
           },
         ],
       },
+      sessionAffinity: { mode: 'ClientSession', ttlSeconds: 900 },
     };
     const form = groupFormFrom('team-a', spec);
     expect(form.matchExpressions).toBe('env In prod, staging\nlegacy DoesNotExist');
     expect(form.matchLabels).toBe('team=a\ntier=gold');
     expect(groupSpecFrom(form)).toEqual({ spec });
+  });
+
+  it('keeps sticky sessions off when the group turns them off, and leaves the defaults unwritten', () => {
+    const spec = { platform: 'Gemini', rateMultiplier: 1, allowedNamespaces: { from: 'All' } };
+    const form = groupFormFrom('gemini', { ...spec, sessionAffinity: { mode: 'None' } });
+    expect(form.sessionMode).toBe('None');
+    expect(groupSpecFrom(form)).toEqual({ spec: { ...spec, sessionAffinity: { mode: 'None' } } });
+    expect(groupSpecFrom({ ...form, sessionMode: 'ClientSession' })).toEqual({ spec });
   });
 
   it('starts a new group at multiplier 1 for every namespace, and sends only what is set', () => {
@@ -80,6 +89,7 @@ describe('upstream form', () => {
       baseURL: 'https://api.openai.com/v1',
       credentials: { type: 'APIKey', apiKey: { secretRef: { name: 'openai-key', key: 'token' } } },
       maxConcurrentRequests: 16,
+      requestsPerMinute: 600,
       modelOverrides: [{ name: 'fast', upstreamModel: 'gpt-5-mini' }],
       chatCompletions: 'Native',
     };

@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, type SyntheticEvent } from 'react';
 import { adminApi, type AdminObject } from '../api/admin-api.js';
+import { SelectField } from './select-field.js';
 import { TextField } from '../keys/text-field.js';
 import {
   AdminFormLoader,
@@ -38,6 +39,8 @@ const PATHS = [
   'spec.models',
   'spec.pricing.fallback',
   'spec.pricing.overrides',
+  'spec.sessionAffinity',
+  'spec.sessionAffinity.ttlSeconds',
 ] as const;
 
 function PriceFields(props: {
@@ -256,6 +259,34 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
           update({ modelsAllow });
         }}
       />
+      <fieldset>
+        <legend>Sticky sessions</legend>
+        <SelectField
+          label="Session affinity"
+          value={form.sessionMode}
+          options={[
+            { value: 'ClientSession', label: 'Keep a conversation on its upstream' },
+            { value: 'None', label: 'Schedule every call afresh' },
+          ]}
+          hint="Calls of one conversation go to the upstream that served it while it is available, so its prompt cache is reused."
+          error={error('spec.sessionAffinity')}
+          onChange={(sessionMode) => {
+            update({ sessionMode: sessionMode === 'None' ? 'None' : 'ClientSession' });
+          }}
+        />
+        {form.sessionMode === 'ClientSession' && (
+          <TextField
+            label="Session lifetime (seconds)"
+            inputMode="numeric"
+            value={form.sessionTtlSeconds}
+            hint="How long a conversation stays bound after its last call, 60 to 604800; empty: 3600."
+            error={error('spec.sessionAffinity.ttlSeconds')}
+            onChange={(sessionTtlSeconds) => {
+              update({ sessionTtlSeconds });
+            }}
+          />
+        )}
+      </fieldset>
       <fieldset>
         <legend>Fallback price</legend>
         <p className="hint">

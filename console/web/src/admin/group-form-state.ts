@@ -46,6 +46,10 @@ export interface GroupForm {
   modelsAllow: string;
   fallback: Prices;
   overrides: OverrideRow[];
+  /** Sticky sessions: ClientSession (the default) or None. */
+  sessionMode: 'ClientSession' | 'None';
+  /** Seconds a session stays bound after its last call; empty: the default (3600). */
+  sessionTtlSeconds: string;
 }
 
 export const emptyPrices = (): Prices => ({
@@ -81,6 +85,7 @@ export function groupFormFrom(name: string, spec: Record<string, unknown> | unde
   const allowed = recordOf(source.allowedNamespaces);
   const selector = recordOf(allowed.selector);
   const pricing = recordOf(source.pricing);
+  const affinity = recordOf(source.sessionAffinity);
   return {
     name,
     platform: textOf(source.platform),
@@ -101,6 +106,8 @@ export function groupFormFrom(name: string, spec: Record<string, unknown> | unde
       model: textOf(recordOf(item).model),
       ...pricesOf(item),
     })),
+    sessionMode: affinity.mode === 'None' ? 'None' : 'ClientSession',
+    sessionTtlSeconds: textOf(affinity.ttlSeconds),
   };
 }
 
@@ -194,5 +201,12 @@ export function groupSpecFrom(
     { emptyIsAbsent: true },
   );
   if (pricing !== undefined) spec.pricing = pricing;
+  // Written only when it differs from the defaults, so a Group saved unchanged keeps its spec.
+  if (form.sessionMode === 'None' || form.sessionTtlSeconds.trim() !== '') {
+    spec.sessionAffinity = compact({
+      mode: form.sessionMode,
+      ttlSeconds: integerValue(form.sessionTtlSeconds),
+    });
+  }
   return { spec: compact(spec) ?? {} };
 }

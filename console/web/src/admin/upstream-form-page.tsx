@@ -39,6 +39,7 @@ const PATHS = [
   'spec.credentials.googleOAuth.projectID',
   'googleOAuthSecret',
   'spec.maxConcurrentRequests',
+  'spec.requestsPerMinute',
   'spec.modelOverrides',
   'spec.chatCompletions',
 ] as const;
@@ -240,6 +241,16 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
         hint="Requests in flight at once through this upstream; empty or 0: unlimited."
         onChange={(maxConcurrentRequests) => {
           update({ maxConcurrentRequests });
+        }}
+      />
+      <TextField
+        label="Requests per minute"
+        inputMode="numeric"
+        value={form.requestsPerMinute}
+        error={error('spec.requestsPerMinute')}
+        hint="Calls started per minute through this upstream, across every gateway; at the limit the next upstream of the group is tried. Empty or 0: unlimited."
+        onChange={(requestsPerMinute) => {
+          update({ requestsPerMinute });
         }}
       />
       <RowList

@@ -38,6 +38,7 @@ export interface UpstreamForm {
   refreshToken: string;
   clientSecret: string;
   maxConcurrentRequests: string;
+  requestsPerMinute: string;
   modelOverrides: ModelOverrideRow[];
   /** OpenAI only: '' (the default, Translate), 'Translate' or 'Native'. */
   chatCompletions: string;
@@ -66,6 +67,7 @@ export function upstreamFormFrom(
     refreshToken: '',
     clientSecret: '',
     maxConcurrentRequests: textOf(source.maxConcurrentRequests),
+    requestsPerMinute: textOf(source.requestsPerMinute),
     modelOverrides: listOf(source.modelOverrides).map((item) => ({
       name: textOf(recordOf(item).name),
       upstreamModel: textOf(recordOf(item).upstreamModel),
@@ -134,6 +136,7 @@ export function upstreamWriteFrom(
       baseURL: form.baseURL.trim(),
       credentials,
       maxConcurrentRequests: integerValue(form.maxConcurrentRequests),
+      requestsPerMinute: integerValue(form.requestsPerMinute),
       modelOverrides:
         form.modelOverrides.length > 0
           ? form.modelOverrides.map((row) => ({
