@@ -2,7 +2,7 @@
  * "Delete", then in place the question with "Delete <name>" (focused) and "Cancel"; Cancel and
  * Escape put the focus back on "Delete".
  */
-import { useEffect, useRef, useState } from 'react';
+import { ConfirmAction } from '../keys/confirm-action.js';
 
 export function ConfirmDelete(props: {
   /** What is deleted, e.g. "Group anthropic". */
@@ -11,61 +11,16 @@ export function ConfirmDelete(props: {
   disabled?: boolean;
   onConfirm: () => void;
 }) {
-  const [asking, setAsking] = useState(false);
-  const [returnFocus, setReturnFocus] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!asking && returnFocus) {
-      trigger.current?.focus();
-      setReturnFocus(false);
-    }
-  }, [asking, returnFocus]);
-  const cancel = () => {
-    setAsking(false);
-    setReturnFocus(true);
-  };
-  if (!asking) {
-    return (
-      <button
-        ref={trigger}
-        type="button"
-        className="danger"
-        aria-label={`Delete ${props.what}`}
-        disabled={props.disabled}
-        onClick={() => {
-          setAsking(true);
-        }}
-      >
-        Delete
-      </button>
-    );
-  }
   return (
-    <div
-      className="confirm"
-      role="group"
-      aria-label={`Delete ${props.what}?`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') cancel();
-      }}
-    >
-      <p>
-        Delete {props.what}? {props.consequence}
-      </p>
-      <button
-        type="button"
-        className="danger primary"
-        autoFocus
-        onClick={() => {
-          setAsking(false);
-          props.onConfirm();
-        }}
-      >
-        Delete {props.what}
-      </button>
-      <button type="button" className="quiet" onClick={cancel}>
-        Cancel
-      </button>
-    </div>
+    <ConfirmAction
+      label="Delete"
+      triggerName={`Delete ${props.what}`}
+      groupName={`Delete ${props.what}?`}
+      question={`Delete ${props.what}? ${props.consequence}`}
+      confirmLabel={`Delete ${props.what}`}
+      danger
+      {...(props.disabled === undefined ? {} : { disabled: props.disabled })}
+      onConfirm={props.onConfirm}
+    />
   );
 }

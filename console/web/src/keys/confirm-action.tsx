@@ -10,6 +10,10 @@ export function ConfirmAction(props: {
   confirmLabel: string;
   danger?: boolean;
   disabled?: boolean;
+  /** The button's accessible name when its text alone is ambiguous (e.g. which item "Delete" deletes). */
+  triggerName?: string;
+  /** The question's accessible name (default: the label). */
+  groupName?: string;
   onConfirm: () => void;
 }) {
   const [asking, setAsking] = useState(false);
@@ -31,6 +35,7 @@ export function ConfirmAction(props: {
         ref={trigger}
         type="button"
         className={props.danger === true ? 'danger' : undefined}
+        aria-label={props.triggerName}
         disabled={props.disabled}
         onClick={() => {
           setAsking(true);
@@ -44,7 +49,7 @@ export function ConfirmAction(props: {
     <div
       className="confirm"
       role="group"
-      aria-label={props.label}
+      aria-label={props.groupName ?? props.label}
       onKeyDown={(event) => {
         if (event.key === 'Escape') cancel();
       }}
