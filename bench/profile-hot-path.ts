@@ -84,10 +84,13 @@ async function main(): Promise<void> {
     await drive(3_000);
     // Unprofiled measurement first: the sampler itself costs CPU.
     await redis.config('RESETSTAT');
-    const cpuBefore = readProcessStats(started.pid).cpuSeconds;
+    const statsBefore = readProcessStats(started.pid);
     const redisBefore = await redisCpu();
     const answered = await drive(seconds * 1000);
-    const cpuMsPerCall = ((readProcessStats(started.pid).cpuSeconds - cpuBefore) * 1000) / answered;
+    const statsAfter = readProcessStats(started.pid);
+    const cpuMsPerCall = ((statsAfter.cpuSeconds - statsBefore.cpuSeconds) * 1000) / answered;
+    const systemMsPerCall =
+      ((statsAfter.systemSeconds - statsBefore.systemSeconds) * 1000) / answered;
     const redisCpuMsPerCall = (((await redisCpu()) - redisBefore) * 1000) / answered;
     const commands = countCommands(parseCommandStats(await redis.info('commandstats')));
     const path = join(tmpdir(), `hot-path-${label}-${kindName}.cpuprofile`);
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
         calls: answered,
         callsPerSecond: Math.round(answered / seconds),
         cpuMsPerCall: Math.round(cpuMsPerCall * 1000) / 1000,
+        systemCpuMsPerCall: Math.round(systemMsPerCall * 1000) / 1000,
         redisCpuMsPerCall: Math.round(redisCpuMsPerCall * 1000) / 1000,
         redisCommandsPerCall: Math.round((commands.total / answered) * 100) / 100,
       },

@@ -7,14 +7,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 
-/** Fields of /proc/<pid>/stat after the command name (which may contain spaces). */
-export function parseCpuSeconds(statText: string): number {
-  if (!statText.includes(')')) return 0;
+/** User and kernel CPU seconds from /proc/<pid>/stat (fields after the command name, which may contain spaces). */
+export function parseCpuSplit(statText: string): { user: number; system: number } {
+  if (!statText.includes(')')) return { user: 0, system: 0 };
   const fields = statText.slice(statText.lastIndexOf(')') + 2).split(' ');
   // Field 14 (utime) and 15 (stime) of stat are 11 and 12 after the state field (index 0 here).
-  const user = Number(fields[11] ?? 0);
-  const system = Number(fields[12] ?? 0);
-  return (user + system) / TICKS_PER_SECOND;
+  return {
+    user: Number(fields[11] ?? 0) / TICKS_PER_SECOND,
+    system: Number(fields[12] ?? 0) / TICKS_PER_SECOND,
+  };
+}
+
+export function parseCpuSeconds(statText: string): number {
+  const split = parseCpuSplit(statText);
+  return split.user + split.system;
 }
 
 export function parseStatusKilobytes(statusText: string, field: 'VmRSS' | 'VmHWM'): number {
@@ -41,21 +47,26 @@ export function processTree(pid: number): number[] {
 
 export interface ProcessStats {
   cpuSeconds: number;
+  /** The part of `cpuSeconds` spent in the kernel (system calls: socket reads and writes). */
+  systemSeconds: number;
   rssMb: number;
   peakRssMb: number;
 }
 
 export function readProcessStats(pid: number): ProcessStats {
   let cpuSeconds = 0;
+  let systemSeconds = 0;
   let rssKb = 0;
   let peakKb = 0;
   for (const one of processTree(pid)) {
-    cpuSeconds += parseCpuSeconds(readOr(`/proc/${one}/stat`, ''));
+    const split = parseCpuSplit(readOr(`/proc/${one}/stat`, ''));
+    cpuSeconds += split.user + split.system;
+    systemSeconds += split.system;
     const status = readOr(`/proc/${one}/status`, '');
     rssKb += parseStatusKilobytes(status, 'VmRSS');
     peakKb += parseStatusKilobytes(status, 'VmHWM');
   }
-  return { cpuSeconds, rssMb: rssKb / 1024, peakRssMb: peakKb / 1024 };
+  return { cpuSeconds, systemSeconds, rssMb: rssKb / 1024, peakRssMb: peakKb / 1024 };
 }
 
 /** Resets the peak RSS of the process tree (writes 5 to clear_refs); false if not allowed. */

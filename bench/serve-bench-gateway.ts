@@ -3,15 +3,18 @@
  * with the bench's upstreams, account and keys written through the store's writer API (as the
  * operator would). `--workers N` runs N cluster workers on one port (`gateway/run-gateway-workers`).
  * Reads its settings from the JSON file named by argv[2]; SIGTERM drains and exits (so
- * `--cpu-prof` gets written).
+ * `--cpu-prof` gets written). The gateway runs from the compiled build (`dist/`, rebuilt first when
+ * stale), as it does in production; `compiled: false` runs it from the sources through tsx.
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
-import { build } from '../gateway/app.js';
-import { createAppConfig } from '../gateway/gateway-config.js';
-import { runInWorkers } from '../gateway/run-gateway-workers.js';
-import { createStore } from '../store/create-store.js';
-import { hashKeyValue } from '../store/hash-key-value.js';
+import { fileURLToPath } from 'node:url';
+import { ensureFreshBuild } from '../bin/ensure-fresh-build.js';
+import type * as AppModule from '../gateway/app.js';
+import type * as ConfigModule from '../gateway/gateway-config.js';
+import type * as WorkersModule from '../gateway/run-gateway-workers.js';
+import type * as StoreModule from '../store/create-store.js';
+import type * as HashModule from '../store/hash-key-value.js';
 import type { Platform } from '../store/store.js';
 import {
   keyPolicy,
@@ -37,6 +40,8 @@ export interface BenchGatewaySettings {
    * forwarded natively, as to a real OpenAI upstream.
    */
   allFeatures?: boolean;
+  /** Run the compiled build (default) or the sources. */
+  compiled?: boolean;
 }
 
 const LARGE = 1_000_000_000_000_000;
@@ -49,6 +54,20 @@ const PLATFORM: Record<BenchPlatform, Platform> = {
 const NAMESPACE = 'bench';
 
 const settings = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BenchGatewaySettings;
+
+const root = new URL('../', import.meta.url);
+const compiled = settings.compiled !== false;
+if (compiled && cluster.isPrimary) ensureFreshBuild(fileURLToPath(root));
+const from = (path: string): string => new URL(`${compiled ? 'dist/' : ''}${path}`, root).href;
+const { build } = (await import(from('gateway/app.js'))) as typeof AppModule;
+const { createAppConfig } = (await import(
+  from('gateway/gateway-config.js')
+)) as typeof ConfigModule;
+const { runInWorkers } = (await import(
+  from('gateway/run-gateway-workers.js')
+)) as typeof WorkersModule;
+const { createStore } = (await import(from('store/create-store.js'))) as typeof StoreModule;
+const { hashKeyValue } = (await import(from('store/hash-key-value.js'))) as typeof HashModule;
 
 async function serve(): Promise<void> {
   const secrets = {

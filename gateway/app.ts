@@ -27,6 +27,7 @@ import { redactUrl } from './pipeline/redact-url.js';
 import { allowedMethods } from './pipeline/match-method-path.js';
 import { createBodyReader, hasBody } from './pipeline/read-request-body.js';
 import { LeaseRenewer } from './pipeline/renew-leases.js';
+import { cacheCleanClaims } from './upstreams/cache-clean-claims.js';
 import { cacheKeyPolicies } from './pipeline/cache-key-policies.js';
 import { newRequestState } from './pipeline/request-state.js';
 import type { SettlementQueue } from './pipeline/settle-with-retry.js';
@@ -268,7 +269,12 @@ export function build(options: BuildOptions): FastifyInstance {
   registerModelRoutes(app);
   registerUsageRoutes(app, { store, clock });
   registerForwardRoutes(app, {
-    store,
+    store: {
+      releaseUpstreamSlot: (upstream, requestId) => store.releaseUpstreamSlot(upstream, requestId),
+      reportUpstreamSuccess: (upstream) => store.reportUpstreamSuccess(upstream),
+      bindSession: (binding) => store.bindSession(binding),
+      ...cacheCleanClaims({ store, ttlMs: config.upstreamClaimCacheMs }),
+    },
     renewer,
     upstreams,
     credentials: options.credentials ?? createUpstreamCredentials({ clock }),

@@ -40,6 +40,11 @@ export const gatewaySettingsSchema = z.object({
   upstreamRefreshMs: milliseconds(30_000),
   /** How long a key policy read from the store is reused (0 = every request reads it). */
   keyPolicyCacheMs: z.coerce.number().int().min(0).max(1_000).default(500),
+  /**
+   * How long a clean claim of an upstream without limits is reused (0 = every call claims); a
+   * cool-down started by another replica is seen at most this much later.
+   */
+  upstreamClaimCacheMs: z.coerce.number().int().min(0).max(1_000).default(500),
   drainTimeoutMs: milliseconds(30_000),
   /** Longest time a client may take to send the request headers (then 408). */
   requestHeadersTimeoutMs: milliseconds(30_000),

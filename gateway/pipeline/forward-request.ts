@@ -31,7 +31,13 @@ import type {
 } from '../protocols/protocol-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { RequestState } from './request-state.js';
-import { relayMeteredReply } from './relay-metered-reply.js';
+import {
+  relayMeteredReply,
+  replyFraming,
+  type MeteredRelay,
+  type MeteredReply,
+} from './relay-metered-reply.js';
+import { ClientClosedError, readWholeReply, type WholeReplyRead } from './read-whole-reply.js';
 import type { ResolvedUpstream, UpstreamCache } from '../upstreams/resolve-upstreams.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
 import { scheduleUpstreams } from '../upstreams/select-upstream.js';
@@ -82,6 +88,9 @@ export interface ForwardCall {
   adapter: RequestAdapter;
   context: ForwardContext;
 }
+
+/** A success body up to this size is read whole (the meter's parse limit). */
+const WHOLE_REPLY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 type FailedAttempt = Exclude<AttemptResult, { kind: 'success' } | { kind: 'client-closed' }>;
 
@@ -161,56 +170,92 @@ function answerFailure(call: ForwardCall, failed: FailedAttempt) {
   return answerErrorReply(call, failed.adapter, failed.reply);
 }
 
-/** Relays and meters a success reply: the serving attempt, the only one billed. */
-function relaySuccess(
+interface ServedAttempt {
+  upstream: ResolvedUpstream;
+  adapter: RequestAdapter;
+  response: Dispatcher.ResponseData;
+}
+
+/** Counts the serving attempt once its reply is metered. */
+function countServed(
   dependencies: ForwardDependencies,
-  call: ForwardCall,
-  served: {
-    upstream: ResolvedUpstream;
-    adapter: RequestAdapter;
-    response: Dispatcher.ResponseData;
-  },
-) {
-  const { context, request, state } = call;
-  const { adapter, response, upstream } = served;
-  const stream = adapter.isStream(context);
-  const translator =
-    adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null;
-  const relay = relayMeteredReply({
-    body: response.body,
-    reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
-    stream,
-    contentType: headerText(response.headers['content-type']) ?? '',
-    translator,
-    streamError: (error) => adapter.streamError(context, mapTransportError(error)),
-    onUpstreamError: (error) => {
-      request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
-    },
-  });
-  void relay.outcome.then((metered) => {
-    dependencies.metrics?.attempts.inc({
+  upstream: ResolvedUpstream,
+  outcome: Promise<MeteredReply>,
+): void {
+  const { metrics } = dependencies;
+  if (metrics === undefined) return;
+  void outcome.then((metered) => {
+    metrics.attempts.inc({
       upstream: upstream.name,
       platform: upstream.platform,
       outcome: metered.end === 'upstream-failed' ? 'stream_error' : 'ok',
     });
   });
-  // Told when the response closes (the request's one close handler): ends the meter if unended.
-  state.metering.relay = relay;
-  return { relay, translator, stream };
 }
 
+/**
+ * Relays and meters a success reply: the serving attempt, the only one billed. One JSON document
+ * is read whole and sent as one buffer (`read-whole-reply.ts`); a stream is relayed as it comes.
+ */
 async function sendSuccess(
   dependencies: ForwardDependencies,
   call: ForwardCall,
-  served: {
-    upstream: ResolvedUpstream;
-    adapter: RequestAdapter;
-    response: Dispatcher.ResponseData;
-  },
+  served: ServedAttempt,
 ) {
-  const { reply } = call;
-  const { response } = served;
-  const { relay, translator, stream } = relaySuccess(dependencies, call, served);
+  const { context, request, reply, state } = call;
+  const { adapter, response, upstream } = served;
+  const stream = adapter.isStream(context);
+  const contentType = headerText(response.headers['content-type']) ?? '';
+  const translator =
+    adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null;
+  const relayOptions = {
+    stream,
+    contentType,
+    streamError: (error: unknown) => adapter.streamError(context, mapTransportError(error)),
+    onUpstreamError: (error: unknown) => {
+      request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
+    },
+  };
+  let relay: MeteredRelay;
+  if (replyFraming({ stream, contentType }) === 'json') {
+    const whole = readWholeReply({
+      body: response.body,
+      reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
+      translator,
+      limitBytes: WHOLE_REPLY_LIMIT_BYTES,
+      relay: relayOptions,
+    });
+    // Told when the response closes (the request's one close handler): ends the meter if unended.
+    state.metering.relay = whole;
+    countServed(dependencies, upstream, whole.outcome);
+    let read: WholeReplyRead;
+    try {
+      read = await whole.read;
+    } catch (error) {
+      if (error instanceof ClientClosedError) throw new GatewayError('TG_CLIENT_CLOSED');
+      relayOptions.onUpstreamError(error);
+      // Nothing was sent yet: the caller gets (and the record keeps) the error status instead.
+      const failure = mapTransportError(error);
+      state.outcome.status = failure.statusCode;
+      throw failure;
+    }
+    if (read.kind === 'whole') {
+      return reply
+        .code(translator?.status?.() ?? response.statusCode)
+        .headers(headersForClient(response.headers))
+        .send(read.body);
+    }
+    relay = read.relay;
+  } else {
+    relay = relayMeteredReply({
+      ...relayOptions,
+      body: response.body,
+      reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
+      translator,
+    });
+    state.metering.relay = relay;
+    countServed(dependencies, upstream, relay.outcome);
+  }
   if (translator !== null && !stream) {
     // A translated whole reply is complete only at its end, and may carry another status.
     const chunks: Buffer[] = [];

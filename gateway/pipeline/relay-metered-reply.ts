@@ -33,6 +33,8 @@ export interface RelayMeteredReplyOptions {
   /** The caller-protocol frame that ends a stream the upstream broke, or null to just close it. */
   streamError: (error: unknown) => string | null;
   onUpstreamError: (error: unknown) => void;
+  /** Chunks already read from `body` (a whole-reply read that grew too large), relayed first. */
+  prefix?: readonly Buffer[];
 }
 
 export interface MeteredRelay {
@@ -43,7 +45,7 @@ export interface MeteredRelay {
 }
 
 /** SSE when the reply says so; a streamed reply in JSON is a JSON array (Gemini without alt=sse). */
-function replyFraming(options: { stream: boolean; contentType: string }): StreamFraming {
+export function replyFraming(options: { stream: boolean; contentType: string }): StreamFraming {
   if (options.contentType.toLowerCase().includes('text/event-stream')) return 'sse';
   return options.stream ? 'json-array' : 'json';
 }
@@ -105,7 +107,9 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     finish('client-closed');
     if (!source.destroyed) source.destroy();
   });
-  source.pipe(meter).pipe(relay);
+  meter.pipe(relay);
+  for (const chunk of options.prefix ?? []) meter.write(chunk);
+  source.pipe(meter);
   return {
     body: relay,
     outcome,

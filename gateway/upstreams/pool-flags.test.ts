@@ -17,5 +17,10 @@ describe('the pool flags', () => {
       upstreamProbeLeaseMs: 30_000,
     });
     expect(() => parseGatewaySettings(['--upstream-max-attempts', '0'], {})).toThrow();
+    expect(parseGatewaySettings([], {}).upstreamClaimCacheMs).toBe(500);
+    expect(parseGatewaySettings(['--upstream-claim-cache-ms', '0'], {}).upstreamClaimCacheMs).toBe(
+      0,
+    );
+    expect(() => parseGatewaySettings(['--upstream-claim-cache-ms', '5000'], {})).toThrow();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Upstream health shared through Redis: two gateway instances, each with its own store client on
  * one Redis, see each other's cool-downs, circuits and sticky sessions; and the Redis commands one
- * call sends (MONITOR): the claim is the only command the pool adds to a healthy call.
+ * call sends (MONITOR): the claim is the only command the pool adds to a healthy call, and a clean
+ * claim of an upstream without limits is reused for the claim cache time.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -153,12 +154,21 @@ describe('Redis commands of one call', () => {
     }
   }
 
-  it('adds one EVALSHA (the claim) to a healthy call, and the claim replaces the slot script', async () => {
+  it('adds one EVALSHA (the claim) to a healthy call at most every 500 ms, and the claim replaces the slot script', async () => {
     const plain = await putUpstream(storeA, secrets, { prefix: 'plain', baseURL: provider.url });
     const apiKey = await poolKey(storeA, secrets, { namespace, upstreams: inOrder(plain) });
     await call(baseA, apiKey); // warms the policy caches and loads the scripts
-    // admission, claim, settlement (the key policy was read by the call before, under 500 ms ago).
-    expect(await commandsOf(() => call(baseA, apiKey))).toEqual(['evalsha', 'evalsha', 'evalsha']);
+    // Admission and settlement: the key policy and the upstream's clean claim were read by the
+    // call before, under 500 ms ago.
+    expect(await commandsOf(() => call(baseA, apiKey))).toEqual(['evalsha', 'evalsha']);
+    // Once the claim cache time is over, the claim runs again (the key policy is read again too).
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await commandsOf(() => call(baseA, apiKey))).toEqual([
+      'evalsha',
+      'evalsha',
+      'evalsha',
+      'get',
+    ]);
     const limited = await putUpstream(storeA, secrets, {
       prefix: 'limited',
       baseURL: provider.url,

@@ -58,6 +58,9 @@ beforeAll(async () => {
     registry,
     random: () => nextRandom,
     config: {
+      // These tests change the shared health between calls as another replica would; how long a
+      // replica may reuse a clean claim is cache-clean-claims.test.ts's subject.
+      upstreamClaimCacheMs: 0,
       headersTimeoutMs: 400,
       connectTimeoutMs: 500,
       upstreamCooldownBaseMs: POLICY.baseCooldownMs,
@@ -388,6 +391,36 @@ describe('failover before the first byte', () => {
     } finally {
       await dropping.close();
     }
+  });
+
+  it('answers a whole reply broken mid-body with an error in the caller protocol, not retried', async () => {
+    const breaking = await putUpstream(store, secrets, {
+      prefix: 'half',
+      baseURL: await tiny.start((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+        response.write('{"id":"msg_half","type":"message","content":[');
+        setTimeout(() => response.destroy(), 20);
+      }),
+    });
+    const spare = await putUpstream(store, secrets, { prefix: 'half-spare', baseURL: second.url });
+    const apiKey = await poolKey(store, secrets, {
+      namespace,
+      upstreams: inOrder(breaking, spare),
+    });
+    second.reset();
+    const answer = await call(apiKey);
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.text)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+    expect(second.requests).toHaveLength(0);
+    const record = await settledRecord(store, namespace, answer.requestId);
+    expect(record).toMatchObject({ upstream: breaking, attempts: 1, status: 502 });
+    expect(record.flags).toContain('upstream-failed');
+    expect(
+      await metric('tollgate_upstream_attempts_total', {
+        upstream: breaking,
+        outcome: 'stream_error',
+      }),
+    ).toBe(1);
   });
 
   it('stops after the configured attempts and answers the last failure', async () => {
