@@ -30,6 +30,8 @@ export interface TargetEnvironment {
   upstreamCredentials: BenchCredentials;
   /** Tollgate with every admission feature set (the side-by-side bench). */
   allFeatures?: boolean;
+  /** Node flags for Tollgate's process (`--trace-gc`, heap sizes). */
+  gatewayNodeFlags?: readonly string[];
 }
 
 export async function startBenchTarget(
@@ -89,6 +91,7 @@ export async function startBenchTarget(
       script: './serve-bench-gateway.ts',
       args: [file],
       cpus: environment.gatewayCpus,
+      nodeFlags: environment.gatewayNodeFlags ?? [],
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });

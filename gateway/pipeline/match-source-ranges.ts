@@ -56,6 +56,19 @@ function cachedRanges(texts: readonly string[]): ParsedRange[] {
   return ranges;
 }
 
+/** Callers come back from the same few addresses (kept-alive connections): parse each once. */
+const addressCache = new Map<string, ParsedAddress | null>();
+
+function cachedAddress(text: string): ParsedAddress | null {
+  let address = addressCache.get(text);
+  if (address === undefined) {
+    address = parseAddress(text);
+    if (addressCache.size >= RANGE_CACHE_LIMIT) addressCache.clear();
+    addressCache.set(text, address);
+  }
+  return address;
+}
+
 export function addressInRange(address: ParsedAddress, range: ParsedRange): boolean {
   const [base] = range;
   if (address.kind() === base.kind()) return address.match(range);
@@ -78,7 +91,7 @@ export function isSourceDenied(
   ranges: { allow: readonly string[]; deny: readonly string[] },
 ): boolean {
   if (ranges.allow.length === 0 && ranges.deny.length === 0) return false;
-  const address = parseAddress(callerIp);
+  const address = cachedAddress(callerIp);
   if (address === null) return true;
   if (addressInRanges(address, cachedRanges(ranges.deny))) return true;
   return ranges.allow.length > 0 && !addressInRanges(address, cachedRanges(ranges.allow));

@@ -76,4 +76,34 @@ describe('relayMeteredReply', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(source.destroyed).toBe(true);
   });
+
+  it('pauses the upstream while the caller does not read, and loses no byte', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let produced = 0;
+    const source = new Readable({
+      highWaterMark: 64 * 1024,
+      read() {
+        // An upstream that always has more: only backpressure stops it.
+        produced += 1;
+        this.push(produced <= 200 ? chunk : null);
+      },
+    });
+    const metered = relay(source, { stream: false, contentType: 'application/octet-stream' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nobody read the reply yet: a few chunks were taken, not the 200 the upstream offers.
+    expect(produced).toBeLessThan(10);
+    let received = 0;
+    for await (const piece of metered.body) received += (piece as Buffer).length;
+    expect(received).toBe(200 * chunk.length);
+    expect((await metered.outcome).end).toBe('ended');
+  });
+
+  it('relays the chunks read before it first, then the rest', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source, { prefix: [Buffer.from(frames[0]!)] });
+    source.push(Buffer.from(frames.slice(1).join('')));
+    source.push(null);
+    expect(await collect(metered.body)).toBe(frames.join(''));
+    expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
+  });
 });

@@ -5,7 +5,7 @@
  * meter's outcome resolves exactly once: at the upstream's end, when it fails mid-stream (the
  * caller's protocol error event ends the stream, or it is closed), or when the client goes away.
  */
-import { PassThrough, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { StreamFraming, TapOutcome } from '../sse/create-stream-tap.js';
 import { createStreamTap } from '../sse/create-stream-tap.js';
@@ -38,7 +38,7 @@ export interface RelayMeteredReplyOptions {
 }
 
 export interface MeteredRelay {
-  body: PassThrough;
+  body: Readable;
   outcome: Promise<MeteredReply>;
   /** Ends the meter as `client-closed` unless it has ended already. */
   clientClosed(): void;
@@ -67,49 +67,68 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     resolve({ report: tapped.result, end, bytes: tapped.bytes, overflowed: tapped.overflowed });
   };
 
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      tap.write(chunk);
-      if (translator === null) {
-        callback(null, chunk);
-        return;
-      }
-      try {
-        callback(null, translator.push(chunk));
-      } catch (error) {
-        callback(error as Error);
-      }
-    },
-    flush(callback) {
-      finish('ended');
-      try {
-        const tail = translator?.end();
-        callback(null, tail !== undefined && tail.length > 0 ? tail : undefined);
-      } catch (error) {
-        callback(error as Error);
-      }
+  // One readable for the caller's reply, fed from the source's `data` events: no Transform and
+  // PassThrough pair per call. Backpressure: the source pauses when the reply's buffer is full and
+  // resumes when the reply reads again.
+  let sourceDone = false;
+  const relay = new Readable({
+    read() {
+      if (!sourceDone) source.resume();
     },
   });
-  const relay = new PassThrough();
   const fail = (error: unknown): void => {
-    source.unpipe(meter);
-    meter.unpipe(relay);
+    sourceDone = true;
+    source.off('data', onData);
     finish('upstream-failed');
-    if (relay.destroyed || relay.writableEnded) return;
+    if (relay.destroyed) return;
     options.onUpstreamError(error);
     const frame = options.streamError(error);
-    if (frame === null) relay.destroy(error instanceof Error ? error : new Error(String(error)));
-    else relay.end(frame);
+    if (frame === null) {
+      relay.destroy(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    relay.push(frame);
+    relay.push(null);
   };
-  source.once('error', fail);
-  meter.once('error', fail);
+  const pass = (chunk: Buffer): void => {
+    tap.write(chunk);
+    const out = translator === null ? chunk : translator.push(chunk);
+    if (out.length > 0 && !relay.push(out)) source.pause();
+  };
+  function onData(chunk: Buffer): void {
+    if (sourceDone) return;
+    try {
+      pass(chunk);
+    } catch (error) {
+      fail(error);
+    }
+  }
+  source.once('end', () => {
+    if (sourceDone) return;
+    sourceDone = true;
+    finish('ended');
+    try {
+      const tail = translator?.end();
+      if (tail !== undefined && tail.length > 0) relay.push(tail);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    relay.push(null);
+  });
+  source.once('error', (error: unknown) => {
+    if (!sourceDone) fail(error);
+  });
   relay.once('close', () => {
     finish('client-closed');
     if (!source.destroyed) source.destroy();
   });
-  meter.pipe(relay);
-  for (const chunk of options.prefix ?? []) meter.write(chunk);
-  source.pipe(meter);
+  try {
+    for (const chunk of options.prefix ?? []) pass(chunk);
+  } catch (error) {
+    fail(error);
+  }
+  source.on('data', onData);
   return {
     body: relay,
     outcome,

@@ -1,0 +1,87 @@
+/**
+ * `npx tsx bench/probe-tail.ts [rate] [seconds] [-- node flags for Tollgate]`: the side-by-side
+ * layout's Tollgate (private Redis, every admission feature, one worker, pinned with its Redis)
+ * under an open loop of non-streamed Chat Completions calls at `rate` per second, run with
+ * `--trace-gc` and the given flags. Prints the latency percentiles, the slowest calls' send times,
+ * and every garbage-collection pause of 2 ms or more, so a tail can be matched to what stalled
+ * the event loop. Nothing is written.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+import { summarizeLatencies } from './compute-percentiles.js';
+import type { BenchRequestKind } from './describe-bench-requests.js';
+import type { LoadResult } from './run-load-modes.js';
+import { planSideBySidePinning } from './side-by-side.js';
+import { spawnBenchChild } from './spawn-bench-child.js';
+import { startBenchTarget } from './start-bench-target.js';
+import { startRedisServer } from '../test/support/redis-server.js';
+
+const [rateText = '1000', secondsText = '8', ...rest] = process.argv.slice(2);
+const flags = rest.filter((flag) => flag !== '--');
+const rate = Number(rateText);
+const seconds = Number(secondsText);
+const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
+
+const pinning = planSideBySidePinning(availableParallelism());
+process.stdout.write(
+  `load average ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')}\n`,
+);
+const mock = await spawnBenchChild({
+  script: './serve-mock-upstream.ts',
+  cpus: pinning?.rest ?? null,
+});
+const loadgen = await spawnBenchChild({
+  script: './serve-load-generator.ts',
+  cpus: pinning?.rest ?? null,
+});
+const redisServer = await startRedisServer();
+if (pinning !== null && redisServer.process.pid !== undefined) {
+  execFileSync('taskset', ['-a', '-pc', pinning.server, String(redisServer.process.pid)], {
+    stdio: 'ignore',
+  });
+}
+const key = 'fake-upstream-key';
+const started = await startBenchTarget(
+  { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
+  {
+    provider: mock,
+    providerUrl: String(mock.ready.url),
+    redisUrl: redisServer.url,
+    gatewayCpus: pinning?.server ?? null,
+    upstreamCredentials: { anthropic: key, openai: key, gemini: key },
+    allFeatures: true,
+    gatewayNodeFlags: ['--trace-gc', ...flags],
+  },
+);
+const drive = async (load: unknown): Promise<LoadResult> => {
+  const answer = await loadgen.ask(
+    {
+      type: 'run',
+      url: started.url,
+      connections: 512,
+      kinds: [kind],
+      credentials: started.credentials,
+      load,
+    },
+    120_000,
+  );
+  return answer.result as LoadResult;
+};
+try {
+  await drive({ mode: 'closed', concurrency: 16, durationMs: 2_000 });
+  process.stdout.write(`--- open loop at ${rate}/s for ${seconds} s\n`);
+  const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
+  const latencies = Object.values(result.latencies).flat();
+  const summary = summarizeLatencies(latencies);
+  process.stdout.write(
+    `--- end: ${latencies.length} calls, p50 ${summary.p50.toFixed(2)} ms, p99 ${summary.p99.toFixed(2)} ms, max ${Math.max(...latencies).toFixed(2)} ms\n`,
+  );
+} finally {
+  await started.stop();
+  await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
+  await loadgen.stop();
+  await mock.stop();
+  await redisServer.stop();
+}
