@@ -6,6 +6,10 @@
  * counters, the store lost them; counters charged by a release before the marker are whole) is
  * refused with `CountersRestoring` before any limit is read, until the recorder has restored its
  * counters from the ledger. The rule reads the same HMGET as the balance check.
+ * An admission runs ten commands inside: the purge's ZRANGEBYSCORE, one HMGET per hash read
+ * (account policy, account counters, key counters with every window), ZCARD for the account's
+ * slots, and the writes (the lease, HSETNX of the entry, which also finds a request id already in
+ * flight, the charge entry, one HSET of the key's counters, the account's reservation).
  * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge.
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
  * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs, lease charge ('' for none:
@@ -36,70 +40,77 @@ local sessionTtl = tonumber(ARGV[13 + windowCount] or '0')
 
 purgeExpired(base, now, markerTtl)
 
-if redis.call('HEXISTS', inFlightData, requestId) == 1 then
-  redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
-  return {'ok', redis.call('HGET', accountPolicy, 'uid') or ''}
-end
-
 local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent')
 local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present', 'lost')
-if account[1] and not countersWhole(accountState[3], accountState[1], accountState[4]) then
-  return {'refused', 'CountersRestoring', '', '1'}
+-- The key's counters in one read: used, reserved, inflight, then used and end of each window.
+local counters = redis.call('HMGET', keyCounters, unpack(keyCounterFields))
+
+-- A request id already in flight is admitted again whatever the limits say now: its lease is
+-- renewed and it keeps its one reservation. Asked only before a refusal; an admission finds it
+-- out when it writes the entry (HSETNX).
+local function refuse(reason, window, number)
+  if redis.call('HEXISTS', inFlightData, requestId) == 1 then
+    redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
+    return {'ok', account[1] or ''}
+  end
+  return {'refused', reason, window, number}
 end
 
-local counters = redis.call('HMGET', keyCounters, 'used', 'reserved', 'inflight')
+if account[1] and not countersWhole(accountState[3], accountState[1], accountState[4]) then
+  return refuse('CountersRestoring', '', '1')
+end
+
 local used, reserved, keyInFlight = num(counters[1]), num(counters[2]), num(counters[3])
 
 if quota > 0 and used + reserved >= quota then
-  return {'refused', 'QuotaExhausted', '', '0'}
+  return refuse('QuotaExhausted', '', '0')
 end
 
 for index, window in ipairs(windows) do
   local limit = tonumber(ARGV[7 + index])
   if limit > 0 then
-    local state = redis.call('HMGET', keyCounters, window[1] .. ':used', window[1] .. ':end')
-    local windowEnd = num(state[2])
+    local windowEnd = num(counters[3 + index * 2])
     local windowUsed = 0
-    if windowEnd > now then windowUsed = num(state[1]) end
+    if windowEnd > now then windowUsed = num(counters[2 + index * 2]) end
     if windowUsed + reserved >= limit then
       local retryAfter = 1
       if windowEnd > now then retryAfter = math.max(1, math.ceil((windowEnd - now) / 1000)) end
-      return {'refused', 'WindowExhausted', window[1], tostring(retryAfter)}
+      return refuse('WindowExhausted', window[1], tostring(retryAfter))
     end
   end
 end
 
-if sourceDenied then return {'refused', 'SourceDenied', '', '0'} end
+if sourceDenied then return refuse('SourceDenied', '', '0') end
 
-if not account[1] then return {'refused', 'NoAccount', '', '0'} end
+if not account[1] then return refuse('NoAccount', '', '0') end
 
 local spent, accountReserved = num(accountState[1]), num(accountState[2])
 if account[2] and account[2] ~= '' and spent + accountReserved >= tonumber(account[2]) then
-  return {'refused', 'BalanceExhausted', '', '0'}
+  return refuse('BalanceExhausted', '', '0')
 end
 
 local accountMax = num(account[3])
 if accountMax > 0 and redis.call('ZCARD', inFlight) >= accountMax then
-  return {'refused', 'AccountConcurrency', '', tostring(accountMax)}
+  return refuse('AccountConcurrency', '', tostring(accountMax))
 end
 
 if keyMax > 0 and keyInFlight >= keyMax then
-  return {'refused', 'KeyConcurrency', '', tostring(keyMax)}
+  return refuse('KeyConcurrency', '', tostring(keyMax))
 end
 
-if modelDenied then return {'refused', 'ModelDenied', '', '0'} end
+if modelDenied then return refuse('ModelDenied', '', '0') end
 
 redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
-redis.call('HSET', inFlightData, requestId, keyUid .. '\\t' .. ARGV[6])
+if redis.call('HSETNX', inFlightData, requestId, keyUid .. '\\t' .. ARGV[6]) == 0 then
+  return {'ok', account[1]}
+end
 if leaseCharge ~= '' then
   redis.call('HSET', inFlightCharge, requestId, account[1] .. '\\t' .. leaseCharge)
 end
-redis.call('HINCRBY', keyCounters, 'reserved', estimate)
-redis.call('HINCRBY', keyCounters, 'inflight', 1)
+redis.call('HSET', keyCounters, 'reserved', int(reserved + estimate), 'inflight', int(keyInFlight + 1))
 redis.call('HINCRBY', accountCounters, 'reserved', estimate)
 if sessionTtl > 0 then
-  local bound = redis.call('GET', KEYS[7]) or ''
-  if bound ~= '' then redis.call('PEXPIRE', KEYS[7], sessionTtl) end
+  local bound = redis.call('GETEX', KEYS[7], 'PX', int(sessionTtl)) or ''
   return {'ok', account[1], bound}
 end
 return {'ok', account[1]}

@@ -50,12 +50,15 @@ return 1
  */
 export const ACQUIRE_UPSTREAM_SLOT_LUA = `
 local now, limit = tonumber(ARGV[3]), tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('ZADD', KEYS[1], ARGV[3] + ARGV[4], ARGV[1])
-  return 1
+-- With a limit, expired slots are removed only when they could matter: while the set holds fewer
+-- members than the limit, the live ones are fewer too.
+if limit <= 0 or redis.call('ZCARD', KEYS[1]) >= limit then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  if limit > 0 and not redis.call('ZSCORE', KEYS[1], ARGV[1])
+    and redis.call('ZCARD', KEYS[1]) >= limit then
+    return 0
+  end
 end
-if limit > 0 and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[3] + ARGV[4], ARGV[1])
 return 1
 `;

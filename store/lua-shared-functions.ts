@@ -11,6 +11,10 @@
  * script, so a counter change and its record cannot diverge; the recorder drains the stream into
  * the ledger. Every name is built from the namespace's `base`, so each function works inside any
  * script of the namespace's slot.
+ *
+ * Every writer of a key's counters writes `used` (a charge, a quota reset, a restore) or `reserved`
+ * and `inflight` (an admission), so the counters exist exactly when one of these three is set: the
+ * charge of a settlement reads them in its one HMGET instead of asking EXISTS.
  */
 import {
   COUNTERS_LOST_FIELD,
@@ -62,34 +66,48 @@ local function releaseEntry(base, entry)
   redis.call('HINCRBY', base .. 'ac', 'reserved', int(-estimate))
 end
 
+-- The fields admission and charge read from the key's counters in one HMGET: used, reserved,
+-- inflight, then used and end of each window (the window of index i at 2 + 2i and 3 + 2i).
+local keyCounterFields = {'used', 'reserved', 'inflight'}
+for _, window in ipairs(windows) do
+  table.insert(keyCounterFields, window[1] .. ':used')
+  table.insert(keyCounterFields, window[1] .. ':end')
+end
+
 -- Charges a settled cost: quota, windows and last use in one read and one write of the key's
 -- counters (money stays below 2^53, exact in Lua numbers), the account's spend, and the record
 -- appended to the namespace's usage stream. A first charge (nothing spent before) also checks the
--- whole-counters marker.
--- c: keyUid, cost (text), now, recordJson (the record with its chargedAt).
+-- whole-counters marker. With c.release (the request's reservation, still held), the same read
+-- and write give the key's reservation and slot back (only while the counters exist: deleted
+-- counters are not recreated with a negative reservation), and the account's reservation too.
+-- c: keyUid, cost (text), now, recordJson (the record with its chargedAt), release (number or nil).
 local function chargeCost(base, c)
   local keyCounters = base .. 'kc:' .. c.keyUid
   local cost = tonumber(c.cost)
-  local names = {'used'}
-  for _, window in ipairs(windows) do
-    table.insert(names, window[1] .. ':used')
-    table.insert(names, window[1] .. ':end')
-  end
-  local current = redis.call('HMGET', keyCounters, unpack(names))
+  local current = redis.call('HMGET', keyCounters, unpack(keyCounterFields))
   local changes = {'used', int(num(current[1]) + cost), 'lastUsed', int(c.now)}
+  if c.release and (current[1] or current[2] or current[3]) then
+    table.insert(changes, 'reserved')
+    table.insert(changes, int(num(current[2]) - c.release))
+    table.insert(changes, 'inflight')
+    table.insert(changes, int(num(current[3]) - 1))
+  end
   for index, window in ipairs(windows) do
-    local windowUsed, windowEnd = num(current[index * 2]), num(current[index * 2 + 1])
+    local windowUsed, windowEnd = num(current[2 + index * 2]), num(current[3 + index * 2])
     if windowEnd > c.now then
-      table.insert(changes, names[index * 2])
+      table.insert(changes, keyCounterFields[2 + index * 2])
       table.insert(changes, int(windowUsed + cost))
     elseif cost > 0 then
-      table.insert(changes, names[index * 2])
+      table.insert(changes, keyCounterFields[2 + index * 2])
       table.insert(changes, int(cost))
-      table.insert(changes, names[index * 2 + 1])
+      table.insert(changes, keyCounterFields[3 + index * 2])
       table.insert(changes, int(c.now + window[2]))
     end
   end
   redis.call('HSET', keyCounters, unpack(changes))
+  if c.release then
+    redis.call('HINCRBY', base .. 'ac', 'reserved', int(-c.release))
+  end
   -- No spend before this charge: if the counters are not marked whole either, they were lost, and
   -- this spend must not pass for the history of a release before the marker (counters-whole.ts).
   if redis.call('HINCRBY', base .. 'ac', '${COUNTERS_SPENT_FIELD}', c.cost) == cost

@@ -3,7 +3,8 @@
  * expired lease was charged its estimate), releases the reservation and slots, charges quota,
  * windows and account spend, and appends the usage record to the namespace's stream, in one
  * EVALSHA against the namespace's slot. No record or aggregate is kept in Redis: the recorder
- * drains the stream into the ledger.
+ * drains the stream into the ledger. Ten commands run inside (lua-shared-functions.ts' chargeCost
+ * releases and charges the key's counters with one HMGET and one HSET).
  * KEYS: keyCounters, accountCounters, inFlight, inFlightData, settledMarker, inFlightCharge,
  * usageStream.
  * ARGV: base, requestId, cost, now, markerTtlMs, recordJson (with chargedAt = now), keyUid.
@@ -20,14 +21,20 @@ local base, requestId, now = ARGV[1], ARGV[2], tonumber(ARGV[4])
 
 if not redis.call('SET', settledMarker, '1', 'NX', 'PX', ARGV[5]) then return 0 end
 
+-- The reservation is given back in the charge's own read and write of the key's counters (a
+-- reservation held for another key than the one charged is released on its own).
 local entry = redis.call('HGET', inFlightData, requestId)
+local release = nil
 if entry then
-  releaseEntry(base, entry)
+  local reserved = splitTabs(entry, 2)
+  if reserved[1] == ARGV[7] then release = tonumber(reserved[2]) else releaseEntry(base, entry) end
   redis.call('HDEL', inFlightData, requestId)
 end
 redis.call('HDEL', inFlightCharge, requestId)
 redis.call('ZREM', inFlight, requestId)
 
-chargeCost(base, { keyUid = ARGV[7], cost = ARGV[3], now = now, recordJson = ARGV[6] })
+chargeCost(base, {
+  keyUid = ARGV[7], cost = ARGV[3], now = now, recordJson = ARGV[6], release = release,
+})
 return 1
 `;

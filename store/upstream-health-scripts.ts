@@ -5,6 +5,18 @@
  * the concurrency slots ZSET and the requests-per-minute counter of the current minute.
  */
 
+/** The health hash's fields, in the order the claim script reads them (state, until, probe first). */
+const HEALTH_FIELDS = [
+  'state',
+  'until',
+  'probe',
+  'probeUntil',
+  'failures',
+  'streak',
+  'cause',
+  'auth',
+] as const;
+
 /**
  * KEYS: health, slots, requests of this minute. ARGV: requestId, limit, requestsPerMinute, now,
  * leaseMs, probeLeaseMs, minute end.
@@ -13,8 +25,13 @@
 export const CLAIM_UPSTREAM_LUA = `
 local requestId = ARGV[1]
 local limit, perMinute, now = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local health = redis.call('HMGET', KEYS[1], 'state', 'until', 'probe', 'probeUntil')
+-- Every field of the health hash: the hash exists (dirty) exactly when one of them is set.
+local health = redis.call('HMGET', KEYS[1], ${HEALTH_FIELDS.map((field) => `'${field}'`).join(', ')})
 local state, untilMs = health[1], tonumber(health[2] or '0')
+local dirty = 0
+for index = 1, ${HEALTH_FIELDS.length} do
+  if health[index] then dirty = 1 end
+end
 local probe = 0
 if state == 'cooling' and untilMs > now then return {0, 'CoolingDown', tostring(untilMs)} end
 if state == 'open' then
@@ -25,26 +42,33 @@ if state == 'open' then
   end
   probe = 1
 end
-if perMinute > 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= perMinute then
-  return {0, 'RequestsPerMinute', ARGV[7]}
+-- The minute's counter is taken first and given back on a refusal: one INCR when granted.
+if perMinute > 0 then
+  local started = redis.call('INCR', KEYS[3])
+  if started == 1 then redis.call('PEXPIREAT', KEYS[3], tonumber(ARGV[7]) + 1000) end
+  if started > perMinute then
+    redis.call('DECR', KEYS[3])
+    return {0, 'RequestsPerMinute', ARGV[7]}
+  end
 end
 local slot = 0
 if limit > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  if not redis.call('ZSCORE', KEYS[2], requestId) and redis.call('ZCARD', KEYS[2]) >= limit then
-    return {0, 'Busy', ''}
+  -- Expired slots are removed only when they could matter: while the set holds fewer members
+  -- than the limit, the live ones are fewer too.
+  if redis.call('ZCARD', KEYS[2]) >= limit then
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+    if not redis.call('ZSCORE', KEYS[2], requestId) and redis.call('ZCARD', KEYS[2]) >= limit then
+      if perMinute > 0 then redis.call('DECR', KEYS[3]) end
+      return {0, 'Busy', ''}
+    end
   end
   redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), requestId)
   slot = 1
 end
-if perMinute > 0 then
-  redis.call('INCR', KEYS[3])
-  redis.call('PEXPIREAT', KEYS[3], tonumber(ARGV[7]) + 1000)
-end
 if probe == 1 then
   redis.call('HSET', KEYS[1], 'probe', requestId, 'probeUntil', now + tonumber(ARGV[6]))
 end
-return {1, probe, slot, redis.call('EXISTS', KEYS[1])}
+return {1, probe, slot, dirty}
 `;
 
 /**

@@ -167,6 +167,53 @@ export function describeSpendContract(holder: StoreHolder): void {
     });
   });
 
+  describe('settlement of a reservation', () => {
+    it('gives back the key reservation and slot it charges, not recreated once deleted', async () => {
+      const { store } = holder;
+      const who = await tenant(store);
+      const now = Date.now();
+      const request = admission({ ...who, now }, { estimateNano: 500 });
+      await store.admit(request);
+      await store.deleteKeyCounters(who.namespace, who.keyUid);
+      const settle = settlement({ ...who, now }, { requestId: request.requestId, costNano: 300 });
+      expect(await store.settle(settle)).toEqual({ applied: true });
+      const counters = await store.keyCounters(who.namespace, who.keyUid, now);
+      expect([counters.usedNano, counters.reservedNano]).toEqual([300, 0]);
+      expect(await store.accountCounters(who.namespace)).toEqual({
+        spentNano: 300,
+        reservedNano: 0,
+      });
+      // No slot count below zero: a key limit of 1 admits one request, then refuses.
+      const limited = { keyMaxConcurrent: 1 };
+      expect((await store.admit(admission({ ...who, now }, limited))).admitted).toBe(true);
+      expect(await store.admit(admission({ ...who, now }, limited))).toEqual({
+        admitted: false,
+        refusal: { reason: 'KeyConcurrency', limit: 1 },
+      });
+    });
+
+    it('releases the key that reserved when another key is charged', async () => {
+      const { store } = holder;
+      const who = await tenant(store);
+      const now = Date.now();
+      const request = admission({ ...who, now }, { estimateNano: 500 });
+      await store.admit(request);
+      const charged = { ...who, keyUid: randomUUID() };
+      const settle = settlement(
+        { ...charged, now },
+        { requestId: request.requestId, costNano: 300 },
+      );
+      expect(await store.settle(settle)).toEqual({ applied: true });
+      const reserving = await store.keyCounters(who.namespace, who.keyUid, now);
+      expect([reserving.usedNano, reserving.reservedNano]).toEqual([0, 0]);
+      const other = await store.keyCounters(who.namespace, charged.keyUid, now);
+      expect([other.usedNano, other.reservedNano]).toEqual([300, 0]);
+      const limited = { keyMaxConcurrent: 1 };
+      expect((await store.admit(admission({ ...who, now }, limited))).admitted).toBe(true);
+      expect((await store.admit(admission({ ...charged, now }, limited))).admitted).toBe(true);
+    });
+  });
+
   describe('quota reset and deleted keys', () => {
     it('resetQuota zeroes used quota once per token', async () => {
       const { store } = holder;

@@ -148,6 +148,30 @@ function describeRefusalOrder(holder: StoreHolder): void {
       expect((await store.keyCounters(who.namespace, who.keyUid, now)).reservedNano).toBe(70);
     });
 
+    it('admits a repeated request id that no limit refuses with its first reservation only', async () => {
+      const { store } = holder;
+      const who = await tenant(store);
+      const request = admission({ ...who, now }, { estimateNano: 70 });
+      expect(await store.admit(request)).toEqual({ admitted: true, accountUid: who.accountUid });
+      const again = { ...request, estimateNano: 90, keyMaxConcurrent: 2 };
+      expect(await store.admit(again)).toEqual({ admitted: true, accountUid: who.accountUid });
+      expect((await store.keyCounters(who.namespace, who.keyUid, now)).reservedNano).toBe(70);
+      expect(await store.accountCounters(who.namespace)).toEqual({
+        spentNano: 0,
+        reservedNano: 70,
+      });
+      // One slot is held: a second request of the key is refused at a key limit of 1.
+      const other = await store.admit(admission({ ...who, now }, { keyMaxConcurrent: 1 }));
+      expect(other).toEqual({ admitted: false, refusal: { reason: 'KeyConcurrency', limit: 1 } });
+      const settle = settlement({ ...who, now }, { requestId: request.requestId, costNano: 10 });
+      await store.settle(settle);
+      expect((await store.keyCounters(who.namespace, who.keyUid, now)).reservedNano).toBe(0);
+      expect(await store.accountCounters(who.namespace)).toEqual({
+        spentNano: 10,
+        reservedNano: 0,
+      });
+    });
+
     it('refuses an over-quota key with QuotaExhausted before every other reason', async () => {
       const { store } = holder;
       const who = await tenant(store, { creditNano: 0, maxConcurrent: 1 });

@@ -177,6 +177,42 @@ export function describeUpstreamHealthContract(holder: StoreHolder): void {
       expect((await store.claimUpstream(claim(upstream, now, { limit: 1 }))).granted).toBe(true);
     });
 
+    it('counts a claim refused for a busy upstream in no minute', async () => {
+      const { store } = holder;
+      const upstream = uniqueName('up');
+      const limits = { limit: 1, requestsPerMinute: 2 };
+      const first = await store.claimUpstream(claim(upstream, now, { ...limits, requestId: 'a' }));
+      expect(first).toMatchObject({ granted: true, slot: true });
+      expect(await store.claimUpstream(claim(upstream, now + 10, limits))).toMatchObject({
+        reason: 'Busy',
+      });
+      await store.releaseUpstreamSlot(upstream, 'a');
+      const second = await store.claimUpstream(
+        claim(upstream, now + 20, { ...limits, requestId: 'b' }),
+      );
+      expect(second).toMatchObject({ granted: true, slot: true });
+      await store.releaseUpstreamSlot(upstream, 'b');
+      expect(await store.claimUpstream(claim(upstream, now + 30, limits))).toEqual({
+        granted: false,
+        reason: 'RequestsPerMinute',
+        until: now + 60_000,
+      });
+    });
+
+    it('frees a concurrency slot whose lease ended', async () => {
+      const { store } = holder;
+      const upstream = uniqueName('up');
+      const slot = { limit: 1, leaseMs: 1_000 };
+      expect(await store.claimUpstream(claim(upstream, now, slot))).toMatchObject({ slot: true });
+      expect(await store.claimUpstream(claim(upstream, now + 999, slot))).toMatchObject({
+        reason: 'Busy',
+      });
+      expect(await store.claimUpstream(claim(upstream, now + 1_000, slot))).toMatchObject({
+        granted: true,
+        slot: true,
+      });
+    });
+
     it('records a credential refusal without cooling down, cleared by a success', async () => {
       const { store } = holder;
       const upstream = uniqueName('up');
@@ -228,6 +264,20 @@ export function describeUpstreamHealthContract(holder: StoreHolder): void {
       });
       const third = await store.admit({ ...admission({ ...who, now }), session });
       expect(third).toMatchObject({ boundUpstream: 'up-b' });
+    });
+
+    it('keeps a binding past its first TTL while admissions renew it', async () => {
+      const { store } = holder;
+      const who = await tenant(store);
+      const id = uniqueName('session');
+      const binding = { namespace: who.namespace, session: id, upstream: 'u', ttlMs: 200 };
+      await store.bindSession({ ...binding, now: Date.now() });
+      const session = { id, ttlMs: 60_000 };
+      const first = await store.admit({ ...admission({ ...who, now: Date.now() }), session });
+      expect(first).toMatchObject({ boundUpstream: 'u' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const later = await store.admit({ ...admission({ ...who, now: Date.now() }), session });
+      expect(later).toMatchObject({ admitted: true, boundUpstream: 'u' });
     });
 
     it('forgets a binding after its TTL', async () => {

@@ -10,7 +10,7 @@ import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import { freePort, startRedisServer } from '../../support/redis-server.js';
-import { admission, settlement, tenant } from './store-fixtures.js';
+import { admission, leaseCharge, settlement, tenant } from './store-fixtures.js';
 
 /** `cmdstat_<name>` -> calls, from INFO commandstats (commands run inside scripts included). */
 async function commandCalls(observer: Redis): Promise<Map<string, number>> {
@@ -59,10 +59,11 @@ describe('redis store commands', () => {
   let server: RedisServer;
   let store: Store;
   let observer: Redis;
+  const prefix = `test:commands:${randomUUID()}:`;
 
   beforeAll(async () => {
     server = await startRedisServer();
-    store = await createStore({ redisUrl: server.url, prefix: `test:commands:${randomUUID()}:` });
+    store = await createStore({ redisUrl: server.url, prefix });
     observer = new Redis(server.url, { maxRetriesPerRequest: 1 });
   });
   afterAll(async () => {
@@ -100,9 +101,10 @@ describe('redis store commands', () => {
   });
 
   // Before the usage streams the settlement script ran 41 commands (the record in a hash and two
-  // ZSETs, 18 HINCRBY of daily aggregates, their index, one HGET per window). The account's first
-  // charge (nothing spent before) also checks the whole-counters marker: 14.
-  it('settles with 13 commands inside the script: counters, account spend, one XADD', async () => {
+  // ZSETs, 18 HINCRBY of daily aggregates, their index, one HGET per window); 13 until the release
+  // of the key's reservation moved into the charge's HMGET and HSET. The account's first charge
+  // (nothing spent before) also checks the whole-counters marker: 11.
+  it('settles with 10 commands inside the script: counters, account spend, one XADD', async () => {
     const now = Date.now();
     const who = await tenant(store);
     const settleInside = async () => {
@@ -118,27 +120,87 @@ describe('redis store commands', () => {
     const steady = [
       'set',
       'hget',
-      'exists',
-      'hincrby',
-      'hincrby',
-      'hincrby',
       'hdel',
       'hdel',
       'zrem',
       'hmget',
       'hset',
       'hincrby',
+      'hincrby',
       'xadd',
     ];
-    expect(await settleInside()).toEqual([...steady.slice(0, 12), 'hexists', 'xadd']);
+    expect(await settleInside()).toEqual([...steady.slice(0, 9), 'hexists', 'xadd']);
     expect(await settleInside()).toEqual(steady);
-    const admitInside = await clientCommands(
-      server.url,
-      observer,
-      () => store.admit(admission({ ...who, now })),
-      'lua',
-    );
-    expect(admitInside).toHaveLength(10);
+  });
+
+  // 15 commands before: one HMGET per window, HEXISTS for a request id in flight, one HINCRBY per
+  // counter, GET and PEXPIRE of the session binding.
+  it('admits with every check on in 11 commands inside the script', async () => {
+    const now = Date.now();
+    const who = await tenant(store, { creditNano: 1_000_000_000, maxConcurrent: 100 });
+    const limits = { quotaNano: 1e12, fiveHourNano: 1e12, dailyNano: 1e12, sevenDayNano: 1e12 };
+    const admitInside = () => {
+      const requestId = randomUUID();
+      return clientCommands(
+        server.url,
+        observer,
+        () =>
+          store.admit(
+            admission(
+              { ...who, now },
+              {
+                requestId,
+                limits,
+                keyMaxConcurrent: 100,
+                charge: leaseCharge({ ...who, now, requestId }),
+                session: { id: 'session', ttlMs: 60_000 },
+              },
+            ),
+          ),
+        'lua',
+      );
+    };
+    await admitInside();
+    expect(await admitInside()).toEqual([
+      'zrangebyscore',
+      'hmget',
+      'hmget',
+      'hmget',
+      'zcard',
+      'zadd',
+      'hsetnx',
+      'hset',
+      'hset',
+      'hincrby',
+      'getex',
+    ]);
+  });
+
+  it('claims a healthy upstream with one HMGET, and counts its minute with one INCR', async () => {
+    const now = 1_800_000_000_000;
+    const upstream = `claim-${randomUUID()}`;
+    const claim = (requestsPerMinute: number, limit: number) =>
+      clientCommands(
+        server.url,
+        observer,
+        () =>
+          store.claimUpstream({
+            upstream,
+            requestId: randomUUID(),
+            limit,
+            requestsPerMinute,
+            now,
+            leaseMs: 60_000,
+            probeLeaseMs: 10_000,
+          }),
+        'lua',
+      );
+    expect(await claim(0, 0)).toEqual(['hmget']);
+    expect(await claim(100, 10)).toEqual(['hmget', 'incr', 'pexpireat', 'zcard', 'zadd']);
+    expect(await claim(100, 10)).toEqual(['hmget', 'incr', 'zcard', 'zadd']);
+    const minute = `${prefix}upstream:{${upstream}}:rpm:${now}`;
+    expect(await observer.get(minute)).toBe('2');
+    expect(await observer.pexpiretime(minute)).toBe(now + 61_000);
   });
 
   it('keeps the hot path within budget: policy read, admission, settlement, upstream slot', async () => {
