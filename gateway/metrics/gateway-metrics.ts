@@ -1,11 +1,12 @@
 /** Gateway metrics on an injected prom-client Registry; labels only from bounded sets. */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
 
 export interface GatewayMetrics {
-  requests: Counter<'platform' | 'status_class'>;
+  requests: KeyedCounter<'platform' | 'status_class'>;
   refusals: Counter<'platform' | 'reason'>;
-  duration: Histogram<'platform' | 'status_class'>;
-  timeToFirstByte: Histogram<'platform'>;
+  duration: KeyedHistogram<'platform' | 'status_class'>;
+  timeToFirstByte: KeyedHistogram<'platform'>;
   /** Requests between arrival and the close of their response, by the route's platform. */
   inFlight: InFlightRequests;
 }
@@ -37,7 +38,7 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   });
   return {
     inFlight,
-    requests: new Counter({
+    requests: new KeyedCounter({
       name: 'tollgate_requests_total',
       help: 'Requests answered by the gateway, by platform and status class.',
       labelNames: ['platform', 'status_class'],
@@ -49,14 +50,14 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
       labelNames: ['platform', 'reason'],
       registers: [registry],
     }),
-    duration: new Histogram({
+    duration: new KeyedHistogram({
       name: 'tollgate_request_duration_seconds',
       help: 'Time from request to the end of the response, by platform and status class.',
       labelNames: ['platform', 'status_class'],
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
-    timeToFirstByte: new Histogram({
+    timeToFirstByte: new KeyedHistogram({
       name: 'tollgate_upstream_time_to_first_byte_seconds',
       help: 'Time from sending the upstream request to its response headers, by platform.',
       labelNames: ['platform'],

@@ -5,18 +5,19 @@
  * settlement itself: settlements waiting for the store, failed attempts and hand-overs by reason,
  * and expired leases charged as estimated records.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
 import { USAGE_BUCKETS, type UsageBuckets } from '../../store/usage-buckets.js';
 import { statusClass } from './gateway-metrics.js';
 
 type Labels = 'platform' | 'group' | 'model' | 'status_class';
 
 export interface MeteringMetrics {
-  requests: Counter<Labels | 'accuracy'>;
-  duration: Histogram<Labels>;
-  timeToFirstByte: Histogram<Labels>;
-  tokens: Counter<Labels | 'bucket'>;
-  cost: Counter<Labels>;
+  requests: KeyedCounter<Labels | 'accuracy'>;
+  duration: KeyedHistogram<Labels>;
+  timeToFirstByte: KeyedHistogram<Labels>;
+  tokens: KeyedCounter<Labels | 'bucket'>;
+  cost: KeyedCounter<Labels>;
   /** Settlements submitted and not yet confirmed by the store (first attempt or retrying). */
   pendingSettlements: Gauge;
   /** Failed settlement attempts: `store_unavailable`, `store_error`. */
@@ -33,33 +34,33 @@ export interface MeteringMetrics {
 export function createMeteringMetrics(registry: Registry): MeteringMetrics {
   const labelNames = ['platform', 'group', 'model', 'status_class'] as const;
   return {
-    requests: new Counter({
+    requests: new KeyedCounter({
       name: 'tollgate_settled_requests_total',
       help: 'Forwarded requests settled, by platform, group, model, status class and accuracy.',
       labelNames: [...labelNames, 'accuracy'],
       registers: [registry],
     }),
-    duration: new Histogram({
+    duration: new KeyedHistogram({
       name: 'tollgate_settled_request_duration_seconds',
       help: 'Admission to settlement of forwarded requests.',
       labelNames,
       buckets: [0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
       registers: [registry],
     }),
-    timeToFirstByte: new Histogram({
+    timeToFirstByte: new KeyedHistogram({
       name: 'tollgate_settled_time_to_first_byte_seconds',
       help: 'Upstream time to response headers of forwarded requests.',
       labelNames,
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
-    tokens: new Counter({
+    tokens: new KeyedCounter({
       name: 'tollgate_tokens_total',
       help: 'Tokens billed, by bucket (reasoning is part of output).',
       labelNames: [...labelNames, 'bucket'],
       registers: [registry],
     }),
-    cost: new Counter({
+    cost: new KeyedCounter({
       name: 'tollgate_cost_usd_total',
       help: 'Cost billed in USD (after the group multiplier).',
       labelNames,

@@ -3,10 +3,11 @@
  * bounded sets: upstream names (the Upstream resources), platforms, attempt outcomes and reasons.
  */
 import { Counter, type Registry } from 'prom-client';
+import { KeyedCounter } from './keyed-metrics.js';
 
 export interface UpstreamMetrics {
   /** Every attempt at an upstream, by its outcome (classify-attempt.ts). */
-  attempts: Counter<'upstream' | 'platform' | 'outcome'>;
+  attempts: KeyedCounter<'upstream' | 'platform' | 'outcome'>;
   /** Attempts that failed over to the next upstream: the upstream left and why. */
   failovers: Counter<'upstream' | 'reason'>;
   /** Cool-downs and circuit opens this gateway started: rate_limited, overloaded, circuit_open. */
@@ -15,7 +16,7 @@ export interface UpstreamMetrics {
 
 export function createUpstreamMetrics(registry: Registry): UpstreamMetrics {
   return {
-    attempts: new Counter({
+    attempts: new KeyedCounter({
       name: 'tollgate_upstream_attempts_total',
       help: 'Upstream attempts by outcome (ok, connect_error, timeout, status_429, status_529, status_5xx, status_4xx, stream_error).',
       labelNames: ['upstream', 'platform', 'outcome'],

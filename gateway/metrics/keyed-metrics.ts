@@ -1,0 +1,179 @@
+/**
+ * Counters and histograms for the per-call path, read by a prom-client registry like its own
+ * metrics. prom-client's `inc(labels)` and `observe(labels, value)` validate the label object,
+ * and build a hash from its sorted names on every call: 1 to 1.5 µs each, and a forwarded call
+ * makes eleven (docs/benchmarks.md, "Hot path"). These keep one cell per label set, found by the
+ * label values joined in the declared order, and build prom-client's `get()` shape only when
+ * scraped, so the text format, the worker aggregation (`AggregatorRegistry`) and the default
+ * registry functions are prom-client's own.
+ *
+ * Same contract as prom-client for what the gateway uses: `inc(labels, value = 1)` with a finite
+ * value of at least 0, `observe(labels, value)` with a finite value, `get()`, `reset()`. Labels
+ * are the declared names only (the compiler checks the call sites).
+ */
+import type { Metric, Registry } from 'prom-client';
+
+/** One exposed value, as prom-client's own metrics give them to the registry. */
+interface ExposedValue {
+  labels: Readonly<Record<string, string | number>>;
+  value: number;
+  metricName?: string;
+  /** prom-client's histogram buckets carry an exemplar slot; none are kept here. */
+  exemplar?: null;
+}
+
+/** What the registry reads from a metric (`get()`), as prom-client's own metrics return it. */
+export interface ExposedMetric {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  values: ExposedValue[];
+  aggregator: 'sum';
+}
+
+interface KeyedMetricOptions<L extends string> {
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+  registers: readonly Registry[];
+}
+
+type Labels<L extends string> = Readonly<Record<L, string>>;
+
+const SEPARATOR = '\u0001';
+
+abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }> {
+  readonly name: string;
+  readonly help: string;
+  readonly aggregator = 'sum' as const;
+  readonly #labelNames: readonly L[];
+  protected readonly cells = new Map<string, Cell>();
+
+  constructor(options: KeyedMetricOptions<L>) {
+    this.name = options.name;
+    this.help = options.help;
+    this.#labelNames = options.labelNames;
+    for (const registry of options.registers) {
+      registry.registerMetric(this as unknown as Metric);
+    }
+  }
+
+  protected abstract newCell(labels: Labels<L>): Cell;
+
+  protected cell(labels: Labels<L>): Cell {
+    let key = '';
+    for (const name of this.#labelNames) key += labels[name] + SEPARATOR;
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      const copy = {} as Record<L, string>;
+      for (const name of this.#labelNames) copy[name] = labels[name];
+      cell = this.newCell(copy);
+      this.cells.set(key, cell);
+    }
+    return cell;
+  }
+
+  reset(): void {
+    this.cells.clear();
+  }
+}
+
+function checkValue(metric: string, value: number): void {
+  if (!Number.isFinite(value)) throw new TypeError(`${metric}: value is not a finite number`);
+}
+
+export class KeyedCounter<L extends string> extends KeyedMetric<
+  L,
+  { labels: Labels<L>; value: number }
+> {
+  readonly type = 'counter' as const;
+
+  protected newCell(labels: Labels<L>) {
+    return { labels, value: 0 };
+  }
+
+  inc(labels: Labels<L>, value = 1): void {
+    checkValue(this.name, value);
+    if (value < 0) throw new Error(`${this.name}: a counter cannot be decreased`);
+    this.cell(labels).value += value;
+  }
+
+  get(): Promise<ExposedMetric> {
+    const values: ExposedValue[] = [];
+    for (const cell of this.cells.values()) values.push({ labels: cell.labels, value: cell.value });
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values,
+      aggregator: this.aggregator,
+    });
+  }
+}
+
+interface HistogramCell<L extends string> {
+  labels: Labels<L>;
+  /** Observations per bucket (not cumulative), one per upper bound. */
+  counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
+export class KeyedHistogram<L extends string> extends KeyedMetric<L, HistogramCell<L>> {
+  readonly type = 'histogram' as const;
+  readonly #upperBounds: readonly number[];
+
+  constructor(options: KeyedMetricOptions<L> & { buckets: readonly number[] }) {
+    super(options);
+    this.#upperBounds = [...options.buckets].sort((a, b) => a - b);
+  }
+
+  protected newCell(labels: Labels<L>): HistogramCell<L> {
+    return { labels, counts: new Float64Array(this.#upperBounds.length), sum: 0, count: 0 };
+  }
+
+  observe(labels: Labels<L>, value: number): void {
+    checkValue(this.name, value);
+    const cell = this.cell(labels);
+    cell.sum += value;
+    cell.count += 1;
+    const bounds = this.#upperBounds;
+    for (let index = 0; index < bounds.length; index++) {
+      if (value <= (bounds[index] as number)) {
+        (cell.counts[index] as number) += 1;
+        return;
+      }
+    }
+  }
+
+  get(): Promise<ExposedMetric> {
+    const values: ExposedValue[] = [];
+    for (const cell of this.cells.values()) {
+      let cumulative = 0;
+      this.#upperBounds.forEach((bound, index) => {
+        cumulative += cell.counts[index] as number;
+        values.push({
+          labels: { le: bound, ...cell.labels },
+          value: cumulative,
+          metricName: `${this.name}_bucket`,
+          exemplar: null,
+        });
+      });
+      values.push({
+        labels: { le: '+Inf', ...cell.labels },
+        value: cell.count,
+        metricName: `${this.name}_bucket`,
+        exemplar: null,
+      });
+      values.push({ labels: cell.labels, value: cell.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: cell.labels, value: cell.count, metricName: `${this.name}_count` });
+    }
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values,
+      aggregator: this.aggregator,
+    });
+  }
+}
