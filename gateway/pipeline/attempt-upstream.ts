@@ -4,7 +4,7 @@
  * translation, as on a first attempt), sent on the origin's pool, and its answer classified. A
  * success status is handed back unread (the caller's reply starts from it); an error status is
  * read, bounded, so the next attempt can start and the last one can still be answered; a transport
- * error is classified by its undici code. The attempt's abort controller is the request state's,
+ * error is classified by its undici code. The attempt's abort (`upstream-abort.ts`) is the request state's,
  * so a client that goes away aborts the attempt under way.
  */
 import type { FastifyRequest } from 'fastify';
@@ -20,6 +20,7 @@ import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
 import type { UpstreamPools } from '../upstreams/upstream-pools.js';
 import { headersForUpstream } from './filter-headers.js';
 import type { RequestState } from './request-state.js';
+import { UpstreamAbort } from './upstream-abort.js';
 
 export interface AttemptDependencies {
   credentials: UpstreamCredentials;
@@ -87,7 +88,7 @@ export async function attemptUpstream(
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
   const parts = adapter.buildUpstream(context, upstreamModel);
   const headers = headersForUpstream(request.headers);
-  const abort = new AbortController();
+  const abort = new UpstreamAbort();
   state.upstreamAbort = abort;
   try {
     adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
@@ -106,12 +107,12 @@ export async function attemptUpstream(
       method: request.method,
       headers,
       body: parts.body,
-      signal: abort.signal,
+      signal: abort,
       headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
       bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
     });
   } catch (error) {
-    if (abort.signal.aborted) return { kind: 'client-closed', error };
+    if (abort.aborted) return { kind: 'client-closed', error };
     return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
   }
   if (response.statusCode < 400) return { kind: 'success', adapter, response };

@@ -148,6 +148,8 @@ export function readWholeReply(options: ReadWholeReplyOptions): WholeReplyReader
       if (ended) return;
       meter(Buffer.concat(chunks, size), 'client-closed');
       rejectRead(new ClientClosedError());
+      // Nobody will read the rest (the attempt's abort closes the connection too).
+      if (!source.destroyed) source.destroy();
     },
   };
 }

@@ -12,6 +12,7 @@ import type { AuthorizedPolicy } from './authorize-request.js';
 import type { ForwardContext } from '../protocols/protocol-adapter.js';
 import type { MeteredRelay } from './relay-metered-reply.js';
 import type { RouteProfile } from './route-profile.js';
+import type { UpstreamAbort } from './upstream-abort.js';
 
 export interface ForwardOutcome {
   upstream: string | null;
@@ -50,7 +51,7 @@ export interface RequestState {
   /** The upstream whose concurrency slot this request holds. */
   upstreamSlot: string | null;
   /** Aborts the upstream request under way; the forward stage sets it. */
-  upstreamAbort: AbortController | null;
+  upstreamAbort: UpstreamAbort | null;
   /** The response has closed (finished, or the client went away); set by the close handler. */
   closed: boolean;
   /**
