@@ -1,12 +1,14 @@
 /**
- * `npx tsx bench/sse-meter-bench.ts [label]`: nanoseconds per server-sent event spent by the
- * metering of a streamed reply, in process, no network: the stream tap (SSE framing, payload
- * parsing, the usage accumulator) for Chat Completions, Responses and Messages streams of 20 text
- * deltas plus their usage events, and the Chat usage-chunk stripper (the one translator a native
- * Chat stream goes through when the caller did not ask for usage). Each stream is fed in network-
- * sized chunks (one event per chunk) and, separately, cut into 7-byte pieces (events split across
- * chunks). The fastest of 15 batches is reported (the machine is shared), the median beside it.
- * Prints one line per case and writes `bench/results/hot-path/sse-meter-<label>.json`.
+ * `npx tsx bench/sse-meter-bench.ts [label] [--only=<text>] [--sizes=whole,7]`: nanoseconds per
+ * event spent by the metering of a streamed reply, in process, no network: the stream tap (framing,
+ * payload parsing, the usage accumulator) for Chat Completions, Responses, Messages, Gemini (SSE
+ * with CRLF frames, and the streamed JSON array) and Antigravity streams of 20 text deltas plus
+ * their usage events, the Chat usage-chunk stripper alone, and a native Chat stream through both the
+ * tap and the stripper (what a caller that did not ask for usage costs). Each stream is fed in
+ * network-sized chunks (one event per chunk) and cut into 7-byte pieces (events split across
+ * chunks); `--sizes` picks other piece sizes, `--only` the cases whose name contains the text. The
+ * fastest of 15 batches is reported (the machine is shared), the median beside it. Prints one line
+ * per case and writes `bench/results/hot-path/sse-meter-<label>.json`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +16,21 @@ import { createStreamTap } from '../gateway/sse/create-stream-tap.js';
 import { USAGE_READERS } from '../gateway/protocols/usage-readers.js';
 import { createChatUsageChunkStripper } from '../gateway/protocols/openai-chat/request-chat-stream-usage.js';
 
-const label = process.argv[2] ?? 'run';
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const label = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'run';
+const flag = (name: string): string | undefined =>
+  flags.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = flag('only');
+const sizes = (flag('sizes') ?? 'whole,7')
+  .split(',')
+  .map((size) => (size === 'whole' ? null : Number(size)));
 const DELTAS = 20;
 const text = 'hello ';
 
-const chatChunk = (delta: object, extra: object = {}): string =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+// With usage asked for (`stream_options.include_usage`, which the gateway adds), every chunk
+// carries `"usage":null` until the usage chunk.
+const chatChunk = (delta: object): string =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: null }], usage: null })}\n\n`;
 const chatEvents = [
   chatChunk({ role: 'assistant', content: '' }),
   ...Array.from({ length: DELTAS }, () => chatChunk({ content: text })),
@@ -91,6 +102,35 @@ const messagesEvents = [
   named('message_stop', {}),
 ];
 
+const geminiChunk = (index: number, last: boolean): object => ({
+  candidates: [
+    {
+      content: { role: 'model', parts: [{ text }] },
+      ...(last ? { finishReason: 'STOP' } : {}),
+      index: 0,
+    },
+  ],
+  usageMetadata: {
+    promptTokenCount: 12,
+    candidatesTokenCount: index + 1,
+    totalTokenCount: 13 + index,
+  },
+  modelVersion: 'gemini-2.5-flash',
+  responseId: 'bench-1',
+});
+const geminiChunks = Array.from({ length: DELTAS }, (_, index) =>
+  geminiChunk(index, index === DELTAS - 1),
+);
+// Google frames its SSE with CRLF; the JSON array (no `alt=sse`) is pretty-printed.
+const geminiSseEvents = geminiChunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`);
+const geminiArrayEvents = geminiChunks.map(
+  (chunk, index) =>
+    `${index === 0 ? '[' : ',\r\n'}${JSON.stringify(chunk, null, 2)}${index === DELTAS - 1 ? ']' : ''}`,
+);
+const antigravityEvents = geminiChunks.map(
+  (chunk) => `data: ${JSON.stringify({ response: chunk, traceId: 'bench-trace' })}\n\n`,
+);
+
 function pieces(events: string[], size: number | null): Buffer[] {
   if (size === null) return events.map((event) => Buffer.from(event));
   const all = Buffer.from(events.join(''));
@@ -106,6 +146,7 @@ function measure(
   run: (chunks: Buffer[]) => unknown,
   size: number | null,
 ) {
+  if (only !== undefined && !name.includes(only)) return [];
   const chunks = pieces(events, size);
   const check = run(chunks);
   // The machine is shared: the fastest of 15 batches is the figure, the median is shown beside it.
@@ -120,35 +161,62 @@ function measure(
   batches.sort((a, b) => a - b);
   const ns = batches[0] ?? NaN;
   const medianNs = batches[7] ?? NaN;
-  return {
-    name,
-    chunking: size === null ? 'one event per chunk' : `${size}-byte pieces`,
-    events: events.length,
-    nsPerEvent: Math.round(ns),
-    medianNsPerEvent: Math.round(medianNs),
-    check,
-  };
+  return [
+    {
+      name,
+      chunking: size === null ? 'one event per chunk' : `${size}-byte pieces`,
+      events: events.length,
+      nsPerEvent: Math.round(ns),
+      medianNsPerEvent: Math.round(medianNs),
+      check,
+    },
+  ];
 }
 
-const tap = (format: keyof typeof USAGE_READERS) => (chunks: Buffer[]) => {
-  const meter = createStreamTap({ framing: 'sse', sink: USAGE_READERS[format].stream() });
-  for (const chunk of chunks) meter.write(chunk);
-  const { result } = meter.finish({ sourceEnded: true });
-  return { usage: result.usage, textChars: result.textChars, complete: result.complete };
-};
+const tap =
+  (format: keyof typeof USAGE_READERS, framing: 'sse' | 'json-array' = 'sse') =>
+  (chunks: Buffer[]) => {
+    const meter = createStreamTap({ framing, sink: USAGE_READERS[format].stream() });
+    for (const chunk of chunks) meter.write(chunk);
+    const { result } = meter.finish({ sourceEnded: true });
+    return { usage: result.usage, textChars: result.textChars, complete: result.complete };
+  };
 const strip = (chunks: Buffer[]) => {
   const stripper = createChatUsageChunkStripper();
   let bytes = 0;
   for (const chunk of chunks) bytes += stripper.push(chunk).length;
   return { bytes: bytes + stripper.end().length };
 };
+// A native Chat stream whose caller did not ask for usage: metered, then its usage chunk removed.
+const tapAndStrip = (chunks: Buffer[]) => {
+  const meter = createStreamTap({ framing: 'sse', sink: USAGE_READERS['openai-chat'].stream() });
+  const stripper = createChatUsageChunkStripper();
+  let bytes = 0;
+  for (const chunk of chunks) {
+    meter.write(chunk);
+    bytes += stripper.push(chunk).length;
+  }
+  const { result } = meter.finish({ sourceEnded: true });
+  return { usage: result.usage, textChars: result.textChars, bytes: bytes + stripper.end().length };
+};
 
 const results = [];
-for (const size of [null, 7]) {
-  results.push(measure('tap: Chat Completions', chatEvents, tap('openai-chat'), size));
-  results.push(measure('tap: Responses', responsesEvents, tap('openai-responses'), size));
-  results.push(measure('tap: Messages', messagesEvents, tap('anthropic-messages'), size));
-  results.push(measure('Chat usage-chunk stripper', chatEvents, strip, size));
+for (const size of sizes) {
+  results.push(
+    ...measure('tap: Chat Completions', chatEvents, tap('openai-chat'), size),
+    ...measure('tap: Responses', responsesEvents, tap('openai-responses'), size),
+    ...measure('tap: Messages', messagesEvents, tap('anthropic-messages'), size),
+    ...measure('tap: Gemini SSE', geminiSseEvents, tap('gemini-generate-content'), size),
+    ...measure(
+      'tap: Gemini JSON array',
+      geminiArrayEvents,
+      tap('gemini-generate-content', 'json-array'),
+      size,
+    ),
+    ...measure('tap: Antigravity SSE', antigravityEvents, tap('antigravity'), size),
+    ...measure('Chat usage-chunk stripper', chatEvents, strip, size),
+    ...measure('tap + stripper: native Chat', chatEvents, tapAndStrip, size),
+  );
 }
 for (const one of results) {
   process.stdout.write(

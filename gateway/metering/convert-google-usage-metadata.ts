@@ -7,6 +7,7 @@ import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
 import { asRecord, stringField, tokenCount, type UsageReport } from './usage-report.js';
 import { createTextAccumulator } from './accumulate-text.js';
+import { createJsonFieldReader, createStringValueReader, fieldRules } from './read-json-fields.js';
 
 export function convertGoogleUsageMetadata(metadata: unknown): {
   usage: UsageBuckets;
@@ -35,15 +36,55 @@ export function convertGoogleUsageMetadata(metadata: unknown): {
 }
 
 /**
+ * What a stream chunk is read for without parsing it: the usage snapshot (kept as text and parsed
+ * only if it is still the last one at the end), the model, whether a candidate finished, and the
+ * text of the parts. A chunk with an error or a function call is parsed.
+ */
+const TEXT = 0;
+const FINISH = 1;
+const USAGE = 0;
+const MODEL = 1;
+const RESPONSE = 2;
+const responseMembers = {
+  error: fieldRules.bail(),
+  usageMetadata: fieldRules.capture(USAGE),
+  modelVersion: fieldRules.capture(MODEL),
+  candidates: fieldRules.array(
+    fieldRules.object({
+      finishReason: fieldRules.count(FINISH),
+      content: fieldRules.object({
+        parts: fieldRules.array(
+          fieldRules.object({ text: fieldRules.count(TEXT), functionCall: fieldRules.bail() }),
+        ),
+      }),
+    }),
+  ),
+};
+const slots = { counts: 2, captures: 3 };
+const responseFields = createJsonFieldReader(fieldRules.object(responseMembers), slots);
+// Antigravity wraps the response: `{response: {…}}` (read only when `response` is an object).
+const envelopeFields = createJsonFieldReader(
+  fieldRules.object({ response: fieldRules.object(responseMembers, RESPONSE) }),
+  slots,
+);
+
+/**
  * Reads one `GenerateContentResponse` (a stream chunk or a whole reply) into a report in progress:
  * the last `usageMetadata` wins (running snapshots, never summed); `finishReason` marks the end.
+ * `readBytes` reads a chunk from its bytes (false: parse it and `read` it); with `envelope`, the
+ * chunk is Antigravity's `{response: {…}}`.
  */
-export function createGoogleResponseReader(): {
+export function createGoogleResponseReader(options: { envelope?: boolean } = {}): {
   read(response: Record<string, unknown>): void;
+  readBytes(bytes: Uint8Array, start: number, end: number): boolean;
   result(): UsageReport;
 } {
   const text = createTextAccumulator();
+  const readString = createStringValueReader();
+  const fields = options.envelope === true ? envelopeFields : responseFields;
   let metadata: unknown;
+  /** The last snapshot read from bytes, not parsed yet (it wins over `metadata` when set). */
+  let metadataText: string | undefined;
   let model: string | null = null;
   let finished = false;
   let error: string | null = null;
@@ -55,7 +96,10 @@ export function createGoogleResponseReader(): {
           stringField(failure.status) ??
           (typeof failure.code === 'number' ? String(failure.code) : 'error');
       }
-      if (response.usageMetadata !== undefined) metadata = response.usageMetadata;
+      if (response.usageMetadata !== undefined) {
+        metadata = response.usageMetadata;
+        metadataText = undefined;
+      }
       if (typeof response.modelVersion === 'string') model = response.modelVersion;
       const candidates = Array.isArray(response.candidates) ? response.candidates : [];
       for (const candidate of candidates) {
@@ -70,7 +114,28 @@ export function createGoogleResponseReader(): {
         }
       }
     },
+    readBytes(bytes, start, end) {
+      if (!fields.read(bytes, start, end)) return false;
+      if (options.envelope === true && fields.start(RESPONSE) === -1) return false;
+      const usageStart = fields.start(USAGE);
+      if (usageStart !== -1) {
+        metadataText = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString(
+          'utf8',
+          usageStart,
+          fields.end(USAGE),
+        );
+      }
+      const modelStart = fields.start(MODEL);
+      if (modelStart !== -1) model = readString(bytes, modelStart, fields.end(MODEL)) ?? model;
+      if (fields.counted(FINISH)) finished = true;
+      text.addChars(fields.count(TEXT));
+      return true;
+    },
     result() {
+      if (metadataText !== undefined) {
+        metadata = JSON.parse(metadataText) as unknown;
+        metadataText = undefined;
+      }
       const converted = metadata === undefined ? null : convertGoogleUsageMetadata(metadata);
       return {
         usage: converted?.usage ?? null,

@@ -32,10 +32,11 @@ export interface UsageAccumulator {
    */
   ignoresEvent?(name: string): boolean;
   /**
-   * The fast path: takes a payload's raw text when it can read all it needs from it without
-   * parsing (returns true), else returns false and the payload is parsed and fed.
+   * The fast path: takes a payload's UTF-8 bytes (valid only during the call) when it can read all
+   * it needs from them without parsing (returns true), else returns false and the payload is
+   * decoded, parsed and fed. Either way the report is the same.
    */
-  feedRaw?(text: string): boolean;
+  feedBytes?(bytes: Uint8Array, start: number, end: number): boolean;
 }
 
 export function emptyReport(): UsageReport {

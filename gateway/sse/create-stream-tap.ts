@@ -1,23 +1,32 @@
 /**
- * The metering tap (STYLE.md 8): it never changes the bytes passed through; it parses a copy of them
+ * The metering tap (STYLE.md 8): it never changes the bytes passed through; it reads a copy of them
  * into payloads for a usage accumulator and resolves the accumulator's result once, at the end of
  * the stream or when the stream is cancelled or fails. Synchronous: the relay
  * (`pipeline/relay-metered-reply.ts`) writes each chunk as it passes and finishes the tap once.
+ *
+ * Events are found in the bytes without decoding them (`scan-server-sent-events.ts`): each byte is
+ * searched once, however the stream is cut. An event the sink never reads (by name) is dropped
+ * there; the sink then gets the payload's bytes (`feedBytes`) and reads what it needs without
+ * parsing, and only the payloads it leaves are decoded and parsed.
  */
-import { createJsonArrayStreamParser } from './parse-json-array-stream.js';
-import { createServerSentEventParser, type ServerSentEvent } from './parse-server-sent-events.js';
+import { createJsonArrayScanner } from './parse-json-array-stream.js';
+import { createEventFieldReader } from './read-event-fields.js';
+import { createServerSentEventScanner } from './scan-server-sent-events.js';
 
 /** How the upstream frames its body: SSE events, a streamed JSON array, or one JSON document. */
 export type StreamFraming = 'sse' | 'json-array' | 'json';
 
-/** Receives each parsed payload: parsed JSON, or the raw text when it is not JSON (`[DONE]`). */
+/** Receives each payload: parsed JSON, or the raw text when it is not JSON (`[DONE]`). */
 export interface PayloadSink<R> {
   feed(payload: unknown): void;
   result(): R;
   /** True for an SSE event name whose payload the sink never reads: it is then not parsed. */
   ignoresEvent?(name: string): boolean;
-  /** Takes a payload's raw text when it needs no parsing (true); false: parse and feed it. */
-  feedRaw?(text: string): boolean;
+  /**
+   * Takes a payload's UTF-8 bytes (valid only during the call) when it can read all it needs from
+   * them without parsing (true); false: the payload is decoded, parsed and fed.
+   */
+  feedBytes?(bytes: Uint8Array, start: number, end: number): boolean;
 }
 
 export interface TapOutcome<R> {
@@ -45,105 +54,76 @@ export interface StreamTapOptions<R> {
 }
 
 const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+const DONE = Buffer.from('[DONE]');
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-function parsePayload(text: string): { value: unknown; parsed: boolean } {
-  try {
-    return { value: JSON.parse(text) as unknown, parsed: true };
-  } catch {
-    return { value: text, parsed: text === '[DONE]' };
-  }
+function asBuffer(chunk: Uint8Array): Buffer {
+  // Every Buffer's constructor is Buffer: one property read, far cheaper per piece than
+  // `Buffer.isBuffer` or `instanceof`.
+  return chunk.constructor === Buffer
+    ? (chunk as Buffer)
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
 }
 
-function createFramer(
-  framing: StreamFraming,
-  ignoresEvent: ((name: string) => boolean) | undefined,
-): {
-  /** The payloads to parse; `completed` counts every event ended, ignored ones included. */
-  feed(chunk: Uint8Array): string[];
-  end(): string[];
-  completed: number;
-} {
-  if (framing === 'sse') {
-    const parser = createServerSentEventParser();
-    // Events the sink never reads are dropped here, before their payload is parsed.
-    const wanted = (events: ServerSentEvent[]): string[] => {
-      framer.completed += events.length;
-      const payloads: string[] = [];
-      for (const event of events) {
-        if (event.event !== undefined && ignoresEvent?.(event.event) === true) continue;
-        payloads.push(event.data);
-      }
-      return payloads;
-    };
-    const framer = {
-      feed: (chunk: Uint8Array) => wanted(parser.feed(chunk)),
-      end: () => wanted(parser.end()),
-      completed: 0,
-    };
-    return framer;
+function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): boolean {
+  for (let offset = 0; offset < expected.length; offset += 1) {
+    if (bytes[start + offset] !== expected[offset]) return false;
   }
-  if (framing === 'json-array') {
-    const parser = createJsonArrayStreamParser();
-    const framer = {
-      feed: (chunk: Uint8Array) => {
-        const payloads = parser.feed(chunk);
-        framer.completed += payloads.length;
-        return payloads;
-      },
-      end: () => [],
-      completed: 0,
-    };
-    return framer;
-  }
-  const decoder = new TextDecoder('utf-8');
-  let text = '';
-  return {
-    feed: (chunk) => {
-      text += decoder.decode(chunk, { stream: true });
-      return [];
-    },
-    end: () => [text + decoder.decode()],
-    completed: 0,
-  };
+  return true;
+}
+
+/** The framing's byte scanner: `feed` returns the bytes it then holds for an unfinished event. */
+interface Framer {
+  feed(chunk: Buffer): number;
+  discard(): void;
+  end(): void;
 }
 
 export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
+  const { sink } = options;
   const limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  const framer = createFramer(options.framing, options.sink.ignoresEvent?.bind(options.sink));
   let bytes = 0;
-  let pendingBytes = 0;
+  let held = 0;
   let unparsedPayloads = 0;
   let overflowed = false;
   let outcome: TapOutcome<R> | undefined;
 
-  const deliver = (payloads: string[]): void => {
-    for (const text of payloads) {
-      if (options.sink.feedRaw?.(text) === true) continue;
-      const { value, parsed } = parsePayload(text);
-      if (!parsed) unparsedPayloads += 1;
-      options.sink.feed(value);
+  const deliverText = (text: string): void => {
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      if (text !== '[DONE]') unparsedPayloads += 1;
     }
+    sink.feed(value);
   };
+  const deliverBytes = (payload: Buffer, start: number, end: number): void => {
+    if (end - start === DONE.length && sameBytes(payload, start, DONE)) {
+      sink.feed('[DONE]');
+      return;
+    }
+    if (sink.feedBytes?.(payload, start, end) === true) return;
+    deliverText(payload.toString('utf8', start, end));
+  };
+
+  const framer = createFramer(options.framing, { sink, deliverBytes, deliverText });
 
   return {
     write(chunk) {
       bytes += chunk.length;
       if (overflowed || outcome !== undefined) return;
-      pendingBytes += chunk.length;
-      if (pendingBytes > limit) {
+      if (held + chunk.length > limit) {
         overflowed = true;
+        framer.discard();
         return;
       }
-      const before = framer.completed;
-      const payloads = framer.feed(chunk);
-      if (framer.completed > before) pendingBytes = 0;
-      deliver(payloads);
+      held = framer.feed(asBuffer(chunk));
     },
     finish({ sourceEnded }) {
       if (outcome !== undefined) return outcome;
-      if (!overflowed && (sourceEnded || options.framing !== 'json')) deliver(framer.end());
+      if (!overflowed && (sourceEnded || options.framing !== 'json')) framer.end();
       outcome = {
-        result: options.sink.result(),
+        result: sink.result(),
         bytes,
         sourceEnded,
         unparsedPayloads,
@@ -151,5 +131,106 @@ export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
       };
       return outcome;
     },
+  };
+}
+
+function createFramer<R>(
+  framing: StreamFraming,
+  deliver: {
+    sink: PayloadSink<R>;
+    deliverBytes: (payload: Buffer, start: number, end: number) => void;
+    deliverText: (text: string) => void;
+  },
+): Framer {
+  if (framing === 'sse') return createSseFramer(deliver);
+  if (framing === 'json-array') {
+    const scanner = createJsonArrayScanner(deliver.deliverBytes);
+    return {
+      feed: (chunk) => scanner.feed(chunk),
+      discard: () => {
+        scanner.discard();
+      },
+      end: () => undefined,
+    };
+  }
+  // One JSON document: kept whole and parsed once at the end.
+  let chunks: Buffer[] = [];
+  let held = 0;
+  return {
+    feed: (chunk) => {
+      chunks.push(chunk);
+      held += chunk.length;
+      return held;
+    },
+    discard: () => {
+      chunks = [];
+    },
+    end: () => {
+      deliver.deliverText(new TextDecoder('utf-8').decode(Buffer.concat(chunks, held)));
+    },
+  };
+}
+
+function createSseFramer<R>(deliver: {
+  sink: PayloadSink<R>;
+  deliverBytes: (payload: Buffer, start: number, end: number) => void;
+  deliverText: (text: string) => void;
+}): Framer {
+  const { sink } = deliver;
+  const fields = createEventFieldReader();
+  const ignoresEvent = sink.ignoresEvent?.bind(sink);
+  // The last event name (its bytes) and whether the sink ignores it: names repeat, so most are
+  // neither decoded nor looked up.
+  const lastName = new Uint8Array(64);
+  let lastNameLength = -1;
+  let lastIgnored = false;
+  let first = true;
+
+  const ignored = (bytes: Buffer): boolean => {
+    if (ignoresEvent === undefined || fields.nameStart === -1) return false;
+    const { nameStart, nameEnd } = fields;
+    const size = nameEnd - nameStart;
+    if (size === lastNameLength) {
+      let same = true;
+      for (let offset = 0; offset < size && same; offset += 1) {
+        same = lastName[offset] === bytes[nameStart + offset];
+      }
+      if (same) return lastIgnored;
+    }
+    lastIgnored = ignoresEvent(bytes.toString('utf8', nameStart, nameEnd));
+    if (size <= lastName.length) {
+      for (let offset = 0; offset < size; offset += 1)
+        lastName[offset] = bytes[nameStart + offset] ?? 0;
+      lastNameLength = size;
+    } else {
+      lastNameLength = -1;
+    }
+    return lastIgnored;
+  };
+
+  const scanner = createServerSentEventScanner((bytes, start, end) => {
+    let from = start;
+    if (first) {
+      first = false;
+      // A byte order mark at the start of the stream is not part of the first line.
+      if (end - start >= 3 && sameBytes(bytes, start, BOM)) from += 3;
+    }
+    if (scanner.sawCarriageReturn) fields.allowCarriageReturns();
+    fields.read(bytes, from, end);
+    if (fields.dataLines === 0 || ignored(bytes)) return;
+    if (fields.dataLines === 1) deliver.deliverBytes(bytes, fields.dataStart, fields.dataEnd);
+    else deliver.deliverText(fields.data());
+  });
+
+  return {
+    feed: (chunk) => {
+      fields.forgetPositions();
+      return scanner.feed(chunk);
+    },
+    discard: () => {
+      scanner.discard();
+    },
+    // An event without its closing blank line is dropped, per the spec.
+    end: () => undefined,
   };
 }

@@ -9,6 +9,11 @@ import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
 import {
+  createJsonFieldReader,
+  createStringValueReader,
+  fieldRules,
+} from '../../metering/read-json-fields.js';
+import {
   completeReport,
   asRecord,
   stringField,
@@ -84,8 +89,29 @@ function mergeUsage(target: Record<string, unknown>, update: Record<string, unkn
 
 const IGNORED_EVENTS = new Set(['ping', 'content_block_start', 'content_block_stop']);
 
+/**
+ * What an event is read for without parsing it: its type, and the text of a `content_block_delta`.
+ * The events with usage, the model or an error (`message_start`, `message_delta`, `error`) are
+ * parsed.
+ */
+const DELTA_TEXT = 0;
+const TYPE = 0;
+const eventFields = createJsonFieldReader(
+  fieldRules.object({
+    type: fieldRules.capture(TYPE),
+    delta: fieldRules.object({
+      text: fieldRules.count(DELTA_TEXT),
+      thinking: fieldRules.count(DELTA_TEXT),
+      partial_json: fieldRules.count(DELTA_TEXT),
+    }),
+  }),
+  { counts: 1, captures: 1 },
+);
+const PARSED_EVENTS = new Set(['message_start', 'message_delta', 'error']);
+
 export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
+  const readString = createStringValueReader();
   const usage: Record<string, unknown> = {};
   let sawUsage = false;
   let sawDelta = false;
@@ -131,6 +157,17 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
         default:
           break;
       }
+    },
+    feedBytes(bytes, start, end) {
+      if (!eventFields.read(bytes, start, end)) return false;
+      const typeStart = eventFields.start(TYPE);
+      const type =
+        typeStart === -1 ? undefined : readString(bytes, typeStart, eventFields.end(TYPE));
+      if (type === undefined) return true;
+      if (PARSED_EVENTS.has(type)) return false;
+      if (type === 'content_block_delta') text.addChars(eventFields.count(DELTA_TEXT));
+      else if (type === 'message_stop') complete = true;
+      return true;
     },
     // Keep-alives and block boundaries carry neither usage nor counted text: not parsed.
     ignoresEvent: (name) => IGNORED_EVENTS.has(name),

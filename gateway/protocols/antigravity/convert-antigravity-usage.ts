@@ -21,12 +21,13 @@ export function extractAntigravityUsage(body: unknown): UsageReport {
 }
 
 export function createAntigravityUsageAccumulator(): UsageAccumulator {
-  const reader = createGoogleResponseReader();
+  const reader = createGoogleResponseReader({ envelope: true });
   return {
     feed(payload) {
       const response = unwrap(payload);
       if (response !== undefined) reader.read(response);
     },
+    feedBytes: (bytes, start, end) => reader.readBytes(bytes, start, end),
     result: () => reader.result(),
   };
 }

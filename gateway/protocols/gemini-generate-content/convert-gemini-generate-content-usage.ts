@@ -31,6 +31,7 @@ export function createGeminiGenerateContentUsageAccumulator(): UsageAccumulator 
       const chunk = asRecord(payload);
       if (chunk !== undefined) reader.read(chunk);
     },
+    feedBytes: (bytes, start, end) => reader.readBytes(bytes, start, end),
     result: () => reader.result(),
   };
 }

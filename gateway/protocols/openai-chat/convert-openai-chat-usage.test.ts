@@ -94,7 +94,7 @@ describe('extractOpenAIChatUsage', () => {
   });
 });
 
-describe('the Chat stream fast path (text deltas counted from raw JSON)', () => {
+describe('the Chat stream fast path (text deltas read from the bytes)', () => {
   it.each(['chat-no-usage', 'chat-usage', 'chat-tool-call', 'chat-stream-error'])(
     'gives the same report as parsing every chunk: %s',
     (fixture) => {
@@ -111,7 +111,8 @@ describe('the Chat stream fast path (text deltas counted from raw JSON)', () => 
       let rawTaken = 0;
       const counting = {
         ...fast,
-        feedRaw: (text: string) => (fast.feedRaw?.(text) === true ? ++rawTaken > 0 : false),
+        feedBytes: (bytes: Uint8Array, start: number, end: number) =>
+          fast.feedBytes?.(bytes, start, end) === true ? ++rawTaken > 0 : false,
       };
       const parsed = createOpenAIChatUsageAccumulator();
       const run = (sink: typeof fast) => {

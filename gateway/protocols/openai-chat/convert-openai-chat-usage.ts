@@ -5,7 +5,11 @@
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
-import { sumStringFieldChars } from '../../metering/count-json-string-chars.js';
+import {
+  createJsonFieldReader,
+  createStringValueReader,
+  fieldRules,
+} from '../../metering/read-json-fields.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {
   completeReport,
@@ -60,32 +64,50 @@ export function extractOpenAIChatUsage(body: unknown): UsageReport {
 }
 
 /**
- * A chunk with any of these is parsed: usage (`"usage":null`, sent on every chunk when usage was
- * asked for, is not), an error, tool calls, or JSON that is not compact.
+ * What a stream chunk is read for without parsing it: the model, and the text of the deltas and tool
+ * call arguments. A chunk with usage (`"usage":null`, sent on every chunk when usage was asked for,
+ * is not) or an error is parsed.
  */
-const RAW_SKIP = ['"usage":{', '"error"', '"tool_calls"', '": '];
+const TEXT = 0;
+const MODEL = 0;
+const chunkFields = createJsonFieldReader(
+  fieldRules.object({
+    model: fieldRules.capture(MODEL),
+    usage: fieldRules.bailUnlessNull(),
+    error: fieldRules.bailUnlessNull(),
+    choices: fieldRules.array(
+      fieldRules.object({
+        delta: fieldRules.object({
+          content: fieldRules.count(TEXT),
+          tool_calls: fieldRules.array(
+            fieldRules.object({
+              function: fieldRules.object({ arguments: fieldRules.count(TEXT) }),
+            }),
+          ),
+        }),
+      }),
+    ),
+  }),
+  { counts: 1, captures: 1 },
+);
 
 export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
+  const readString = createStringValueReader();
   let usage: unknown = null;
   let model: string | null = null;
   let complete = false;
   let error: string | null = null;
   return {
-    // Text deltas (most of a stream) are counted from the raw JSON, not parsed: only once the
-    // model is known, and only chunks in OpenAI's compact form with nothing but text to read.
-    feedRaw(data) {
-      if (
-        model === null ||
-        data.charCodeAt(0) !== 123 ||
-        data.charCodeAt(data.length - 1) !== 125
-      ) {
-        return false;
+    // Text deltas (most of a stream) are read from the bytes, not parsed.
+    feedBytes(bytes, start, end) {
+      if (!chunkFields.read(bytes, start, end)) return false;
+      const modelStart = chunkFields.start(MODEL);
+      if (modelStart !== -1) {
+        const named = readString(bytes, modelStart, chunkFields.end(MODEL));
+        if (named !== undefined && named !== '') model = named;
       }
-      if (RAW_SKIP.some((marker) => data.includes(marker))) return false;
-      const chars = sumStringFieldChars(data, 'content');
-      if (chars === null) return false;
-      text.addChars(chars);
+      text.addChars(chunkFields.count(TEXT));
       return true;
     },
     feed(payload) {

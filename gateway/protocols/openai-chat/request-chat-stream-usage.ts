@@ -6,6 +6,9 @@
  */
 import type { ReplyTranslator } from '../protocol-adapter.js';
 import { asRecord } from '../../metering/usage-report.js';
+import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
+import { createEventFieldReader } from '../../sse/read-event-fields.js';
+import { createServerSentEventScanner } from '../../sse/scan-server-sent-events.js';
 
 export interface ChatStreamUsagePlan {
   /** The body to send upstream: the original bytes unless usage had to be requested. */
@@ -27,64 +30,173 @@ export function requestChatStreamUsage(request: {
   return { body: Buffer.from(JSON.stringify(rewritten), 'utf8'), stripUsageChunk: true };
 }
 
-const FRAME_END = /\r\n\r\n|\n\n|\r\r/g;
+const LF = 10;
+const CR = 13;
+const CLOSE_BRACKET = 0x5d;
+const EMPTY = Buffer.alloc(0);
+const CHOICES = 0;
+const USAGE = 1;
+const usageChunkFields = createJsonFieldReader(
+  fieldRules.object({ choices: fieldRules.capture(CHOICES), usage: fieldRules.capture(USAGE) }),
+  { counts: 0, captures: 2 },
+);
 
-function isUsageChunk(frame: string): boolean {
-  // Most frames are text deltas: they are kept without being split or parsed.
-  if (!frame.includes('"usage"')) return false;
-  const data = frame
-    .split(/\r\n|\n|\r/)
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-    .join('\n');
+function isEmptyArray(bytes: Uint8Array, start: number, end: number): boolean {
+  if (bytes[start] !== 0x5b) return false;
+  for (let index = start + 1; index < end - 1; index += 1) {
+    const byte = bytes[index];
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+  }
+  return true;
+}
+
+/** The usage chunk: `choices` an empty array and `usage` present and not null. */
+function isUsageChunk(chunk: unknown): boolean {
+  const fields = asRecord(chunk);
+  return (
+    Array.isArray(fields?.choices) &&
+    fields.choices.length === 0 &&
+    fields.usage !== undefined &&
+    fields.usage !== null
+  );
+}
+
+function parsesAsUsageChunk(data: string): boolean {
   try {
-    const chunk = asRecord(JSON.parse(data) as unknown);
-    return (
-      Array.isArray(chunk?.choices) &&
-      chunk.choices.length === 0 &&
-      chunk.usage !== undefined &&
-      chunk.usage !== null
-    );
+    return isUsageChunk(JSON.parse(data) as unknown);
   } catch {
     return false;
   }
 }
 
 /**
- * Drops the usage chunk from a Chat Completions SSE stream, frame by frame. Bytes are handled as
- * latin1 text (one char per byte), so every kept frame is re-emitted byte for byte. Each byte is
- * searched for a frame end once: a frame split over many chunks is not re-scanned from its start,
- * and a chunk of whole frames with no usage chunk in it is passed on as the same buffer.
+ * Drops the usage chunk from a Chat Completions SSE stream, frame by frame, from the bytes: frames
+ * are found by the SSE scanner (each byte searched once, however the stream is cut), and every kept
+ * frame is passed on byte for byte. A frame is only looked at closely when it holds an empty array
+ * (the usage chunk's `"choices":[]`), and then read from its bytes; a chunk of whole frames with no
+ * usage chunk in it is passed on as the same buffer.
  */
 export function createChatUsageChunkStripper(): ReplyTranslator {
-  let pending = '';
-  /** Where the search for the next frame end resumes in `pending` (3 bytes back: `\r\n\r\n`). */
-  let searched = 0;
+  const fields = createEventFieldReader();
+  /** The chunk being pushed, and the kept frames in it (start, end pairs). */
+  let current: Buffer = EMPTY;
+  let kept: number[] = [];
+  /** A kept frame that began in earlier chunks (copied out of the scanner's buffer). */
+  let carried: Buffer | null = null;
+  let dropped = false;
+  /** The last frame ended with CR: a LF right after it belongs to its line end (and its fate). */
+  let endedWithCr = false;
+  let lastDropped = false;
+  // Where the next `]` is, reused across the frames of one chunk.
+  let bracketIn: Buffer | null = null;
+  let nextBracket = -1;
+
+  const hasEmptyArray = (bytes: Buffer, start: number, end: number): boolean => {
+    let at = start;
+    for (;;) {
+      // -1 stays valid for the rest of the buffer: there is no `]` after the last search.
+      if (bytes !== bracketIn || (nextBracket !== -1 && nextBracket < at)) {
+        bracketIn = bytes;
+        nextBracket = bytes.indexOf(CLOSE_BRACKET, at);
+      }
+      if (nextBracket === -1 || nextBracket >= end) return false;
+      let before = nextBracket - 1;
+      while (before > start && (bytes[before] === 0x20 || bytes[before] === 0x09)) before -= 1;
+      if (bytes[before] === 0x5b) return true;
+      at = nextBracket + 1;
+    }
+  };
+
+  const dropsFrame = (bytes: Buffer, start: number, end: number): boolean => {
+    if (scanner.sawCarriageReturn) fields.allowCarriageReturns();
+    fields.read(bytes, start, end);
+    if (fields.dataLines === 0) return false;
+    if (fields.dataLines > 1) return parsesAsUsageChunk(fields.data());
+    const { dataStart, dataEnd } = fields;
+    if (!hasEmptyArray(bytes, dataStart, dataEnd)) return false;
+    if (!usageChunkFields.read(bytes, dataStart, dataEnd)) {
+      return parsesAsUsageChunk(bytes.toString('utf8', dataStart, dataEnd));
+    }
+    const choices = usageChunkFields.start(CHOICES);
+    const usage = usageChunkFields.start(USAGE);
+    return (
+      choices !== -1 &&
+      isEmptyArray(bytes, choices, usageChunkFields.end(CHOICES)) &&
+      usage !== -1 &&
+      bytes[usage] !== 0x6e // null
+    );
+  };
+
+  const keep = (bytes: Buffer, start: number, end: number): void => {
+    if (bytes === current) {
+      if (kept[kept.length - 1] === start) kept[kept.length - 1] = end;
+      else kept.push(start, end);
+    } else {
+      const part = bytes.subarray(start, end);
+      carried = carried === null ? Buffer.from(part) : Buffer.concat([carried, part]);
+    }
+  };
+
+  const droppedAny = (): boolean => dropped;
+
+  const takeCarried = (): Buffer | null => {
+    const frame = carried;
+    carried = null;
+    return frame;
+  };
+
+  const scanner = createServerSentEventScanner((bytes, frameStart, end) => {
+    let start = frameStart;
+    if (endedWithCr && bytes[start] === LF) {
+      if (!lastDropped) keep(bytes, start, start + 1);
+      start += 1;
+    }
+    lastDropped = start < end && dropsFrame(bytes, start, end);
+    endedWithCr = bytes[end - 1] === CR;
+    if (lastDropped) dropped = true;
+    else if (start < end) keep(bytes, start, end);
+  });
+
   return {
     push(chunk) {
-      const whole = pending === '';
-      pending += chunk.toString('latin1');
-      let output = '';
-      let start = 0;
-      let dropped = false;
-      FRAME_END.lastIndex = Math.max(0, searched - 3);
-      for (let match = FRAME_END.exec(pending); match !== null; match = FRAME_END.exec(pending)) {
-        const end = match.index + match[0].length;
-        const frame = pending.slice(start, end);
-        if (isUsageChunk(frame)) dropped = true;
-        else output += frame;
-        start = end;
+      current = chunk;
+      dropped = false;
+      if (kept.length > 0) kept = [];
+      fields.forgetPositions();
+      bracketIn = null;
+      scanner.feed(chunk);
+      current = EMPTY;
+      bracketIn = null;
+      const prefix = takeCarried();
+      if (prefix === null && kept.length === 0) return EMPTY;
+      const last = kept[kept.length - 1] ?? 0;
+      if (prefix === null && !droppedAny() && kept[0] === 0) {
+        return last === chunk.length ? chunk : chunk.subarray(0, last);
       }
-      pending = pending.slice(start);
-      searched = pending.length;
-      if (whole && !dropped && pending === '') return chunk;
-      return Buffer.from(output, 'latin1');
+      let total = prefix?.length ?? 0;
+      for (let index = 0; index < kept.length; index += 2) {
+        total += (kept[index + 1] ?? 0) - (kept[index] ?? 0);
+      }
+      const output = Buffer.allocUnsafe(total);
+      let offset = prefix === null ? 0 : prefix.copy(output, 0);
+      for (let index = 0; index < kept.length; index += 2) {
+        offset += chunk.copy(output, offset, kept[index] ?? 0, kept[index + 1] ?? 0);
+      }
+      return output;
     },
     end() {
-      const rest = pending;
-      pending = '';
-      searched = 0;
-      return Buffer.from(isUsageChunk(rest) ? '' : rest, 'latin1');
+      // The bytes after the last frame end (an unfinished frame) are passed on unless they are a
+      // usage chunk; a LF first goes with the frame before.
+      const rest = scanner.take();
+      fields.forgetPositions();
+      bracketIn = null;
+      const lead = endedWithCr && rest[0] === LF ? 1 : 0;
+      const keepLead = lead === 1 && !lastDropped;
+      endedWithCr = false;
+      if (rest.length > lead && dropsFrame(rest, lead, rest.length)) {
+        return keepLead ? rest.subarray(0, 1) : EMPTY;
+      }
+      return keepLead ? rest : rest.subarray(lead);
     },
   };
 }

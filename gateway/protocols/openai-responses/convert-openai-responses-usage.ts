@@ -8,6 +8,11 @@ import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {
+  createJsonFieldReader,
+  createStringValueReader,
+  fieldRules,
+} from '../../metering/read-json-fields.js';
+import {
   completeReport,
   asRecord,
   stringField,
@@ -68,8 +73,28 @@ export function extractOpenAIResponsesUsage(body: unknown): UsageReport {
   return reportFromResponse(fields, text);
 }
 
+/**
+ * What an event is read for without parsing it: its type and the text of a delta. An event with a
+ * `response` (model, terminal usage) is parsed, and so are terminal and error events.
+ */
+const DELTA = 0;
+const TYPE = 0;
+const eventFields = createJsonFieldReader(
+  fieldRules.object({
+    type: fieldRules.capture(TYPE),
+    delta: fieldRules.count(DELTA),
+    response: fieldRules.bail(),
+  }),
+  { counts: 1, captures: 1 },
+);
+
+function countsDelta(type: string): boolean {
+  return type.endsWith('.delta') && type !== 'response.reasoning_summary_text.delta';
+}
+
 export function createOpenAIResponsesUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
+  const readString = createStringValueReader();
   let terminal: UsageReport | null = null;
   let model: string | null = null;
   let error: string | null = null;
@@ -79,13 +104,22 @@ export function createOpenAIResponsesUsageAccumulator(): UsageAccumulator {
       const type = typeof event?.type === 'string' ? event.type : '';
       const response = asRecord(event?.response);
       if (response !== undefined) model = stringField(response.model) ?? model;
-      if (type.endsWith('.delta') && type !== 'response.reasoning_summary_text.delta') {
+      if (countsDelta(type)) {
         text.add(event?.delta);
       } else if (TERMINAL_EVENTS.has(type) && response !== undefined) {
         terminal = reportFromResponse(response, text);
       } else if (type === 'error') {
         error = stringField(event?.code) ?? 'error';
       }
+    },
+    feedBytes(bytes, start, end) {
+      if (!eventFields.read(bytes, start, end)) return false;
+      const typeStart = eventFields.start(TYPE);
+      const type =
+        typeStart === -1 ? '' : (readString(bytes, typeStart, eventFields.end(TYPE)) ?? '');
+      if (countsDelta(type)) text.addChars(eventFields.count(DELTA));
+      else if (TERMINAL_EVENTS.has(type) || type === 'error') return false;
+      return true;
     },
     // Named `*.done` events (output_text, content_part, output_item, ...) repeat text already
     // counted from the deltas and carry no usage: they are not parsed (often the largest events).

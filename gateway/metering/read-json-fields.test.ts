@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { createJsonFieldReader, createStringValueReader, fieldRules } from './read-json-fields.js';
+
+const TEXT = 0;
+const MODEL = 0;
+const reader = createJsonFieldReader(
+  fieldRules.object({
+    model: fieldRules.capture(MODEL),
+    usage: fieldRules.bailUnlessNull(),
+    error: fieldRules.bail(),
+    parts: fieldRules.array(fieldRules.object({ text: fieldRules.count(TEXT) })),
+  }),
+  { counts: 1, captures: 1 },
+);
+
+/** What the rule tree reads, computed from the parsed document (undefined: the reader must refuse). */
+function expected(text: string): { chars: number; model: string | undefined } | undefined {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    return undefined;
+  const fields = document as Record<string, unknown>;
+  if ('error' in fields) return undefined;
+  if ('usage' in fields && fields.usage !== null) return undefined;
+  let chars = 0;
+  for (const part of Array.isArray(fields.parts) ? (fields.parts as unknown[]) : []) {
+    const value =
+      typeof part === 'object' && part !== null && !Array.isArray(part)
+        ? (part as Record<string, unknown>).text
+        : undefined;
+    if (typeof value === 'string') chars += value.length;
+  }
+  return { chars, model: JSON.stringify(fields.model) };
+}
+
+function read(text: string): { chars: number; model: string | undefined } | undefined {
+  const bytes = Buffer.from(`  ${text}\n\n`);
+  if (!reader.read(bytes, 2, bytes.length - 2)) return undefined;
+  const start = reader.start(MODEL);
+  const model = start === -1 ? undefined : bytes.toString('utf8', start, reader.end(MODEL));
+  return {
+    chars: reader.count(TEXT),
+    model: model === undefined ? undefined : JSON.stringify(JSON.parse(model)),
+  };
+}
+
+const documents = [
+  '{}',
+  '{"parts":[]}',
+  '{"parts":[{"text":"hello"},{"text":""},{"other":"x"},{"text":5},"text",null]}',
+  '{"model":"m-1","parts":[{"text":"h\\u00e9llo \\"q\\" \\\\ \\/ \\b\\f\\n\\r\\t"}]}',
+  '{"parts":[{"text":"é ☃ 🙂 中文 \\ud83d\\ude00"}]}',
+  ' { "parts" : [ { "text" : "spaced" } ] , "model" : { "a" : [1, 2.5, -3e+2, 0.1E-3, true, false, null] } } ',
+  '{"usage":null,"parts":[{"text":"x"}]}',
+  '{"usage":{"a":1},"parts":[{"text":"x"}]}',
+  '{"error":null}',
+  '{"parts":{"text":"not an array"}}',
+  '{"nested":{"parts":[{"text":"not at the root"}]}}',
+  '[{"parts":[{"text":"an array document"}]}]',
+  '"a string document"',
+  '{"parts":[{"text":"x"}]} trailing',
+  '{"parts":[{"text":"x"}]',
+  '{"parts":[{"text":"x"},]}',
+  '{"a":01}',
+  '{"a":1.}',
+  '{"a":.5}',
+  '{"a":-}',
+  '{"a":1e}',
+  '{"a":tru}',
+  '{"a":nul}',
+  '{"a":"\\x"}',
+  '{"a":"\\u12G4"}',
+  '{"a":"tab\there"}',
+  '{a:1}',
+  '{"a" 1}',
+  '{"a":1 "b":2}',
+  '{"te\\u0078t":"escaped key"}',
+  '{"parts":[{"te\\u0078t":"escaped key under a rule"}]}',
+  '',
+];
+
+describe('createJsonFieldReader', () => {
+  it.each(documents)('reads %s as JSON.parse and the readers would', (text) => {
+    const outcome = read(text);
+    const wanted = expected(text);
+    if (outcome === undefined) {
+      // Refusing is always allowed (the event is then parsed), except for plain valid documents.
+      if (wanted !== undefined) expect(text).toMatch(/\\u0078/);
+      return;
+    }
+    expect(outcome).toEqual(wanted);
+  });
+
+  it('refuses every cut-off prefix of a document and accepts the whole', () => {
+    const text =
+      '{"model":"m","parts":[{"text":"héllo 🙂"},{"text":"x\\"y"}],"n":[1.5e3,true,null]}';
+    const bytes = Buffer.from(text);
+    expect(reader.read(bytes, 0, bytes.length)).toBe(true);
+    expect(reader.count(TEXT)).toBe('héllo 🙂'.length + 3);
+    for (let end = 0; end < bytes.length; end += 1) {
+      expect(reader.read(bytes, 0, end)).toBe(false);
+    }
+  });
+
+  it('refuses a counted string that is not well-formed UTF-8', () => {
+    for (const bad of [[0xc3], [0xe2, 0x98], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x99], [0xff]]) {
+      const bytes = Buffer.concat([
+        Buffer.from('{"parts":[{"text":"a'),
+        Buffer.from(bad),
+        Buffer.from('"}]}'),
+      ]);
+      expect(reader.read(bytes, 0, bytes.length)).toBe(false);
+    }
+  });
+});
+
+describe('createStringValueReader', () => {
+  it('decodes string values, escapes included, and is undefined for other values', () => {
+    const readString = createStringValueReader();
+    const value = (text: string) => readString(Buffer.from(text), 0, Buffer.byteLength(text));
+    expect(value('"gpt-4.1"')).toBe('gpt-4.1');
+    expect(value('"gpt-4.1"')).toBe('gpt-4.1');
+    expect(value('"g\\u00e9"')).toBe('gé');
+    expect(value('""')).toBe('');
+    expect(value('null')).toBeUndefined();
+    expect(value('12')).toBeUndefined();
+  });
+});

@@ -1,0 +1,492 @@
+/**
+ * Reads chosen fields of one JSON document straight from its UTF-8 bytes, without decoding it or
+ * building objects: the stream meter's fast path for the events that make up most of a stream (text
+ * deltas). It walks the whole document once and checks its grammar (what `JSON.parse` would reject,
+ * it rejects), and follows the paths of a rule tree: it sums the length of chosen strings (in UTF-16
+ * units, as `JSON.parse(text)…length` gives them), records where chosen values are, and gives up
+ * when a field appears that only a full parse can read. A rule applies only to a value of its kind
+ * (an object rule to an object, an array rule to an array, a count to a string), as the readers'
+ * `asRecord` / `Array.isArray` / `typeof` checks do. A document it gives up on, or rejects, is parsed
+ * as before, so a report never depends on which way an event was read. Pure, synchronous.
+ */
+const SKIP = 0;
+const OBJECT = 1;
+const ARRAY = 2;
+const COUNT = 3;
+const CAPTURE = 4;
+const BAIL = 5;
+const BAIL_UNLESS_NULL = 6;
+
+const FAIL = -1;
+const MAX_DEPTH = 64;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+export interface FieldRule {
+  readonly kind: number;
+  readonly slot: number;
+  readonly names: readonly Buffer[];
+  readonly members: readonly FieldRule[];
+  readonly item: FieldRule | null;
+}
+
+const rule = (kind: number, slot = -1): FieldRule => ({
+  kind,
+  slot,
+  names: [],
+  members: [],
+  item: null,
+});
+
+/** Builders of a rule tree. */
+export const fieldRules = {
+  /**
+   * An object: the rules of the members read (the other members are only checked); with a slot, the
+   * object's place is recorded there too.
+   */
+  object: (members: Record<string, FieldRule>, slot = -1): FieldRule => ({
+    ...rule(OBJECT, slot),
+    names: Object.keys(members).map((name) => Buffer.from(name, 'utf8')),
+    members: Object.values(members),
+  }),
+  /** An array: the rule of every element. */
+  array: (item: FieldRule): FieldRule => ({ ...rule(ARRAY), item }),
+  /** A string whose length is added to a count slot. */
+  count: (slot: number): FieldRule => rule(COUNT, slot),
+  /** Any value whose place is recorded in a capture slot (the last one wins). */
+  capture: (slot: number): FieldRule => rule(CAPTURE, slot),
+  /** A field only a full parse can read: the reader gives up. */
+  bail: (): FieldRule => rule(BAIL),
+  /** Like `bail`, except for the value `null`. */
+  bailUnlessNull: (): FieldRule => rule(BAIL_UNLESS_NULL),
+  skip: (): FieldRule => rule(SKIP),
+};
+
+export interface JsonFieldReader {
+  /**
+   * Reads the document in `bytes` from `start` to `end`. True when it is a valid JSON object and
+   * nothing made the reader give up: the slots then hold this document's values.
+   */
+  read(bytes: Uint8Array, start: number, end: number): boolean;
+  /** The UTF-16 length summed over the strings counted into the slot. */
+  count(slot: number): number;
+  /** True when at least one string (even empty) was counted into the slot. */
+  counted(slot: number): boolean;
+  /** Where the last value captured into the slot starts; -1 when there was none. */
+  start(slot: number): number;
+  end(slot: number): number;
+}
+
+// The document being read, for the helpers below. Reading is synchronous and never re-entered.
+let source: Uint8Array = new Uint8Array(0);
+let limit = 0;
+
+function isHex(byte: number | undefined): boolean {
+  return (
+    byte !== undefined &&
+    ((byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x41 && byte <= 0x46) ||
+      (byte >= 0x61 && byte <= 0x66))
+  );
+}
+
+function continuation(index: number, low = 0x80, high = 0xbf): boolean {
+  const byte = index < limit ? source[index] : undefined;
+  return byte !== undefined && byte >= low && byte <= high;
+}
+
+/** Bytes of the UTF-8 sequence starting at `index`, or 0 when it is not well formed. */
+function sequenceLength(index: number): number {
+  const lead = source[index] ?? 0;
+  if (lead >= 0xc2 && lead <= 0xdf) return continuation(index + 1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const low = lead === 0xe0 ? 0xa0 : 0x80;
+    const high = lead === 0xed ? 0x9f : 0xbf;
+    return continuation(index + 1, low, high) && continuation(index + 2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const low = lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xf4 ? 0x8f : 0xbf;
+    return continuation(index + 1, low, high) && continuation(index + 2) && continuation(index + 3)
+      ? 4
+      : 0;
+  }
+  return 0;
+}
+
+/** The index after the escape at `at` (its backslash), or FAIL. */
+function escapeEnd(at: number): number {
+  if (at + 1 >= limit) return FAIL;
+  const escape = source[at + 1];
+  if (escape === 0x75) {
+    if (at + 5 >= limit) return FAIL;
+    if (!isHex(source[at + 2]) || !isHex(source[at + 3])) return FAIL;
+    if (!isHex(source[at + 4]) || !isHex(source[at + 5])) return FAIL;
+    return at + 6;
+  }
+  if (
+    escape === QUOTE ||
+    escape === BACKSLASH ||
+    escape === 0x2f ||
+    escape === 0x62 ||
+    escape === 0x66 ||
+    escape === 0x6e ||
+    escape === 0x72 ||
+    escape === 0x74
+  ) {
+    return at + 2;
+  }
+  return FAIL;
+}
+
+function digitsEnd(index: number): number {
+  let at = index;
+  while (at < limit) {
+    const byte = source[at] ?? 0;
+    if (byte < 0x30 || byte > 0x39) return at;
+    at += 1;
+  }
+  return at;
+}
+
+/** The index after the number at `index` (JSON's grammar), or FAIL. */
+function numberEnd(index: number): number {
+  let at = source[index] === 0x2d ? index + 1 : index;
+  const first = at < limit ? (source[at] ?? 0) : 0;
+  if (first === 0x30) at += 1;
+  else if (first >= 0x31 && first <= 0x39) at = digitsEnd(at + 1);
+  else return FAIL;
+  if (at < limit && source[at] === 0x2e) {
+    const after = digitsEnd(at + 1);
+    if (after === at + 1) return FAIL;
+    at = after;
+  }
+  if (at < limit && (source[at] === 0x65 || source[at] === 0x45)) {
+    at += 1;
+    if (at < limit && (source[at] === 0x2b || source[at] === 0x2d)) at += 1;
+    const after = digitsEnd(at);
+    if (after === at) return FAIL;
+    at = after;
+  }
+  return at;
+}
+
+/** The index after `true`, `false` or `null` at `index`, or FAIL. */
+function literalEnd(index: number): number {
+  const first = source[index];
+  const word = first === 0x74 ? 'true' : first === 0x66 ? 'false' : 'null';
+  if (index + word.length > limit) return FAIL;
+  for (let offset = 0; offset < word.length; offset += 1) {
+    if (source[index + offset] !== word.charCodeAt(offset)) return FAIL;
+  }
+  return index + word.length;
+}
+
+function memberRule(owner: FieldRule, keyStart: number, keyEnd: number): FieldRule | null {
+  const size = keyEnd - keyStart;
+  const { names } = owner;
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index];
+    if (name?.length !== size) continue;
+    let same = true;
+    for (let offset = 0; offset < size && same; offset += 1) {
+      same = name[offset] === source[keyStart + offset];
+    }
+    if (same) return owner.members[index] ?? null;
+  }
+  return null;
+}
+
+/** What the walk expects next. */
+const VALUE = 0;
+const AFTER_VALUE = 1;
+const KEY = 2;
+const FIRST_KEY = 3;
+const FIRST_ITEM = 4;
+
+/**
+ * One reader: a rule tree and its slots. The walk is one loop with an explicit stack (no call per
+ * value), so the bytes of strings, which are most of a document, cost a tight loop each.
+ */
+class FieldReader implements JsonFieldReader {
+  private readonly counts: number[];
+  private readonly seen: boolean[];
+  private readonly starts: number[];
+  private readonly ends: number[];
+  // The stack of open containers: the rule of their members (or items), whether an array, and
+  // the capture slot (with where the container started) when the container itself is captured.
+  private readonly stackRule: (FieldRule | null)[] = new Array<FieldRule | null>(MAX_DEPTH).fill(
+    null,
+  );
+  private readonly stackArray: boolean[] = new Array<boolean>(MAX_DEPTH).fill(false);
+  private readonly stackSlot: number[] = new Array<number>(MAX_DEPTH).fill(-1);
+  private readonly stackStart: number[] = new Array<number>(MAX_DEPTH).fill(0);
+
+  constructor(
+    private readonly root: FieldRule,
+    slots: { counts: number; captures: number },
+  ) {
+    this.counts = new Array<number>(slots.counts).fill(0);
+    this.seen = new Array<boolean>(slots.counts).fill(false);
+    this.starts = new Array<number>(slots.captures).fill(-1);
+    this.ends = new Array<number>(slots.captures).fill(-1);
+  }
+
+  count(slot: number): number {
+    return this.counts[slot] ?? 0;
+  }
+
+  counted(slot: number): boolean {
+    return this.seen[slot] ?? false;
+  }
+
+  start(slot: number): number {
+    return this.starts[slot] ?? -1;
+  }
+
+  end(slot: number): number {
+    return this.ends[slot] ?? -1;
+  }
+
+  read(bytes: Uint8Array, begin: number, stop: number): boolean {
+    this.counts.fill(0);
+    this.seen.fill(false);
+    this.starts.fill(-1);
+    this.ends.fill(-1);
+    source = bytes;
+    limit = stop;
+    const { stackRule, stackArray, stackSlot, stackStart } = this;
+    let at = begin;
+    let depth = 0;
+    let state = VALUE;
+    let rule: FieldRule | null = this.root;
+    for (;;) {
+      let byte = 0;
+      while (at < stop) {
+        byte = bytes[at] ?? 0;
+        if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
+        at += 1;
+      }
+      if (at >= stop) return state === AFTER_VALUE && depth === 0;
+      if (state === AFTER_VALUE) {
+        // Only objects: any other document is left to the parser.
+        if (depth === 0) return false;
+        const top = depth - 1;
+        const inArray = stackArray[top] === true;
+        if (byte === 0x2c) {
+          at += 1;
+          if (inArray) {
+            rule = stackRule[top] ?? null;
+            state = VALUE;
+          } else {
+            state = KEY;
+          }
+          continue;
+        }
+        if (byte !== (inArray ? 0x5d : 0x7d)) return false;
+        at += 1;
+        const slot = stackSlot[top] ?? -1;
+        if (slot !== -1) {
+          this.starts[slot] = stackStart[top] ?? 0;
+          this.ends[slot] = at;
+        }
+        depth = top;
+        if (depth === 0) {
+          while (at < stop) {
+            const after = bytes[at];
+            if (after !== 0x20 && after !== 0x0a && after !== 0x0d && after !== 0x09) return false;
+            at += 1;
+          }
+          return true;
+        }
+        continue;
+      }
+      if (state === KEY || state === FIRST_KEY) {
+        if (state === FIRST_KEY && byte === 0x7d) {
+          // An empty object.
+          at += 1;
+          const top = depth - 1;
+          const slot = stackSlot[top] ?? -1;
+          if (slot !== -1) {
+            this.starts[slot] = stackStart[top] ?? 0;
+            this.ends[slot] = at;
+          }
+          depth = top;
+          state = AFTER_VALUE;
+          if (depth === 0) return this.restIsBlank(at);
+          continue;
+        }
+        if (byte !== QUOTE) return false;
+        const keyStart = at + 1;
+        let escaped = false;
+        at = keyStart;
+        for (;;) {
+          if (at >= stop) return false;
+          const inKey = bytes[at] ?? 0;
+          if (inKey === QUOTE) break;
+          if (inKey === BACKSLASH) {
+            escaped = true;
+            at = escapeEnd(at);
+            if (at === FAIL) return false;
+          } else if (inKey < 0x20) {
+            return false;
+          } else {
+            at += 1;
+          }
+        }
+        const owner = stackRule[depth - 1] ?? null;
+        // A key written with escapes cannot be compared byte for byte: leave it to the parser.
+        if (owner !== null && escaped) return false;
+        rule = owner === null ? null : memberRule(owner, keyStart, at);
+        at += 1;
+        while (at < stop) {
+          byte = bytes[at] ?? 0;
+          if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
+          at += 1;
+        }
+        if (at >= stop || byte !== 0x3a) return false;
+        at += 1;
+        state = VALUE;
+        continue;
+      }
+      if (state === FIRST_ITEM) {
+        if (byte === 0x5d) {
+          at += 1;
+          const top = depth - 1;
+          const slot = stackSlot[top] ?? -1;
+          if (slot !== -1) {
+            this.starts[slot] = stackStart[top] ?? 0;
+            this.ends[slot] = at;
+          }
+          depth = top;
+          state = AFTER_VALUE;
+          if (depth === 0) return this.restIsBlank(at);
+          continue;
+        }
+        rule = stackRule[depth - 1] ?? null;
+        state = VALUE;
+      }
+      // A value, read by `rule`. Only objects as documents: any other is left to the parser.
+      if (depth === 0 && byte !== 0x7b) return false;
+      const kind = rule === null ? SKIP : rule.kind;
+      const slot = rule === null ? -1 : rule.slot;
+      if (kind === BAIL) return false;
+      if (kind === BAIL_UNLESS_NULL) {
+        if (byte !== 0x6e || literalEnd(at) === FAIL) return false;
+        at += 4;
+        state = AFTER_VALUE;
+        continue;
+      }
+      if (byte === 0x7b || byte === 0x5b) {
+        if (depth === MAX_DEPTH) return false;
+        const isArray = byte === 0x5b;
+        stackArray[depth] = isArray;
+        if (isArray) stackRule[depth] = kind === ARRAY ? (rule?.item ?? null) : null;
+        else stackRule[depth] = kind === OBJECT ? rule : null;
+        stackSlot[depth] = kind === CAPTURE || (kind === OBJECT && !isArray) ? slot : -1;
+        stackStart[depth] = at;
+        depth += 1;
+        at += 1;
+        state = isArray ? FIRST_ITEM : FIRST_KEY;
+        continue;
+      }
+      const valueStart = at;
+      if (byte === QUOTE) {
+        const counting = kind === COUNT;
+        let units = 0;
+        at += 1;
+        for (;;) {
+          if (at >= stop) return false;
+          const inString = bytes[at] ?? 0;
+          if (inString === QUOTE) break;
+          if (inString === BACKSLASH) {
+            at = escapeEnd(at);
+            if (at === FAIL) return false;
+            units += 1;
+          } else if (inString < 0x20) {
+            return false;
+          } else if (inString < 0x80 || !counting) {
+            // Other bytes need no check unless counted: a decoder never swallows a quote.
+            at += 1;
+            units += 1;
+          } else {
+            const length = sequenceLength(at);
+            if (length === 0) return false;
+            at += length;
+            units += length === 4 ? 2 : 1;
+          }
+        }
+        at += 1;
+        if (counting) {
+          this.counts[slot] = (this.counts[slot] ?? 0) + units;
+          this.seen[slot] = true;
+        }
+      } else if (byte === 0x74 || byte === 0x66 || byte === 0x6e) {
+        at = literalEnd(at);
+        if (at === FAIL) return false;
+      } else {
+        at = numberEnd(at);
+        if (at === FAIL) return false;
+      }
+      if (kind === CAPTURE) {
+        this.starts[slot] = valueStart;
+        this.ends[slot] = at;
+      }
+      state = AFTER_VALUE;
+    }
+  }
+
+  private restIsBlank(index: number): boolean {
+    for (let at = index; at < limit; at += 1) {
+      const byte = source[at];
+      if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+    }
+    return true;
+  }
+}
+
+export function createJsonFieldReader(
+  root: FieldRule,
+  slots: { counts: number; captures: number },
+): JsonFieldReader {
+  return new FieldReader(root, slots);
+}
+
+/** How many distinct values a string value reader remembers (event types, model names). */
+const REMEMBERED_STRINGS = 8;
+
+/**
+ * Reads a captured JSON string value to text, remembering the last few: the same bytes again (a
+ * model name or event type repeated on every event) are neither decoded nor copied again.
+ * Undefined when the value is not a string.
+ */
+export function createStringValueReader(): (
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+) => string | undefined {
+  const known: Buffer[] = [];
+  const texts: string[] = [];
+  let next = 0;
+  return (bytes, start, end) => {
+    if (bytes[start] !== QUOTE || end - start < 2) return undefined;
+    const size = end - start;
+    for (let index = 0; index < known.length; index += 1) {
+      const candidate = known[index];
+      if (candidate?.length !== size) continue;
+      let same = true;
+      for (let offset = 1; offset < size - 1 && same; offset += 1) {
+        same = candidate[offset] === bytes[start + offset];
+      }
+      if (same) return texts[index];
+    }
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset + start, size);
+    const text = view.includes(BACKSLASH)
+      ? (JSON.parse(view.toString('utf8')) as string)
+      : view.toString('utf8', 1, size - 1);
+    known[next] = Buffer.from(view);
+    texts[next] = text;
+    next = (next + 1) % REMEMBERED_STRINGS;
+    return text;
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * Finds where server-sent events end in a byte stream, incrementally and without decoding: every
+ * byte is looked at once (the search resumes where the previous chunk stopped), CR, LF and CRLF
+ * line ends are recognised (also split across chunks), and the bytes of an event split over
+ * several chunks are copied into one reusable buffer, so a completed event is always one contiguous
+ * range. Whole chunks are searched with `indexOf` (native); small pieces byte by byte in JavaScript,
+ * which costs less than a native call for a few bytes.
+ */
+import { HeldBytes } from './hold-bytes.js';
+
+const LF = 10;
+const CR = 13;
+/** Chunks up to this size are scanned in JavaScript; bigger ones with native `indexOf`. */
+const SMALL_CHUNK = 24;
+
+/**
+ * Receives one event's bytes: from `start` up to `end`, its closing blank line included. The buffer
+ * is only valid during the call (it may be the scanner's reused buffer).
+ */
+export type EventBytesHandler = (bytes: Buffer, start: number, end: number) => void;
+
+export interface ServerSentEventScanner {
+  /**
+   * Feeds one chunk; calls the handler for every event it completes, in order. Returns the bytes
+   * then held for the event in progress.
+   */
+  feed(chunk: Buffer): number;
+  /** Bytes held for the event in progress (not yet ended by a blank line). */
+  readonly heldBytes: number;
+  /** True once a CR was seen: lines may then end with a lone CR. */
+  readonly sawCarriageReturn: boolean;
+  /** Forgets the bytes held (the event in progress is dropped). */
+  discard(): void;
+  /** Hands over a copy of the bytes held (an event without its closing blank line) and forgets them. */
+  take(): Buffer;
+}
+
+export function createServerSentEventScanner(onEvent: EventBytesHandler): ServerSentEventScanner {
+  const held = new HeldBytes();
+  /** True at the start of a line: a line end there ends the event (a blank line). */
+  let atLineStart = true;
+  /** True when the previous chunk ended with a CR: a LF starting this chunk belongs to it. */
+  let afterCarriageReturn = false;
+  let sawCarriageReturn = false;
+
+  /** The held bytes are one whole event. */
+  const emitHeld = (): void => {
+    const { buffer, length } = held;
+    held.clear();
+    onEvent(buffer, 0, length);
+  };
+
+  /** An event ends just before `end` in `chunk`; `from` is where it starts in the chunk. */
+  const complete = (chunk: Buffer, from: number, end: number): void => {
+    if (held.length === 0) {
+      onEvent(chunk, from, end);
+      return;
+    }
+    held.append(chunk, from, end);
+    emitHeld();
+  };
+
+  /**
+   * Byte by byte, for small pieces: each byte is copied into the hold as it is looked at (most
+   * pieces end no event), and a completed event is handed over from the hold.
+   */
+  const scanBytes = (chunk: Buffer, from: number): void => {
+    if (held.length + chunk.length > held.buffer.length) held.reserve(chunk.length);
+    let buffer = held.buffer;
+    let length = held.length;
+    for (let index = from; index < chunk.length; index += 1) {
+      const byte = chunk[index] ?? 0;
+      buffer[length] = byte;
+      length += 1;
+      if (byte === LF) {
+        if (atLineStart) {
+          held.length = length;
+          emitHeld();
+          length = 0;
+          held.reserve(chunk.length - index);
+          buffer = held.buffer;
+        }
+        atLineStart = true;
+      } else if (byte === CR) {
+        sawCarriageReturn = true;
+        // A LF right after belongs to this line end; the event (if any) then ends after it.
+        if (chunk[index + 1] === LF) {
+          index += 1;
+          buffer[length] = LF;
+          length += 1;
+        } else if (index + 1 === chunk.length) {
+          afterCarriageReturn = true;
+        }
+        if (atLineStart) {
+          held.length = length;
+          emitHeld();
+          length = 0;
+          held.reserve(chunk.length - index);
+          buffer = held.buffer;
+        }
+        atLineStart = true;
+      } else {
+        atLineStart = false;
+      }
+    }
+    held.length = length;
+  };
+
+  /** With native searches for CR and LF, for whole chunks. Returns where the held bytes start. */
+  const scanNative = (chunk: Buffer, from: number): number => {
+    let eventStart = 0;
+    let position = from;
+    let nextCr = chunk.indexOf(CR, position);
+    if (nextCr !== -1) sawCarriageReturn = true;
+    let nextLf = chunk.indexOf(LF, position);
+    while (nextLf !== -1 || nextCr !== -1) {
+      let lineEnd: number;
+      let after: number;
+      if (nextCr !== -1 && (nextLf === -1 || nextCr < nextLf)) {
+        lineEnd = nextCr;
+        after = nextLf === nextCr + 1 ? nextCr + 2 : nextCr + 1;
+        if (nextCr + 1 === chunk.length) afterCarriageReturn = true;
+      } else {
+        lineEnd = nextLf;
+        after = nextLf + 1;
+      }
+      if (lineEnd === position && atLineStart) {
+        complete(chunk, eventStart, after);
+        eventStart = after;
+      }
+      atLineStart = true;
+      position = after;
+      if (nextCr !== -1 && nextCr < position) nextCr = chunk.indexOf(CR, position);
+      if (nextLf !== -1 && nextLf < position) nextLf = chunk.indexOf(LF, position);
+    }
+    if (position < chunk.length) atLineStart = false;
+    return eventStart;
+  };
+
+  return {
+    feed(chunk) {
+      let from = 0;
+      if (afterCarriageReturn) {
+        afterCarriageReturn = false;
+        if (chunk[0] === LF) from = 1;
+      }
+      if (from >= chunk.length) {
+        if (from > 0) held.append(chunk, 0, from);
+        return held.length;
+      }
+      if (chunk.length <= SMALL_CHUNK) {
+        if (from > 0) held.append(chunk, 0, from);
+        scanBytes(chunk, from);
+        return held.length;
+      }
+      const eventStart = scanNative(chunk, from);
+      if (eventStart < chunk.length) held.append(chunk, eventStart, chunk.length);
+      return held.length;
+    },
+    get heldBytes() {
+      return held.length;
+    },
+    get sawCarriageReturn() {
+      return sawCarriageReturn;
+    },
+    discard() {
+      held.release();
+    },
+    take() {
+      const rest = Buffer.from(held.buffer.subarray(0, held.length));
+      held.release();
+      atLineStart = true;
+      afterCarriageReturn = false;
+      return rest;
+    },
+  };
+}
