@@ -6,15 +6,12 @@
  * and every garbage-collection pause of 2 ms or more, so a tail can be matched to what stalled
  * the event loop. Nothing is written.
  */
-import { execFileSync } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { summarizeLatencies } from './compute-percentiles.js';
 import type { BenchRequestKind } from './describe-bench-requests.js';
 import type { LoadResult } from './run-load-modes.js';
-import { planSideBySidePinning } from './side-by-side.js';
-import { spawnBenchChild } from './spawn-bench-child.js';
 import { startBenchTarget } from './start-bench-target.js';
-import { startRedisServer } from '../test/support/redis-server.js';
+import { startSideBySideLayout } from './start-side-by-side-layout.js';
 
 const [rateText = '1000', secondsText = '8', ...rest] = process.argv.slice(2);
 const flags = rest.filter((flag) => flag !== '--');
@@ -22,38 +19,16 @@ const rate = Number(rateText);
 const seconds = Number(secondsText);
 const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
 
-const pinning = planSideBySidePinning(availableParallelism());
 process.stdout.write(
   `load average ${loadavg()
     .map((v) => v.toFixed(2))
     .join(' ')}\n`,
 );
-const mock = await spawnBenchChild({
-  script: './serve-mock-upstream.ts',
-  cpus: pinning?.rest ?? null,
-});
-const loadgen = await spawnBenchChild({
-  script: './serve-load-generator.ts',
-  cpus: pinning?.rest ?? null,
-});
-const redisServer = await startRedisServer();
-if (pinning !== null && redisServer.process.pid !== undefined) {
-  execFileSync('taskset', ['-a', '-pc', pinning.server, String(redisServer.process.pid)], {
-    stdio: 'ignore',
-  });
-}
-const key = 'fake-upstream-key';
+const layout = await startSideBySideLayout({ gatewayNodeFlags: ['--trace-gc', ...flags] });
+const { loadgen } = layout;
 const started = await startBenchTarget(
   { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
-  {
-    provider: mock,
-    providerUrl: String(mock.ready.url),
-    redisUrl: redisServer.url,
-    gatewayCpus: pinning?.server ?? null,
-    upstreamCredentials: { anthropic: key, openai: key, gemini: key },
-    allFeatures: true,
-    gatewayNodeFlags: ['--trace-gc', ...flags],
-  },
+  layout.environment,
 );
 const drive = async (load: unknown): Promise<LoadResult> => {
   const answer = await loadgen.ask(
@@ -80,8 +55,5 @@ try {
   );
 } finally {
   await started.stop();
-  await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
-  await loadgen.stop();
-  await mock.stop();
-  await redisServer.stop();
+  await layout.stop();
 }

@@ -7,20 +7,17 @@
  * `bench/results/profiles/hot-path-<label>-<kind>.json` and prints it; the raw `.cpuprofile` goes
  * to the temporary directory only (it is large).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { startRedisServer } from '../test/support/redis-server.js';
 import type { BenchRequestKind } from './describe-bench-requests.js';
 import { readProcessStats } from './read-process-stats.js';
 import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
 import type { LoadResult } from './run-load-modes.js';
-import { planSideBySidePinning } from './side-by-side.js';
-import { spawnBenchChild } from './spawn-bench-child.js';
 import { startBenchTarget } from './start-bench-target.js';
+import { startSideBySideLayout } from './start-side-by-side-layout.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
 
 const label = process.argv[2] ?? 'run';
@@ -29,33 +26,12 @@ const seconds = Number(process.argv[4] ?? 5);
 const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
 async function main(): Promise<void> {
-  const pinning = planSideBySidePinning(availableParallelism());
   const load = loadavg().map((value) => Math.round(value * 100) / 100);
-  const mock = await spawnBenchChild({
-    script: './serve-mock-upstream.ts',
-    cpus: pinning?.rest ?? null,
-  });
-  const loadgen = await spawnBenchChild({
-    script: './serve-load-generator.ts',
-    cpus: pinning?.rest ?? null,
-  });
-  const redisServer = await startRedisServer();
-  if (pinning !== null && redisServer.process.pid !== undefined) {
-    execFileSync('taskset', ['-a', '-pc', pinning.server, String(redisServer.process.pid)], {
-      stdio: 'ignore',
-    });
-  }
-  const key = 'fake-upstream-key';
+  const layout = await startSideBySideLayout();
+  const { loadgen, redisServer } = layout;
   const started = await startBenchTarget(
     { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
-    {
-      provider: mock,
-      providerUrl: String(mock.ready.url),
-      redisUrl: redisServer.url,
-      gatewayCpus: pinning?.server ?? null,
-      upstreamCredentials: { anthropic: key, openai: key, gemini: key },
-      allFeatures: true,
-    },
+    layout.environment,
   );
   const redis = new Redis(redisServer.url);
   const drive = async (durationMs: number): Promise<number> => {
@@ -130,10 +106,7 @@ async function main(): Promise<void> {
   } finally {
     redis.disconnect();
     await started.stop();
-    await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
-    await loadgen.stop();
-    await mock.stop();
-    await redisServer.stop();
+    await layout.stop();
   }
 }
 

@@ -11,20 +11,18 @@
  * for D, Redis's CPU (`INFO cpu`) and commands (`INFO commandstats`) per call. Writes
  * `bench/results/<date>-side-by-side[-quick].json` and prints the tables.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { startRedisServer, type RedisServer } from '../test/support/redis-server.js';
 import { summarizeLatencies } from './compute-percentiles.js';
 import type { BenchCredentials, BenchRequestKind } from './describe-bench-requests.js';
-import { planCpuPinning } from './plan-bench-run.js';
 import { readProcessStats } from './read-process-stats.js';
 import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
 import type { LoadResult } from './run-load-modes.js';
-import { spawnBenchChild, type BenchChild } from './spawn-bench-child.js';
-import { startBenchTarget, type TargetEnvironment } from './start-bench-target.js';
+import type { BenchChild } from './spawn-bench-child.js';
+import { startBenchTarget } from './start-bench-target.js';
+import { startSideBySideLayout } from './start-side-by-side-layout.js';
 import type { BenchTarget } from './plan-bench-run.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -44,13 +42,6 @@ interface KindFigures {
     redisCommandsPerCall: number | null;
     errors: number;
   };
-}
-
-/** CPU lists: the server and its Redis on one side, load and upstream on the other. */
-export function planSideBySidePinning(cpus: number): { server: string; rest: string } | null {
-  if (cpus === 2) return { server: '1', rest: '0' };
-  const halves = planCpuPinning(cpus);
-  return halves === null ? null : { server: halves.gateway, rest: halves.rest };
 }
 
 async function redisCpuSeconds(redis: Redis): Promise<number> {
@@ -187,18 +178,9 @@ export async function runSideBySide(quick: boolean): Promise<void> {
     process.stderr.write('side-by-side: hard deadline reached, stopping\n');
     process.exit(2);
   }, 15 * 60_000);
-  const pinning = planSideBySidePinning(availableParallelism());
   const loadAtStart = loadavg();
-  const mock = await spawnBenchChild({
-    script: './serve-mock-upstream.ts',
-    cpus: pinning?.rest ?? null,
-  });
-  const loadgen = await spawnBenchChild({
-    script: './serve-load-generator.ts',
-    cpus: pinning?.rest ?? null,
-  });
-  let redisServer: RedisServer | null = null;
-  process.once('exit', () => redisServer?.process.kill('SIGKILL'));
+  const layout = await startSideBySideLayout();
+  const { pinning, loadgen, redisServer, environment } = layout;
   const figures: Record<string, Record<string, KindFigures>> = {};
   const labels: Record<string, string> = {
     A: 'A: clients straight to the mock upstream (floor)',
@@ -206,21 +188,6 @@ export async function runSideBySide(quick: boolean): Promise<void> {
     D: 'D: Tollgate, Redis, every feature on (1 worker)',
   };
   try {
-    redisServer = await startRedisServer();
-    if (pinning !== null && redisServer.process.pid !== undefined) {
-      execFileSync('taskset', ['-a', '-pc', pinning.server, String(redisServer.process.pid)], {
-        stdio: 'ignore',
-      });
-    }
-    const upstreamKey = 'fake-upstream-key';
-    const environment: TargetEnvironment = {
-      provider: mock,
-      providerUrl: String(mock.ready.url),
-      redisUrl: redisServer.url,
-      gatewayCpus: pinning?.server ?? null,
-      upstreamCredentials: { anthropic: upstreamKey, openai: upstreamKey, gemini: upstreamKey },
-      allFeatures: true,
-    };
     const targets: BenchTarget[] = (['A', 'B', 'D'] as const).map((scenario) => ({
       id: scenario,
       scenario,
@@ -271,9 +238,6 @@ export async function runSideBySide(quick: boolean): Promise<void> {
     process.stdout.write(`side-by-side: wrote ${file}\n`);
   } finally {
     clearTimeout(deadline);
-    await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
-    await loadgen.stop();
-    await mock.stop();
-    await redisServer?.stop();
+    await layout.stop();
   }
 }
