@@ -32,6 +32,13 @@ export interface OperatorContext {
    * are checked against the store again, so a document lost from the store is written back.
    */
   programmedKeyDigests: Map<string, { digest: string; at: number }>;
+  /**
+   * Key Secrets this process is creating or created and has not yet seen arrive (`namespace/name`).
+   * The reconcile that creates one goes on with the value it generated, so the Secret's arrival
+   * needs no second pass of its key (that pass, on a cache without the first pass's status, wrote
+   * the status a second time).
+   */
+  ownSecretCreations: Set<string>;
 }
 
 export function queueKey(kind: string, namespace: string | undefined, name: string): string {

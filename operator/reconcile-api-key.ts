@@ -125,6 +125,7 @@ export async function reconcileApiKey(
     keyUid: apiKey.metadata.uid,
     hash: writesPolicy ? hash : null,
     policy: writesPolicy ? projectKeyPolicy({ apiKey, state: decision.policyState, group }) : null,
+    fresh: material.status === 'Found' && material.generated === true,
   });
   const lastHandledQuotaReset = await handleQuotaReset(context, apiKey);
   const status = projectKeyStatus({

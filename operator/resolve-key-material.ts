@@ -110,7 +110,15 @@ async function createKeySecret(context: OperatorContext, apiKey: ApiKey): Promis
     metadata,
     stringData: { [secretKeyOf(apiKey)]: value },
   });
-  await context.api.createSecret(apiKey.metadata.namespace ?? '', body);
+  const id = `${metadata.namespace}/${metadata.name}`;
+  context.ownSecretCreations.add(id);
+  try {
+    await context.api.createSecret(metadata.namespace, body);
+  } catch (error) {
+    // The reconcile fails and runs again; it reads whatever Secret arrives then.
+    context.ownSecretCreations.delete(id);
+    throw error;
+  }
   context.logger.debug(
     {
       namespace: apiKey.metadata.namespace,
@@ -160,11 +168,13 @@ export async function resolveKeyMaterial(
 ): Promise<KeyMaterial> {
   const { apiKey } = options;
   let read = readKeySecret(context, apiKey);
+  let generated = false;
   if (read.status === 'Missing') {
     if (apiKey.metadata.deletionTimestamp !== undefined) {
       return { status: 'Pending', message: 'the key is being deleted' };
     }
     read = { status: 'Value', value: await createKeySecret(context, apiKey) };
+    generated = true;
   }
   if (read.status !== 'Value') {
     const hash = read.value === null ? null : hashKeyValue(context.pepper, read.value);
@@ -183,7 +193,9 @@ export async function resolveKeyMaterial(
       hash: null,
     };
   }
-  return { status: 'Found', hash, hint: formatKeyHint(read.value) };
+  return generated
+    ? { status: 'Found', hash, hint: formatKeyHint(read.value), generated }
+    : { status: 'Found', hash, hint: formatKeyHint(read.value) };
 }
 
 /**

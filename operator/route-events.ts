@@ -27,7 +27,8 @@ function fingerprint(source: SourceName, object: CachedObject): string {
     meta.labels,
     meta.annotations,
     meta.deletionTimestamp,
-    meta.finalizers?.filter((finalizer) => finalizer !== FINALIZER),
+    // No finalizers and only the operator's own are the same ([] both, never undefined against []).
+    (meta.finalizers ?? []).filter((finalizer) => finalizer !== FINALIZER),
   ]);
 }
 
@@ -54,10 +55,17 @@ export class EventRouter {
       const lostFinalizer = previous?.finalizer === true && !finalizer;
       if (type === 'update' && previous?.print === print && !lostFinalizer) return;
     }
+    // A key Secret this operator created arrives: the reconcile that created it used its value.
+    const created =
+      source === 'Secret' &&
+      type !== 'resync' &&
+      this.context.ownSecretCreations.delete(
+        `${object.metadata.namespace ?? ''}/${object.metadata.name}`,
+      );
     // An edit or a deletion of one object is urgent; creations, resyncs and fan-outs are bulk.
     const urgent = type === 'update' || type === 'delete';
     const [own, ...others] = this.keysFor(source, object);
-    if (own !== undefined) this.context.queue.add(own, { urgent });
+    if (own !== undefined && !(created && type === 'add')) this.context.queue.add(own, { urgent });
     for (const key of others) if (key !== undefined) this.context.queue.add(key);
   }
 

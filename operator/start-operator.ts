@@ -94,6 +94,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     usageRound: { current: 0 },
     keyHashIndex: new KeyHashIndex(),
     programmedKeyDigests: new Map(),
+    ownSecretCreations: new Set(),
   };
   wiring.context = context;
   wiring.router = new EventRouter(context);

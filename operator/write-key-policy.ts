@@ -12,6 +12,11 @@ export interface KeyPolicyWrite {
   keyUid: string;
   hash: string | null;
   policy: KeyPolicy | null;
+  /**
+   * The hash is of a value generated in this reconcile (a new Secret): no document can exist
+   * under it, so it is written without reading the store first.
+   */
+  fresh?: boolean;
 }
 
 /** How long a digest this process wrote is trusted without reading the store again. */
@@ -53,7 +58,7 @@ export async function writeKeyPolicy(
   context.writtenKeyHashes.set(write.objectKey, write.hash);
   const digest = write.policy.digest;
   if (knownDigest(context, write.hash) === digest) return true;
-  const existing = await context.store.getKeyPolicy(write.hash);
+  const existing = write.fresh === true ? null : await context.store.getKeyPolicy(write.hash);
   if (existing?.digest !== digest) await context.store.putKeyPolicy(write.hash, write.policy);
   context.programmedKeyDigests.set(write.hash, { digest, at: context.now() });
   return true;

@@ -7,7 +7,8 @@ import type { KeyState } from '../../store/policy-documents.js';
 import type { DesiredCondition } from './manage-conditions.js';
 
 export type KeyMaterial =
-  | { status: 'Found'; hash: string; hint: string }
+  /** `generated`: the value was generated in this reconcile (no document can exist under it). */
+  | { status: 'Found'; hash: string; hint: string; generated?: boolean }
   | {
       status: 'InvalidKey' | 'SecretConflict' | 'DuplicateKey';
       message: string;
