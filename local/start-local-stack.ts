@@ -27,6 +27,7 @@ import { startRecorderService } from '../ledger/start-recorder-service.js';
 import { loadSecretFiles } from '../operator/load-secret-files.js';
 import { startOperator, type RunningOperator } from '../operator/start-operator.js';
 import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
+import { InProcessAgent, inProcessKubeConfig } from './control-plane/connect-in-process.js';
 import { startLocal, type Local } from './start-local.js';
 import { startLocalConsole } from './start-local-console.js';
 
@@ -139,8 +140,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => recorder.stop());
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(local.kubeconfigPath);
+    // The operator reaches the API in-process (same token, same authorization, no TLS or socket).
+    const operatorAgent = new InProcessAgent(() => local.connect());
+    closers.push(() => {
+      operatorAgent.destroy();
+      return Promise.resolve();
+    });
     const operator = await startOperator({
-      kubeConfig,
+      kubeConfig: inProcessKubeConfig(kubeConfig, operatorAgent),
       store,
       namespace: OPERATOR_NAMESPACE,
       ...secrets,

@@ -3,6 +3,7 @@
  * gateway around it for `tollgate local`; tests start it on its own.
  */
 import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { ControlPlaneOptions } from './control-plane/start-control-plane.js';
 import { startControlPlane } from './control-plane/start-control-plane.js';
 
@@ -18,6 +19,8 @@ export interface Local {
   certificateAuthority: string;
   kubeconfigPath: string;
   token: string;
+  /** A plain in-process connection to the API (authenticated and authorized like any other). */
+  connect(): Duplex;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export async function startLocal(options: LocalOptions): Promise<Local> {
     certificateAuthority: controlPlane.certificateAuthority,
     kubeconfigPath: controlPlane.kubeconfigPath,
     token: controlPlane.token,
+    connect: () => controlPlane.connect(),
     close: () => controlPlane.close(),
   };
 }

@@ -24,6 +24,8 @@ function sameOptions(left: AgentOptions, right: AgentOptions): boolean {
 }
 
 export function reuseApiConnections(kubeConfig: KubeConfig, maxSockets = 32): KubeConfig {
+  // A KubeConfig that brings its own agent (an in-process transport in `tollgate local`) keeps it.
+  if (Object.prototype.hasOwnProperty.call(kubeConfig, 'createAgent')) return kubeConfig;
   const view = Object.create(kubeConfig) as KubeConfig;
   const original = (kubeConfig as unknown as { createAgent: CreateAgent }).createAgent;
   const agents: { server: string; options: AgentOptions; agent: HttpAgent | HttpsAgent }[] = [];

@@ -70,8 +70,17 @@ async function readBody(request: IncomingMessage): Promise<JsonValue | undefined
     }
   }
   if (contentType.startsWith('application/apply-patch+yaml')) {
+    const text = Buffer.concat(chunks).toString('utf8');
+    // kubectl sends its apply patches as JSON (which is YAML): JSON.parse is many times cheaper.
+    if (text.trimStart().startsWith('{')) {
+      try {
+        return JSON.parse(text) as JsonValue;
+      } catch {
+        // Not JSON after all (YAML flow style): the YAML parser decides.
+      }
+    }
     try {
-      return parseYaml(Buffer.concat(chunks).toString('utf8')) as JsonValue;
+      return parseYaml(text) as JsonValue;
     } catch {
       throw badRequest('the apply patch is not valid YAML');
     }

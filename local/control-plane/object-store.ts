@@ -270,9 +270,13 @@ export class ObjectStore {
       this.get(namespaceKind, { namespace: undefined, name: namespace });
   }
 
+  /**
+   * `change.object` becomes the stored object: every caller passes one of its own making (a copy
+   * from `get`, or the admitted copy of a request body) and does not touch it afterwards.
+   */
   private commit(change: { kind: ResourceKind; object: KubeObject; type: EventType }): KubeObject {
     this.version += 1;
-    const object = structuredClone(change.object);
+    const object = change.object;
     object.metadata.resourceVersion = String(this.version);
     const key = keyOf(change.kind, refOf(object));
     const stored = change.type === 'DELETED' ? undefined : object;
@@ -298,6 +302,11 @@ export class ObjectStore {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
+      for (const item of batch) {
+        const json = JSON.stringify(item.event.object);
+        item.event.json = json;
+        if (item.change.object !== undefined) item.change.json = json;
+      }
       try {
         await this.files.append(batch.map((item) => item.change));
       } catch (error) {

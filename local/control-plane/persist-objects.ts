@@ -1,6 +1,6 @@
 /**
  * Crash-safe persistence to the data folder, with group commit. Changes are appended to
- * `journal.jsonl` in batches, one write and one fdatasync per batch (every change made while the
+ * `journal.jsonl` in batches, one O_DSYNC write per batch (every change made while the
  * previous batch was being synced), so a bulk of writes costs a few syncs instead of several per
  * object. The journal is compacted into the snapshot, one JSON file per object in `objects/` plus
  * `state.json` holding the last resourceVersion: at start, at close, and in the background when it
@@ -19,6 +19,7 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -79,6 +80,8 @@ export interface ObjectChange {
   /** The object as stored; undefined when it was deleted. */
   object: KubeObject | undefined;
   resourceVersion: number;
+  /** `JSON.stringify(object)` when the caller has it already (it is shared with watch events). */
+  json?: string;
 }
 
 interface JournalLine {
@@ -86,6 +89,9 @@ interface JournalLine {
   rv: number;
   object: KubeObject | null;
 }
+
+const JOURNAL_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
 
 /** Journal bytes after which a background compaction starts. */
 const COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
@@ -149,27 +155,33 @@ export class ObjectFiles {
     return { objects, resourceVersion };
   }
 
-  /** Appends a batch of changes durably: one write and one fdatasync. */
+  /** Appends a batch of changes durably: one synchronous-data write (O_DSYNC). */
   async append(changes: readonly ObjectChange[]): Promise<void> {
     if (changes.length === 0) return;
     let text = '';
     for (const change of changes) {
-      const line: JournalLine = {
-        key: change.key,
-        rv: change.resourceVersion,
-        object: change.object ?? null,
-      };
-      text += `${JSON.stringify(line)}\n`;
+      if (change.json !== undefined && change.object !== undefined) {
+        // The same text as JSON.stringify of the JournalLine, without encoding the object again.
+        text += `{"key":${JSON.stringify(change.key)},"rv":${String(change.resourceVersion)},"object":${change.json}}\n`;
+      } else {
+        const line: JournalLine = {
+          key: change.key,
+          rv: change.resourceVersion,
+          object: change.object ?? null,
+        };
+        text += `${JSON.stringify(line)}\n`;
+      }
       this.journaled.add(change.key);
     }
     if (this.journal === null) {
       const created = !existsSync(this.journalPath);
-      this.journal = await open(this.journalPath, 'a', 0o600);
+      // O_DSYNC: a write returns once its data is on disk, so a batch costs one call to the
+      // thread pool instead of a write and then an fdatasync (two turns of the event loop).
+      this.journal = await open(this.journalPath, JOURNAL_FLAGS, 0o600);
       this.journalBytes = (await this.journal.stat()).size;
       if (created) await syncDirectoryAsync(join(this.journalPath, '..'));
     }
     await this.journal.write(text);
-    await this.journal.datasync();
     this.journalBytes += Buffer.byteLength(text);
   }
 

@@ -35,6 +35,15 @@ export function serveWatch(
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
   // Clients wait for the headers before they treat the watch as open, even with no event yet.
   response.flushHeaders();
+  // The events of one tick (a synced batch) leave in one write instead of one each.
+  const cork = (): void => {
+    if (response.writableCorked === 0) {
+      response.cork();
+      process.nextTick(() => {
+        response.uncork();
+      });
+    }
+  };
   let tableHeaderSent = false;
   const send = (type: string, object: KubeObject | JsonObject): void => {
     let payload: JsonObject = object;
@@ -47,19 +56,24 @@ export function serveWatch(
       if (tableHeaderSent) payload.columnDefinitions = [];
       tableHeaderSent = true;
     }
-    // The events of one tick (a synced batch) leave in one write instead of one each.
-    if (response.writableCorked === 0) {
-      response.cork();
-      process.nextTick(() => {
-        response.uncork();
-      });
-    }
+    cork();
     response.write(`${JSON.stringify({ type, object: payload })}\n`);
   };
   const relevant = (event: ChangeEvent): boolean =>
     event.collection === collectionOf(kind) &&
     (watch.namespace === undefined || objectNamespace(event.object) === watch.namespace) &&
     watch.match(event.object);
+
+  /** Without a table, an event's line is encoded once for every watch that sends it. */
+  const sendEvent = (event: ChangeEvent): void => {
+    if (watch.table) {
+      send(event.type, event.object);
+      return;
+    }
+    cork();
+    event.line ??= `{"type":"${event.type}","object":${event.json ?? JSON.stringify(event.object)}}\n`;
+    response.write(event.line);
+  };
 
   let backlog: ChangeEvent[] | undefined;
   const requested = watch.resourceVersion;
@@ -87,9 +101,9 @@ export function serveWatch(
         resourceVersion: Number(object.metadata.resourceVersion),
       }));
   }
-  for (const event of backlog) if (relevant(event)) send(event.type, event.object);
+  for (const event of backlog) if (relevant(event)) sendEvent(event);
   const unsubscribe = store.hub.subscribe((event) => {
-    if (event.resourceVersion > startVersion && relevant(event)) send(event.type, event.object);
+    if (event.resourceVersion > startVersion && relevant(event)) sendEvent(event);
   });
   const bookmark = setInterval(() => {
     if (!watch.bookmarks) return;

@@ -3,11 +3,13 @@
  * and `tollgate-system` and the bootstrap roles and bindings exist, serves the Kubernetes API subset and writes `<data>/kubeconfig`.
  */
 import { mkdirSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import { createServer as createPlainServer, type ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { Authenticator } from './authenticate-request.js';
 import { storeRbacObjects } from './authorize-request.js';
 import { bootstrapRbac } from './bootstrap-rbac.js';
+import { connectInProcess } from './connect-in-process.js';
 import { loadOrCreateCertificate } from './create-certificate.js';
 import type { AddressInfo } from 'node:net';
 import { handleApiRequest } from './handle-api-request.js';
@@ -34,6 +36,11 @@ export interface ControlPlane {
   certificateAuthority: string;
   kubeconfigPath: string;
   token: string;
+  /**
+   * A new plain connection to the API from inside this process (no TLS, no socket): requests on it
+   * are authenticated and authorized like any other (see connect-in-process.ts).
+   */
+  connect(): Duplex;
   close(): Promise<void>;
 }
 
@@ -75,6 +82,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const server = createServer({ cert: tls.certificate, key: tls.key }, (request, response) => {
     void handleApiRequest(context, request, response);
   });
+  // The same handler for in-process connections; this server never listens.
+  const inProcess = createPlainServer((request, response) => {
+    void handleApiRequest(context, request, response);
+  });
+  const inProcessConnections = new Set<Duplex>();
+  let closed = false;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -96,9 +109,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     certificateAuthority: tls.certificate,
     kubeconfigPath,
     token,
+    connect: () => {
+      if (closed) throw new Error('the control plane is closed');
+      const connection = connectInProcess(inProcess);
+      inProcessConnections.add(connection);
+      connection.once('close', () => inProcessConnections.delete(connection));
+      return connection;
+    },
     close: async () => {
+      closed = true;
       for (const stop of watches) stop();
       watches.clear();
+      for (const connection of inProcessConnections) connection.destroy();
+      inProcessConnections.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => {
         server.close(() => {

@@ -12,6 +12,10 @@ export interface ChangeEvent {
   collection: string;
   object: KubeObject;
   resourceVersion: number;
+  /** `JSON.stringify(object)`, once for the journal and every watch. */
+  json?: string;
+  /** The watch line `{type, object}`, encoded by the first watch that sends it, for the others. */
+  line?: string;
 }
 
 export type Listener = (event: ChangeEvent) => void;
