@@ -2,11 +2,13 @@
  * `npx tsx bench/probe-tail.ts [rate] [seconds] [-- node flags for Tollgate]`: the side-by-side
  * layout's Tollgate (private Redis, every admission feature, one worker, pinned with its Redis)
  * under an open loop of non-streamed Chat Completions calls at `rate` per second, run with
- * `--trace-gc` and the given flags. Prints the latency percentiles, the slowest calls' send times,
- * and every garbage-collection pause of 2 ms or more, so a tail can be matched to what stalled
- * the event loop. Nothing is written.
+ * `--trace-gc` and the given flags. Prints the latency percentiles,
+ * Tollgate's event-loop delay during the loop, Redis's own stalls of 2 ms or more (`LATENCY`), and
+ * every garbage-collection pause (`--trace-gc`), so a tail can be matched to what stalled.
+ * Nothing is written.
  */
 import { loadavg } from 'node:os';
+import { Redis } from 'ioredis';
 import { summarizeLatencies } from './compute-percentiles.js';
 import type { BenchRequestKind } from './describe-bench-requests.js';
 import type { LoadResult } from './run-load-modes.js';
@@ -26,6 +28,7 @@ process.stdout.write(
 );
 const layout = await startSideBySideLayout({ gatewayNodeFlags: ['--trace-gc', ...flags] });
 const { loadgen } = layout;
+const redis = new Redis(layout.redisServer.url);
 const started = await startBenchTarget(
   { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
   layout.environment,
@@ -47,13 +50,22 @@ const drive = async (load: unknown): Promise<LoadResult> => {
 try {
   await drive({ mode: 'closed', concurrency: 16, durationMs: 2_000 });
   process.stdout.write(`--- open loop at ${rate}/s for ${seconds} s\n`);
+  await redis.config('SET', 'latency-monitor-threshold', '2');
+  await redis.latency('RESET');
+  await started.child?.ask({ type: 'loop-delay-start' }, 5_000);
   const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
+  const loop = await started.child?.ask({ type: 'loop-delay-stop' }, 5_000);
+  process.stdout.write(`--- gateway event-loop delay (ms): ${JSON.stringify(loop)}\n`);
+  process.stdout.write(
+    `--- Redis stalls of 2 ms or more (event, last, max ms): ${JSON.stringify(await redis.latency('LATEST'))}\n`,
+  );
   const latencies = Object.values(result.latencies).flat();
   const summary = summarizeLatencies(latencies);
   process.stdout.write(
     `--- end: ${latencies.length} calls, p50 ${summary.p50.toFixed(2)} ms, p99 ${summary.p99.toFixed(2)} ms, max ${Math.max(...latencies).toFixed(2)} ms\n`,
   );
 } finally {
+  redis.disconnect();
   await started.stop();
   await layout.stop();
 }
