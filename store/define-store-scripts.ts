@@ -38,7 +38,9 @@ export type RunScript = (
   args: readonly (string | number)[],
 ) => Promise<unknown>;
 
-type ScriptFunction = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
+type ScriptFunction = (
+  ...keysAndArgs: (string | number | (string | number)[])[]
+) => Promise<unknown>;
 
 export function defineStoreScripts(client: RedisClient): RunScript {
   for (const [name, script] of Object.entries(SCRIPTS)) {
@@ -54,6 +56,7 @@ export function defineStoreScripts(client: RedisClient): RunScript {
     const method = Reflect.get(client, name) as ScriptFunction;
     if (numberOfKeys === null) return method.call(client, keys.length, ...keys, ...args);
     if (keys.length !== numberOfKeys) throw new Error(`${name}: wrong key count`);
-    return method.call(client, ...keys, ...args);
+    // One array: ioredis flattens a command's arguments one level.
+    return method.call(client, [...keys, ...args]);
   };
 }

@@ -4,13 +4,10 @@
  * script appends accountUid, durationMs and chargedAt). JSON never holds a raw TAB, so the fields
  * split cleanly. The record's cost is the reservation.
  */
+import { leaseChargeJsonPrefix } from './record-json.js';
 import type { LeaseCharge } from './store.js';
 
 export function encodeLeaseCharge(charge: LeaseCharge | undefined, estimateNano: number): string {
   if (charge === undefined) return '';
-  const record: Record<string, unknown> = { ...charge.record, costNano: estimateNano };
-  delete record.accountUid;
-  delete record.durationMs;
-  const json = JSON.stringify(record);
-  return [String(charge.record.time), json.slice(0, -1)].join('\t');
+  return `${String(charge.record.time)}\t${leaseChargeJsonPrefix(charge, estimateNano)}`;
 }

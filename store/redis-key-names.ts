@@ -61,7 +61,12 @@ export const COUNTERS_LOST_FIELD = 'lost';
  */
 export const COUNTERS_SPENT_FIELD = 'spent';
 
+/** Namespaces whose names are kept built (the cache starts over when it is full). */
+const NAMESPACE_NAMES_KEPT = 4096;
+
 export function createRedisKeyNames(prefix: string): RedisKeyNames {
+  // Every admission and settlement asks for its namespace's names: built once, not per call.
+  const namespaces = new Map<string, NamespaceKeyNames>();
   return {
     keyPolicy: (keyHash) => `${prefix}key:{${keyHash}}`,
     keyPolicyIndex: `${prefix}{keys}:digests`,
@@ -73,7 +78,15 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,
     upstreamHealth: (name) => `${prefix}upstream:{${name}}:health`,
     upstreamRequests: (name, windowStart) => `${prefix}upstream:{${name}}:rpm:${windowStart}`,
-    namespace: (namespace) => namespaceKeyNames(`${prefix}{ns:${namespace}}:`),
+    namespace: (namespace) => {
+      let found = namespaces.get(namespace);
+      if (found === undefined) {
+        if (namespaces.size >= NAMESPACE_NAMES_KEPT) namespaces.clear();
+        found = namespaceKeyNames(`${prefix}{ns:${namespace}}:`);
+        namespaces.set(namespace, found);
+      }
+      return found;
+    },
   };
 }
 

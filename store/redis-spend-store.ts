@@ -27,7 +27,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
   const { client, names, runScript } = options;
   return {
     admit: (request) =>
-      guardRedis(async () => {
+      guardRedis(() => {
         const ns = names.namespace(request.namespace);
         const { limits } = request;
         const keys = [
@@ -39,7 +39,6 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           ns.inFlightCharge,
           ns.session(request.session?.id ?? ''),
         ];
-        const windowLimits = WINDOWS.map((window) => windowLimit(limits, window.name));
         const args = [
           ns.base,
           request.requestId,
@@ -48,15 +47,17 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.leaseMs,
           request.estimateNano,
           limits.quotaNano,
-          ...windowLimits,
+        ];
+        for (const window of WINDOWS) args.push(windowLimit(limits, window.name));
+        args.push(
           request.keyMaxConcurrent,
           request.sourceDenied ? '1' : '0',
           request.modelDenied ? '1' : '0',
           options.settledMarkerTtlMs,
           encodeLeaseCharge(request.charge, request.estimateNano),
           request.session?.ttlMs ?? 0,
-        ];
-        return parseAdmissionReply(await runScript('tollgateAdmit', keys, args));
+        );
+        return runScript('tollgateAdmit', keys, args).then(parseAdmissionReply);
       }),
     renewLease: (requests, untilMs) =>
       guardRedis(async () => {
@@ -73,9 +74,8 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
         );
       }),
     settle: (request) =>
-      guardRedis(async () => {
+      guardRedis(() => {
         const ns = names.namespace(request.namespace);
-        const { record } = request;
         const keys = [
           ns.keyCounters(request.keyUid),
           ns.accountCounters,
@@ -91,10 +91,10 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.costNano,
           request.now,
           options.settledMarkerTtlMs,
-          settledRecordJson(record, request.now),
+          settledRecordJson(request.record, request.now),
           request.keyUid,
         ];
-        return { applied: (await runScript('tollgateSettle', keys, args)) === 1 };
+        return runScript('tollgateSettle', keys, args).then((reply) => ({ applied: reply === 1 }));
       }),
     acquireUpstreamSlot: (request) =>
       guardRedis(async () => {

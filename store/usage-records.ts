@@ -65,7 +65,5 @@ export function isQuotaResetEvent(value: unknown): value is QuotaResetEvent {
   );
 }
 
-/** The stream entry's JSON of a settled record. */
-export function settledRecordJson(record: UsageRecord, chargedAt: number): string {
-  return JSON.stringify({ ...record, chargedAt });
-}
+/** The stream entry's JSON of a settled record (record-json.ts). */
+export { settledRecordJson } from './record-json.js';
