@@ -59,7 +59,8 @@ function cachedRanges(texts: readonly string[]): ParsedRange[] {
 /** Callers come back from the same few addresses (kept-alive connections): parse each once. */
 const addressCache = new Map<string, ParsedAddress | null>();
 
-function cachedAddress(text: string): ParsedAddress | null {
+/** `parseAddress`, remembered for the addresses seen last (the result is never changed). */
+export function cachedAddress(text: string): ParsedAddress | null {
   let address = addressCache.get(text);
   if (address === undefined) {
     address = parseAddress(text);

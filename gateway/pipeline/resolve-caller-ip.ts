@@ -2,7 +2,12 @@
  * The caller's IP address: the socket address, unless the connection comes from a trusted proxy;
  * then the right-most `X-Forwarded-For` entry that is not itself a trusted proxy.
  */
-import { addressInRanges, parseAddress, type ParsedRange } from './match-source-ranges.js';
+import {
+  addressInRanges,
+  cachedAddress,
+  parseAddress,
+  type ParsedRange,
+} from './match-source-ranges.js';
 
 export interface CallerIpInput {
   socketAddress: string | undefined;
@@ -12,7 +17,7 @@ export interface CallerIpInput {
 }
 
 export function resolveCallerIp(input: CallerIpInput): string {
-  const socket = input.socketAddress === undefined ? null : parseAddress(input.socketAddress);
+  const socket = input.socketAddress === undefined ? null : cachedAddress(input.socketAddress);
   if (socket === null) return input.socketAddress ?? '';
   if (!addressInRanges(socket, input.trustedProxies) || input.forwardedFor === undefined) {
     return socket.toString();

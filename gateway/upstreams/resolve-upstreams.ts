@@ -89,23 +89,55 @@ export class UpstreamCache {
   readonly #entries = new Map<string, CacheEntry>();
   /** The upstream names last seen per group, to notice list changes. */
   readonly #groupLists = new Map<string, string>();
+  /** Per group: the list last built, for the same refs, until its oldest entry needs a re-read. */
+  readonly #groupResolved = new Map<
+    string,
+    {
+      refs: readonly UpstreamRef[];
+      answer: Promise<readonly ResolvedUpstream[]>;
+      freshUntil: number;
+    }
+  >();
   readonly #options: UpstreamCacheOptions;
 
   constructor(options: UpstreamCacheOptions) {
     this.#options = options;
   }
 
-  async resolve(group: string, refs: readonly UpstreamRef[]): Promise<ResolvedUpstream[]> {
+  /**
+   * The group's upstreams, in `refs` order, without the unknown ones. Called with the same `refs`
+   * (the key policy's list, itself cached) while every entry is fresh, it answers the list it built
+   * last without rebuilding it; the list is shared and must not be changed.
+   */
+  resolve(group: string, refs: readonly UpstreamRef[]): Promise<readonly ResolvedUpstream[]> {
+    const built = this.#groupResolved.get(group);
+    if (built !== undefined && built.refs === refs && this.#options.clock() < built.freshUntil) {
+      return built.answer;
+    }
+    return this.#build(group, refs);
+  }
+
+  async #build(group: string, refs: readonly UpstreamRef[]): Promise<readonly ResolvedUpstream[]> {
     const names = refs.map((ref) => ref.name).join('\n');
     const changed = this.#groupLists.get(group) !== names;
     this.#groupLists.set(group, names);
     const resolved = await Promise.all(refs.map((ref) => this.#resolveOne(ref, changed)));
-    return resolved.filter((upstream): upstream is ResolvedUpstream => upstream !== null);
+    const list = resolved.filter((upstream): upstream is ResolvedUpstream => upstream !== null);
+    let oldest = Infinity;
+    for (const ref of refs)
+      oldest = Math.min(oldest, this.#entries.get(ref.name)?.readAt ?? -Infinity);
+    this.#groupResolved.set(group, {
+      refs,
+      answer: Promise.resolve(list),
+      freshUntil: oldest + this.#options.refreshMs,
+    });
+    return list;
   }
 
   /** Forget one upstream (for example after the upstream refused its credential). */
   invalidate(name: string): void {
     this.#entries.delete(name);
+    this.#groupResolved.clear();
   }
 
   async #resolveOne(ref: UpstreamRef, force: boolean): Promise<ResolvedUpstream | null> {

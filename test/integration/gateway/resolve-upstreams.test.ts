@@ -72,3 +72,35 @@ it('reads once, re-reads on a list change or after the refresh interval, drops d
   now += 30_000;
   expect((await cache.resolve('g', two)).map((upstream) => upstream.name)).toEqual(['u1']);
 });
+
+it('answers the list built last for the same refs while every entry is fresh', async () => {
+  let reads = 0;
+  const cache = new UpstreamCache({
+    store: {
+      getUpstream: (name) => {
+        reads += 1;
+        return store.getUpstream(name);
+      },
+    },
+    credentialKey: secrets.credentialKey,
+    clock: () => now,
+    refreshMs: 30_000,
+  });
+  await put('u3', 'three');
+  const refs = [{ name: 'u3', weight: 1, priority: 0 }];
+  const first = await cache.resolve('g3', refs);
+  expect(await cache.resolve('g3', refs)).toBe(first);
+  expect(reads).toBe(1);
+  // The same names in a new list (the key policy read again) build it again from the entries.
+  expect(await cache.resolve('g3', [...refs])).toEqual(first);
+  expect(reads).toBe(1);
+  // An invalidated upstream is read again at once, however fresh the group's list was.
+  await put('u3', 'three-rotated');
+  cache.invalidate('u3');
+  expect((await cache.resolve('g3', refs))[0]?.credential).toBe('three-rotated');
+  expect(reads).toBe(2);
+  // Its oldest entry reaching the refresh interval rebuilds it.
+  await put('u3', 'three-again');
+  now += 30_000;
+  expect((await cache.resolve('g3', refs))[0]?.credential).toBe('three-again');
+});
