@@ -3,6 +3,7 @@
  * cached tokens; thoughts are separate from candidates and billed as output; tool-use prompt tokens
  * are billed as input. Shared by the Gemini and Antigravity protocols. Checks `totalTokenCount`.
  */
+import { Buffer } from 'node:buffer';
 import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
 import { asRecord, stringField, tokenCount, type UsageReport } from './usage-report.js';

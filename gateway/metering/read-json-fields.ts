@@ -9,6 +9,7 @@
  * `asRecord` / `Array.isArray` / `typeof` checks do. A document it gives up on, or rejects, is parsed
  * as before, so a report never depends on which way an event was read. Pure, synchronous.
  */
+import { Buffer } from 'node:buffer';
 const SKIP = 0;
 const OBJECT = 1;
 const ARRAY = 2;

@@ -9,9 +9,13 @@
  * there; the sink then gets the payload's bytes (`feedBytes`) and reads what it needs without
  * parsing, and only the payloads it leaves are decoded and parsed.
  */
-import { createJsonArrayScanner } from './parse-json-array-stream.js';
-import { createEventFieldReader } from './read-event-fields.js';
-import { createServerSentEventScanner } from './scan-server-sent-events.js';
+import { Buffer } from 'node:buffer';
+import { createJsonArrayScanner, type JsonArrayScanner } from './parse-json-array-stream.js';
+import { createEventFieldReader, type EventFieldReader } from './read-event-fields.js';
+import {
+  createServerSentEventScanner,
+  type ServerSentEventScanner,
+} from './scan-server-sent-events.js';
 
 /** How the upstream frames its body: SSE events, a streamed JSON array, or one JSON document. */
 export type StreamFraming = 'sse' | 'json-array' | 'json';
@@ -59,7 +63,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function asBuffer(chunk: Uint8Array): Buffer {
   // Every Buffer's constructor is Buffer: one property read, far cheaper per piece than
-  // `Buffer.isBuffer` or `instanceof`.
+  // `Buffer.isBuffer`. (`Buffer` is imported: the global one is a getter, called on every use.)
   return chunk.constructor === Buffer
     ? (chunk as Buffer)
     : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
@@ -72,165 +76,140 @@ function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): bool
   return true;
 }
 
-/** The framing's byte scanner: `feed` returns the bytes it then holds for an unfinished event. */
-interface Framer {
-  feed(chunk: Buffer): number;
-  discard(): void;
-  end(): void;
-}
+/**
+ * A class, not closures: one tap is made per call, and an instance costs one allocation. Holds the
+ * scanner of its framing: SSE events, JSON array elements, or the chunks of one JSON document.
+ */
+class Tap<R> implements StreamTap<R> {
+  private readonly sink: PayloadSink<R>;
+  private readonly framing: StreamFraming;
+  private readonly limit: number;
+  private bytes = 0;
+  /** Bytes the framing holds for an unfinished event (or the whole JSON document). */
+  private held = 0;
+  private unparsedPayloads = 0;
+  private overflowed = false;
+  private outcome: TapOutcome<R> | undefined;
+  private readonly events: ServerSentEventScanner | null = null;
+  private readonly elements: JsonArrayScanner | null = null;
+  private documentChunks: Buffer[] = [];
+  private readonly fields: EventFieldReader | null = null;
+  // The last event name and whether the sink ignores it: names repeat, so most are neither
+  // decoded nor looked up (compared byte for byte with the last one, which is ASCII in practice).
+  private lastName = '';
+  private lastIgnored = false;
+  private first = true;
 
-export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
-  const { sink } = options;
-  const limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  let bytes = 0;
-  let held = 0;
-  let unparsedPayloads = 0;
-  let overflowed = false;
-  let outcome: TapOutcome<R> | undefined;
+  constructor(options: StreamTapOptions<R>) {
+    this.sink = options.sink;
+    this.framing = options.framing;
+    this.limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    if (options.framing === 'sse') {
+      this.fields = createEventFieldReader();
+      this.events = createServerSentEventScanner((bytes, start, end) => {
+        this.event(bytes, start, end);
+      });
+    } else if (options.framing === 'json-array') {
+      this.elements = createJsonArrayScanner((bytes, start, end) => {
+        this.deliverBytes(bytes, start, end);
+      });
+    }
+  }
 
-  const deliverText = (text: string): void => {
+  write(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.overflowed || this.outcome !== undefined) return;
+    if (this.held + chunk.length > this.limit) {
+      this.overflowed = true;
+      this.events?.discard();
+      this.elements?.discard();
+      this.documentChunks = [];
+      return;
+    }
+    const buffer = asBuffer(chunk);
+    if (this.events !== null) {
+      this.fields?.forgetPositions();
+      this.held = this.events.feed(buffer);
+    } else if (this.elements !== null) {
+      this.held = this.elements.feed(buffer);
+    } else {
+      this.documentChunks.push(buffer);
+      this.held += buffer.length;
+    }
+  }
+
+  finish({ sourceEnded }: { sourceEnded: boolean }): TapOutcome<R> {
+    if (this.outcome !== undefined) return this.outcome;
+    // An SSE event without its closing blank line is dropped, per the spec; a JSON document is
+    // parsed only when it arrived in full.
+    if (!this.overflowed && sourceEnded && this.framing === 'json') {
+      const whole = Buffer.concat(this.documentChunks, this.held);
+      this.documentChunks = [];
+      this.deliverText(new TextDecoder('utf-8').decode(whole));
+    }
+    this.outcome = {
+      result: this.sink.result(),
+      bytes: this.bytes,
+      sourceEnded,
+      unparsedPayloads: this.unparsedPayloads,
+      overflowed: this.overflowed,
+    };
+    return this.outcome;
+  }
+
+  private event(bytes: Buffer, start: number, end: number): void {
+    const fields = this.fields;
+    if (fields === null || this.events === null) return;
+    let from = start;
+    if (this.first) {
+      this.first = false;
+      // A byte order mark at the start of the stream is not part of the first line.
+      if (end - start >= 3 && sameBytes(bytes, start, BOM)) from += 3;
+    }
+    if (this.events.sawCarriageReturn) fields.allowCarriageReturns();
+    fields.read(bytes, from, end);
+    if (fields.dataLines === 0 || this.ignored(bytes, fields)) return;
+    if (fields.dataLines === 1) this.deliverBytes(bytes, fields.dataStart, fields.dataEnd);
+    else this.deliverText(fields.data());
+  }
+
+  private ignored(bytes: Buffer, fields: EventFieldReader): boolean {
+    if (this.sink.ignoresEvent === undefined || fields.nameStart === -1) return false;
+    const { nameStart, nameEnd } = fields;
+    const size = nameEnd - nameStart;
+    const last = this.lastName;
+    if (size === last.length) {
+      let same = true;
+      for (let offset = 0; offset < size && same; offset += 1) {
+        same = last.charCodeAt(offset) === bytes[nameStart + offset];
+      }
+      if (same) return this.lastIgnored;
+    }
+    this.lastName = bytes.toString('utf8', nameStart, nameEnd);
+    this.lastIgnored = this.sink.ignoresEvent(this.lastName);
+    return this.lastIgnored;
+  }
+
+  private deliverBytes(payload: Buffer, start: number, end: number): void {
+    if (end - start === DONE.length && sameBytes(payload, start, DONE)) {
+      this.sink.feed('[DONE]');
+      return;
+    }
+    if (this.sink.feedBytes?.(payload, start, end) === true) return;
+    this.deliverText(payload.toString('utf8', start, end));
+  }
+
+  private deliverText(text: string): void {
     let value: unknown = text;
     try {
       value = JSON.parse(text) as unknown;
     } catch {
-      if (text !== '[DONE]') unparsedPayloads += 1;
+      if (text !== '[DONE]') this.unparsedPayloads += 1;
     }
-    sink.feed(value);
-  };
-  const deliverBytes = (payload: Buffer, start: number, end: number): void => {
-    if (end - start === DONE.length && sameBytes(payload, start, DONE)) {
-      sink.feed('[DONE]');
-      return;
-    }
-    if (sink.feedBytes?.(payload, start, end) === true) return;
-    deliverText(payload.toString('utf8', start, end));
-  };
-
-  const framer = createFramer(options.framing, { sink, deliverBytes, deliverText });
-
-  return {
-    write(chunk) {
-      bytes += chunk.length;
-      if (overflowed || outcome !== undefined) return;
-      if (held + chunk.length > limit) {
-        overflowed = true;
-        framer.discard();
-        return;
-      }
-      held = framer.feed(asBuffer(chunk));
-    },
-    finish({ sourceEnded }) {
-      if (outcome !== undefined) return outcome;
-      if (!overflowed && (sourceEnded || options.framing !== 'json')) framer.end();
-      outcome = {
-        result: sink.result(),
-        bytes,
-        sourceEnded,
-        unparsedPayloads,
-        overflowed,
-      };
-      return outcome;
-    },
-  };
-}
-
-function createFramer<R>(
-  framing: StreamFraming,
-  deliver: {
-    sink: PayloadSink<R>;
-    deliverBytes: (payload: Buffer, start: number, end: number) => void;
-    deliverText: (text: string) => void;
-  },
-): Framer {
-  if (framing === 'sse') return createSseFramer(deliver);
-  if (framing === 'json-array') {
-    const scanner = createJsonArrayScanner(deliver.deliverBytes);
-    return {
-      feed: (chunk) => scanner.feed(chunk),
-      discard: () => {
-        scanner.discard();
-      },
-      end: () => undefined,
-    };
+    this.sink.feed(value);
   }
-  // One JSON document: kept whole and parsed once at the end.
-  let chunks: Buffer[] = [];
-  let held = 0;
-  return {
-    feed: (chunk) => {
-      chunks.push(chunk);
-      held += chunk.length;
-      return held;
-    },
-    discard: () => {
-      chunks = [];
-    },
-    end: () => {
-      deliver.deliverText(new TextDecoder('utf-8').decode(Buffer.concat(chunks, held)));
-    },
-  };
 }
 
-function createSseFramer<R>(deliver: {
-  sink: PayloadSink<R>;
-  deliverBytes: (payload: Buffer, start: number, end: number) => void;
-  deliverText: (text: string) => void;
-}): Framer {
-  const { sink } = deliver;
-  const fields = createEventFieldReader();
-  const ignoresEvent = sink.ignoresEvent?.bind(sink);
-  // The last event name (its bytes) and whether the sink ignores it: names repeat, so most are
-  // neither decoded nor looked up.
-  const lastName = new Uint8Array(64);
-  let lastNameLength = -1;
-  let lastIgnored = false;
-  let first = true;
-
-  const ignored = (bytes: Buffer): boolean => {
-    if (ignoresEvent === undefined || fields.nameStart === -1) return false;
-    const { nameStart, nameEnd } = fields;
-    const size = nameEnd - nameStart;
-    if (size === lastNameLength) {
-      let same = true;
-      for (let offset = 0; offset < size && same; offset += 1) {
-        same = lastName[offset] === bytes[nameStart + offset];
-      }
-      if (same) return lastIgnored;
-    }
-    lastIgnored = ignoresEvent(bytes.toString('utf8', nameStart, nameEnd));
-    if (size <= lastName.length) {
-      for (let offset = 0; offset < size; offset += 1)
-        lastName[offset] = bytes[nameStart + offset] ?? 0;
-      lastNameLength = size;
-    } else {
-      lastNameLength = -1;
-    }
-    return lastIgnored;
-  };
-
-  const scanner = createServerSentEventScanner((bytes, start, end) => {
-    let from = start;
-    if (first) {
-      first = false;
-      // A byte order mark at the start of the stream is not part of the first line.
-      if (end - start >= 3 && sameBytes(bytes, start, BOM)) from += 3;
-    }
-    if (scanner.sawCarriageReturn) fields.allowCarriageReturns();
-    fields.read(bytes, from, end);
-    if (fields.dataLines === 0 || ignored(bytes)) return;
-    if (fields.dataLines === 1) deliver.deliverBytes(bytes, fields.dataStart, fields.dataEnd);
-    else deliver.deliverText(fields.data());
-  });
-
-  return {
-    feed: (chunk) => {
-      fields.forgetPositions();
-      return scanner.feed(chunk);
-    },
-    discard: () => {
-      scanner.discard();
-    },
-    // An event without its closing blank line is dropped, per the spec.
-    end: () => undefined,
-  };
+export function createStreamTap<R>(options: StreamTapOptions<R>): StreamTap<R> {
+  return new Tap(options);
 }

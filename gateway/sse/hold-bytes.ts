@@ -5,6 +5,7 @@
  * grown past `KEEP_BYTES` is let go once its event is done, so a stream that once carried a large
  * event does not keep that much memory.
  */
+import { Buffer } from 'node:buffer';
 const FIRST_BYTES = 512;
 const KEEP_BYTES = 64 * 1024;
 /** Pieces up to this size are copied byte by byte (cheaper than a native copy for a few bytes). */

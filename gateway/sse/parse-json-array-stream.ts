@@ -5,6 +5,7 @@
  * over as one contiguous byte range (scalars between them are ignored). Every byte is looked at
  * once; an element split across chunks is copied, piece by piece, into one reused buffer.
  */
+import { Buffer } from 'node:buffer';
 import { HeldBytes } from './hold-bytes.js';
 
 const OPEN_BRACKET = 0x5b;
@@ -27,71 +28,114 @@ export interface JsonArrayScanner {
   discard(): void;
 }
 
-export function createJsonArrayScanner(onElement: ElementBytesHandler): JsonArrayScanner {
-  const held = new HeldBytes();
-  let started = false;
-  let closed = false;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
+/** A class, not closures: one is made per stream (see `scan-server-sent-events.ts`). */
+class ArrayScanner implements JsonArrayScanner {
+  closed = false;
+  private readonly held = new HeldBytes();
+  private started = false;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
 
-  const complete = (chunk: Buffer, from: number, end: number): void => {
+  constructor(private readonly onElement: ElementBytesHandler) {}
+
+  get heldBytes(): number {
+    return this.held.length;
+  }
+
+  discard(): void {
+    this.held.release();
+  }
+
+  feed(chunk: Buffer): number {
+    const { held } = this;
+    const size = chunk.length;
+    let { started, depth, inString, escaped, closed } = this;
+    let elementStart = depth > 0 ? 0 : -1;
+    let index = 0;
+    while (index < size && !closed) {
+      if (inString) {
+        if (escaped) {
+          escaped = false;
+          index += 1;
+        }
+        // Straight to the next quote or backslash.
+        while (index < size) {
+          const byte = chunk[index];
+          if (byte === QUOTE || byte === BACKSLASH) break;
+          index += 1;
+        }
+        if (index >= size) break;
+        if (chunk[index] === BACKSLASH) escaped = true;
+        else inString = false;
+        index += 1;
+        continue;
+      }
+      if (depth > 0) {
+        // Straight to the next quote, brace or bracket.
+        while (index < size) {
+          const next = chunk[index];
+          if (
+            next === QUOTE ||
+            next === OPEN_BRACE ||
+            next === CLOSE_BRACE ||
+            next === OPEN_BRACKET ||
+            next === CLOSE_BRACKET
+          ) {
+            break;
+          }
+          index += 1;
+        }
+        if (index >= size) break;
+      }
+      const byte = chunk[index];
+      index += 1;
+      if (!started) {
+        if (byte === OPEN_BRACKET) started = true;
+        continue;
+      }
+      if (depth === 0) {
+        if (byte === CLOSE_BRACKET) closed = true;
+        else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+          elementStart = index - 1;
+          depth = 1;
+        }
+        continue;
+      }
+      if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth += 1;
+      else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        depth -= 1;
+        if (depth === 0) {
+          this.complete(chunk, elementStart, index);
+          elementStart = -1;
+        }
+      }
+    }
+    this.started = started;
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    this.closed = closed;
+    if (depth > 0 && elementStart !== -1) held.append(chunk, elementStart, size);
+    return held.length;
+  }
+
+  private complete(chunk: Buffer, from: number, end: number): void {
+    const { held } = this;
     if (held.length === 0) {
-      onElement(chunk, from, end);
+      this.onElement(chunk, from, end);
       return;
     }
     held.append(chunk, from, end);
     const { buffer, length } = held;
     held.clear();
-    onElement(buffer, 0, length);
-  };
+    this.onElement(buffer, 0, length);
+  }
+}
 
-  return {
-    get closed() {
-      return closed;
-    },
-    get heldBytes() {
-      return held.length;
-    },
-    discard() {
-      held.release();
-    },
-    feed(chunk) {
-      let elementStart = depth > 0 ? 0 : -1;
-      for (let index = 0; index < chunk.length && !closed; index += 1) {
-        const byte = chunk[index];
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (byte === BACKSLASH) escaped = true;
-          else if (byte === QUOTE) inString = false;
-          continue;
-        }
-        if (!started) {
-          if (byte === OPEN_BRACKET) started = true;
-          continue;
-        }
-        if (depth === 0) {
-          if (byte === CLOSE_BRACKET) closed = true;
-          else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-            elementStart = index;
-            depth = 1;
-          }
-          continue;
-        }
-        if (byte === QUOTE) inString = true;
-        else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth += 1;
-        else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-          depth -= 1;
-          if (depth === 0) {
-            complete(chunk, elementStart, index + 1);
-            elementStart = -1;
-          }
-        }
-      }
-      if (depth > 0 && elementStart !== -1) held.append(chunk, elementStart, chunk.length);
-      return held.length;
-    },
-  };
+export function createJsonArrayScanner(onElement: ElementBytesHandler): JsonArrayScanner {
+  return new ArrayScanner(onElement);
 }
 
 export interface JsonArrayStreamParser {

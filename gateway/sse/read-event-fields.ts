@@ -6,6 +6,7 @@
  * with LF, an event without `data` is not dispatched, an empty `event` is no name, an `id` with NUL
  * is ignored, comments and unknown fields are skipped.
  */
+import { Buffer } from 'node:buffer';
 const LF = 10;
 const CR = 13;
 const COLON = 58;
@@ -33,36 +34,76 @@ export interface EventFieldReader {
   forgetPositions(): void;
 }
 
-export function createEventFieldReader(): EventFieldReader {
-  let bytes: Buffer = EMPTY;
-  let dataLines = 0;
-  let dataStart = -1;
-  let dataEnd = -1;
-  let extraData: string[] = [];
-  let nameStart = -1;
-  let nameEnd = -1;
-  let id: string | undefined;
-  let carriageReturns = false;
+/** A class, not closures: one is made per stream (see `scan-server-sent-events.ts`). */
+class FieldReader implements EventFieldReader {
+  dataLines = 0;
+  dataStart = -1;
+  dataEnd = -1;
+  nameStart = -1;
+  nameEnd = -1;
+  id: string | undefined = undefined;
+  private bytes: Buffer = EMPTY;
+  private extraData: string[] = [];
+  private carriageReturns = false;
   // Where the next CR and LF are, reused across the events of one chunk (each byte searched once).
-  let cachedFor: Buffer | null = null;
-  let cachedEnd = 0;
-  let nextCr = -2;
-  let nextLf = -2;
+  private cachedFor: Buffer | null = null;
+  private cachedEnd = 0;
+  private nextCr = -2;
+  private nextLf = -2;
 
-  const lineEnd = (from: number, end: number): number => {
-    if (!carriageReturns) {
+  read(source: Buffer, start: number, end: number): void {
+    this.bytes = source;
+    this.dataLines = 0;
+    this.dataStart = -1;
+    this.dataEnd = -1;
+    if (this.extraData.length > 0) this.extraData = [];
+    this.nameStart = -1;
+    this.nameEnd = -1;
+    this.id = undefined;
+    if (source !== this.cachedFor || start < this.cachedEnd) {
+      this.nextCr = -2;
+      this.nextLf = -2;
+    }
+    this.cachedFor = source;
+    this.cachedEnd = end;
+    let position = start;
+    while (position < end) {
+      const stop = this.lineEnd(position, end);
+      if (stop > position) this.field(position, stop);
+      position = stop + (source[stop] === CR && source[stop + 1] === LF ? 2 : 1);
+    }
+  }
+
+  data(): string {
+    if (this.dataLines === 0) return '';
+    const first = this.bytes.toString('utf8', this.dataStart, this.dataEnd);
+    return this.extraData.length === 0 ? first : [first, ...this.extraData].join('\n');
+  }
+
+  allowCarriageReturns(): void {
+    this.carriageReturns = true;
+  }
+
+  forgetPositions(): void {
+    this.cachedFor = null;
+  }
+
+  private lineEnd(from: number, end: number): number {
+    const { bytes } = this;
+    if (!this.carriageReturns) {
       const at = bytes.indexOf(LF, from);
       return at === -1 || at > end ? end : at;
     }
-    if (nextCr !== -1 && nextCr < from) nextCr = bytes.indexOf(CR, from);
-    if (nextLf !== -1 && nextLf < from) nextLf = bytes.indexOf(LF, from);
+    if (this.nextCr !== -1 && this.nextCr < from) this.nextCr = bytes.indexOf(CR, from);
+    if (this.nextLf !== -1 && this.nextLf < from) this.nextLf = bytes.indexOf(LF, from);
     let at = end;
-    if (nextCr !== -1 && nextCr < at) at = nextCr;
-    if (nextLf !== -1 && nextLf < at) at = nextLf;
+    if (this.nextCr !== -1 && this.nextCr < at) at = this.nextCr;
+    if (this.nextLf !== -1 && this.nextLf < at) at = this.nextLf;
     return at;
-  };
+  }
 
-  const field = (start: number, stop: number): void => {
+  private field(start: number, stop: number): void {
+    const { bytes } = this;
     const first = bytes[start];
     if (first === COLON) return;
     let colon = start;
@@ -78,13 +119,13 @@ export function createEventFieldReader(): EventFieldReader {
       bytes[start + 2] === 116 &&
       bytes[start + 3] === 97
     ) {
-      if (dataLines === 0) {
-        dataStart = value;
-        dataEnd = stop;
+      if (this.dataLines === 0) {
+        this.dataStart = value;
+        this.dataEnd = stop;
       } else {
-        extraData.push(bytes.toString('utf8', value, stop));
+        this.extraData.push(bytes.toString('utf8', value, stop));
       }
-      dataLines += 1;
+      this.dataLines += 1;
     } else if (
       size === 5 &&
       first === 101 &&
@@ -93,64 +134,14 @@ export function createEventFieldReader(): EventFieldReader {
       bytes[start + 3] === 110 &&
       bytes[start + 4] === 116
     ) {
-      nameStart = value < stop ? value : -1;
-      nameEnd = value < stop ? stop : -1;
+      this.nameStart = value < stop ? value : -1;
+      this.nameEnd = value < stop ? stop : -1;
     } else if (size === 2 && first === 105 && bytes[start + 1] === 100) {
-      if (!bytes.subarray(value, stop).includes(0)) id = bytes.toString('utf8', value, stop);
+      if (!bytes.subarray(value, stop).includes(0)) this.id = bytes.toString('utf8', value, stop);
     }
-  };
+  }
+}
 
-  return {
-    read(source, start, end) {
-      bytes = source;
-      dataLines = 0;
-      dataStart = -1;
-      dataEnd = -1;
-      if (extraData.length > 0) extraData = [];
-      nameStart = -1;
-      nameEnd = -1;
-      id = undefined;
-      if (source !== cachedFor || start < cachedEnd) {
-        nextCr = -2;
-        nextLf = -2;
-      }
-      cachedFor = source;
-      cachedEnd = end;
-      let position = start;
-      while (position < end) {
-        const stop = lineEnd(position, end);
-        if (stop > position) field(position, stop);
-        position = stop + (bytes[stop] === CR && bytes[stop + 1] === LF ? 2 : 1);
-      }
-    },
-    get dataLines() {
-      return dataLines;
-    },
-    get dataStart() {
-      return dataStart;
-    },
-    get dataEnd() {
-      return dataEnd;
-    },
-    data() {
-      if (dataLines === 0) return '';
-      const first = bytes.toString('utf8', dataStart, dataEnd);
-      return extraData.length === 0 ? first : [first, ...extraData].join('\n');
-    },
-    get nameStart() {
-      return nameStart;
-    },
-    get nameEnd() {
-      return nameEnd;
-    },
-    get id() {
-      return id;
-    },
-    allowCarriageReturns() {
-      carriageReturns = true;
-    },
-    forgetPositions() {
-      cachedFor = null;
-    },
-  };
+export function createEventFieldReader(): EventFieldReader {
+  return new FieldReader();
 }

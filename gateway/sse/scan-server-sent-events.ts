@@ -6,6 +6,7 @@
  * range. Whole chunks are searched with `indexOf` (native); small pieces byte by byte in JavaScript,
  * which costs less than a native call for a few bytes.
  */
+import { Buffer } from 'node:buffer';
 import { HeldBytes } from './hold-bytes.js';
 
 const LF = 10;
@@ -35,83 +36,123 @@ export interface ServerSentEventScanner {
   take(): Buffer;
 }
 
-export function createServerSentEventScanner(onEvent: EventBytesHandler): ServerSentEventScanner {
-  const held = new HeldBytes();
+/**
+ * A class, not closures: one is made per stream, and a class instance costs one allocation (its
+ * methods live on the prototype).
+ */
+class Scanner implements ServerSentEventScanner {
+  private readonly held = new HeldBytes();
   /** True at the start of a line: a line end there ends the event (a blank line). */
-  let atLineStart = true;
+  private atLineStart = true;
   /** True when the previous chunk ended with a CR: a LF starting this chunk belongs to it. */
-  let afterCarriageReturn = false;
-  let sawCarriageReturn = false;
+  private afterCarriageReturn = false;
+  sawCarriageReturn = false;
+
+  constructor(private readonly onEvent: EventBytesHandler) {}
+
+  get heldBytes(): number {
+    return this.held.length;
+  }
+
+  feed(chunk: Buffer): number {
+    const { held } = this;
+    let from = 0;
+    if (this.afterCarriageReturn) {
+      this.afterCarriageReturn = false;
+      if (chunk[0] === LF) from = 1;
+    }
+    if (from >= chunk.length) {
+      if (from > 0) held.append(chunk, 0, from);
+      return held.length;
+    }
+    if (chunk.length <= SMALL_CHUNK) {
+      if (from > 0) held.append(chunk, 0, from);
+      this.scanBytes(chunk, from);
+      return held.length;
+    }
+    const eventStart = this.scanNative(chunk, from);
+    if (eventStart < chunk.length) held.append(chunk, eventStart, chunk.length);
+    return held.length;
+  }
+
+  discard(): void {
+    this.held.release();
+  }
+
+  take(): Buffer {
+    const { held } = this;
+    const rest = Buffer.from(held.buffer.subarray(0, held.length));
+    held.release();
+    this.atLineStart = true;
+    this.afterCarriageReturn = false;
+    return rest;
+  }
 
   /** The held bytes are one whole event. */
-  const emitHeld = (): void => {
-    const { buffer, length } = held;
-    held.clear();
-    onEvent(buffer, 0, length);
-  };
+  private emitHeld(): void {
+    const { buffer, length } = this.held;
+    this.held.clear();
+    this.onEvent(buffer, 0, length);
+  }
 
   /** An event ends just before `end` in `chunk`; `from` is where it starts in the chunk. */
-  const complete = (chunk: Buffer, from: number, end: number): void => {
-    if (held.length === 0) {
-      onEvent(chunk, from, end);
+  private complete(chunk: Buffer, from: number, end: number): void {
+    if (this.held.length === 0) {
+      this.onEvent(chunk, from, end);
       return;
     }
-    held.append(chunk, from, end);
-    emitHeld();
-  };
+    this.held.append(chunk, from, end);
+    this.emitHeld();
+  }
 
   /**
    * Byte by byte, for small pieces: each byte is copied into the hold as it is looked at (most
    * pieces end no event), and a completed event is handed over from the hold.
    */
-  const scanBytes = (chunk: Buffer, from: number): void => {
-    if (held.length + chunk.length > held.buffer.length) held.reserve(chunk.length);
+  private scanBytes(chunk: Buffer, from: number): void {
+    const { held } = this;
+    held.reserve(chunk.length);
     let buffer = held.buffer;
     let length = held.length;
+    let atLineStart = this.atLineStart;
     for (let index = from; index < chunk.length; index += 1) {
       const byte = chunk[index] ?? 0;
       buffer[length] = byte;
       length += 1;
-      if (byte === LF) {
-        if (atLineStart) {
-          held.length = length;
-          emitHeld();
-          length = 0;
-          held.reserve(chunk.length - index);
-          buffer = held.buffer;
-        }
-        atLineStart = true;
-      } else if (byte === CR) {
-        sawCarriageReturn = true;
+      if (byte !== LF && byte !== CR) {
+        atLineStart = false;
+        continue;
+      }
+      if (byte === CR) {
+        this.sawCarriageReturn = true;
         // A LF right after belongs to this line end; the event (if any) then ends after it.
         if (chunk[index + 1] === LF) {
           index += 1;
           buffer[length] = LF;
           length += 1;
         } else if (index + 1 === chunk.length) {
-          afterCarriageReturn = true;
+          this.afterCarriageReturn = true;
         }
-        if (atLineStart) {
-          held.length = length;
-          emitHeld();
-          length = 0;
-          held.reserve(chunk.length - index);
-          buffer = held.buffer;
-        }
-        atLineStart = true;
-      } else {
-        atLineStart = false;
       }
+      if (atLineStart) {
+        held.length = length;
+        this.emitHeld();
+        length = 0;
+        held.reserve(chunk.length - index);
+        buffer = held.buffer;
+      }
+      atLineStart = true;
     }
     held.length = length;
-  };
+    this.atLineStart = atLineStart;
+  }
 
   /** With native searches for CR and LF, for whole chunks. Returns where the held bytes start. */
-  const scanNative = (chunk: Buffer, from: number): number => {
+  private scanNative(chunk: Buffer, from: number): number {
     let eventStart = 0;
     let position = from;
     let nextCr = chunk.indexOf(CR, position);
-    if (nextCr !== -1) sawCarriageReturn = true;
+    if (nextCr !== -1) this.sawCarriageReturn = true;
     let nextLf = chunk.indexOf(LF, position);
     while (nextLf !== -1 || nextCr !== -1) {
       let lineEnd: number;
@@ -119,59 +160,25 @@ export function createServerSentEventScanner(onEvent: EventBytesHandler): Server
       if (nextCr !== -1 && (nextLf === -1 || nextCr < nextLf)) {
         lineEnd = nextCr;
         after = nextLf === nextCr + 1 ? nextCr + 2 : nextCr + 1;
-        if (nextCr + 1 === chunk.length) afterCarriageReturn = true;
+        if (nextCr + 1 === chunk.length) this.afterCarriageReturn = true;
       } else {
         lineEnd = nextLf;
         after = nextLf + 1;
       }
-      if (lineEnd === position && atLineStart) {
-        complete(chunk, eventStart, after);
+      if (lineEnd === position && this.atLineStart) {
+        this.complete(chunk, eventStart, after);
         eventStart = after;
       }
-      atLineStart = true;
+      this.atLineStart = true;
       position = after;
       if (nextCr !== -1 && nextCr < position) nextCr = chunk.indexOf(CR, position);
       if (nextLf !== -1 && nextLf < position) nextLf = chunk.indexOf(LF, position);
     }
-    if (position < chunk.length) atLineStart = false;
+    if (position < chunk.length) this.atLineStart = false;
     return eventStart;
-  };
+  }
+}
 
-  return {
-    feed(chunk) {
-      let from = 0;
-      if (afterCarriageReturn) {
-        afterCarriageReturn = false;
-        if (chunk[0] === LF) from = 1;
-      }
-      if (from >= chunk.length) {
-        if (from > 0) held.append(chunk, 0, from);
-        return held.length;
-      }
-      if (chunk.length <= SMALL_CHUNK) {
-        if (from > 0) held.append(chunk, 0, from);
-        scanBytes(chunk, from);
-        return held.length;
-      }
-      const eventStart = scanNative(chunk, from);
-      if (eventStart < chunk.length) held.append(chunk, eventStart, chunk.length);
-      return held.length;
-    },
-    get heldBytes() {
-      return held.length;
-    },
-    get sawCarriageReturn() {
-      return sawCarriageReturn;
-    },
-    discard() {
-      held.release();
-    },
-    take() {
-      const rest = Buffer.from(held.buffer.subarray(0, held.length));
-      held.release();
-      atLineStart = true;
-      afterCarriageReturn = false;
-      return rest;
-    },
-  };
+export function createServerSentEventScanner(onEvent: EventBytesHandler): ServerSentEventScanner {
+  return new Scanner(onEvent);
 }

@@ -4,11 +4,15 @@
  * body rewrite metering needs) and removes the usage chunk (`choices: []` with `usage`) from what the
  * caller receives, so the caller sees the stream it asked for. Every other byte passes unchanged.
  */
+import { Buffer } from 'node:buffer';
 import type { ReplyTranslator } from '../protocol-adapter.js';
 import { asRecord } from '../../metering/usage-report.js';
 import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
 import { createEventFieldReader } from '../../sse/read-event-fields.js';
-import { createServerSentEventScanner } from '../../sse/scan-server-sent-events.js';
+import {
+  createServerSentEventScanner,
+  type ServerSentEventScanner,
+} from '../../sse/scan-server-sent-events.js';
 
 export interface ChatStreamUsagePlan {
   /** The body to send upstream: the original bytes unless usage had to be requested. */
@@ -74,46 +78,133 @@ function parsesAsUsageChunk(data: string): boolean {
  * are found by the SSE scanner (each byte searched once, however the stream is cut), and every kept
  * frame is passed on byte for byte. A frame is only looked at closely when it holds an empty array
  * (the usage chunk's `"choices":[]`), and then read from its bytes; a chunk of whole frames with no
- * usage chunk in it is passed on as the same buffer.
+ * usage chunk in it is passed on as the same buffer. A class, not closures: one is made per call.
  */
-export function createChatUsageChunkStripper(): ReplyTranslator {
-  const fields = createEventFieldReader();
+class ChatUsageChunkStripper implements ReplyTranslator {
+  private readonly fields = createEventFieldReader();
+  private readonly scanner: ServerSentEventScanner;
   /** The chunk being pushed, and the kept frames in it (start, end pairs). */
-  let current: Buffer = EMPTY;
-  let kept: number[] = [];
+  private current: Buffer = EMPTY;
+  private kept: number[] = [];
   /** A kept frame that began in earlier chunks (copied out of the scanner's buffer). */
-  let carried: Buffer | null = null;
-  let dropped = false;
+  private carried: Buffer | null = null;
+  private dropped = false;
   /** The last frame ended with CR: a LF right after it belongs to its line end (and its fate). */
-  let endedWithCr = false;
-  let lastDropped = false;
+  private endedWithCr = false;
+  private lastDropped = false;
   // Where the next `]` is, reused across the frames of one chunk.
-  let bracketIn: Buffer | null = null;
-  let nextBracket = -1;
+  private bracketIn: Buffer | null = null;
+  private nextBracket = -1;
 
-  const hasEmptyArray = (bytes: Buffer, start: number, end: number): boolean => {
+  constructor() {
+    this.scanner = createServerSentEventScanner((bytes, start, end) => {
+      this.frame(bytes, start, end);
+    });
+  }
+
+  push(chunk: Buffer): Buffer {
+    this.current = chunk;
+    this.dropped = false;
+    this.carried = null;
+    if (this.kept.length > 0) this.kept = [];
+    this.fields.forgetPositions();
+    this.bracketIn = null;
+    this.scanner.feed(chunk);
+    this.current = EMPTY;
+    this.bracketIn = null;
+    const { kept } = this;
+    const prefix = this.takeCarried();
+    if (prefix === null && kept.length === 0) return EMPTY;
+    const last = kept[kept.length - 1] ?? 0;
+    if (prefix === null && !this.droppedAny() && kept[0] === 0) {
+      return last === chunk.length ? chunk : chunk.subarray(0, last);
+    }
+    if (kept.length === 0 && prefix !== null) return prefix;
+    let total = prefix?.length ?? 0;
+    for (let index = 0; index < kept.length; index += 2) {
+      total += (kept[index + 1] ?? 0) - (kept[index] ?? 0);
+    }
+    const output = Buffer.allocUnsafe(total);
+    let offset = prefix === null ? 0 : prefix.copy(output, 0);
+    for (let index = 0; index < kept.length; index += 2) {
+      offset += chunk.copy(output, offset, kept[index] ?? 0, kept[index + 1] ?? 0);
+    }
+    return output;
+  }
+
+  end(): Buffer {
+    // The bytes after the last frame end (an unfinished frame) are passed on unless they are a
+    // usage chunk; a LF first goes with the frame before.
+    const rest = this.scanner.take();
+    this.fields.forgetPositions();
+    this.bracketIn = null;
+    const lead = this.endedWithCr && rest[0] === LF ? 1 : 0;
+    const keepLead = lead === 1 && !this.lastDropped;
+    this.endedWithCr = false;
+    if (rest.length > lead && this.dropsFrame(rest, lead, rest.length)) {
+      return keepLead ? rest.subarray(0, 1) : EMPTY;
+    }
+    return keepLead ? rest : rest.subarray(lead);
+  }
+
+  private takeCarried(): Buffer | null {
+    const frame = this.carried;
+    this.carried = null;
+    return frame;
+  }
+
+  private droppedAny(): boolean {
+    return this.dropped;
+  }
+
+  private frame(bytes: Buffer, frameStart: number, end: number): void {
+    let start = frameStart;
+    if (this.endedWithCr && bytes[start] === LF) {
+      if (!this.lastDropped) this.keep(bytes, start, start + 1);
+      start += 1;
+    }
+    this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
+    this.endedWithCr = bytes[end - 1] === CR;
+    if (this.lastDropped) this.dropped = true;
+    else if (start < end) this.keep(bytes, start, end);
+  }
+
+  private keep(bytes: Buffer, start: number, end: number): void {
+    const { kept } = this;
+    if (bytes === this.current) {
+      if (kept[kept.length - 1] === start) kept[kept.length - 1] = end;
+      else kept.push(start, end);
+      return;
+    }
+    const part = bytes.subarray(start, end);
+    this.carried = this.carried === null ? Buffer.from(part) : Buffer.concat([this.carried, part]);
+  }
+
+  private hasEmptyArray(bytes: Buffer, start: number, end: number): boolean {
     let at = start;
     for (;;) {
       // -1 stays valid for the rest of the buffer: there is no `]` after the last search.
-      if (bytes !== bracketIn || (nextBracket !== -1 && nextBracket < at)) {
-        bracketIn = bytes;
-        nextBracket = bytes.indexOf(CLOSE_BRACKET, at);
+      if (bytes !== this.bracketIn || (this.nextBracket !== -1 && this.nextBracket < at)) {
+        this.bracketIn = bytes;
+        this.nextBracket = bytes.indexOf(CLOSE_BRACKET, at);
       }
-      if (nextBracket === -1 || nextBracket >= end) return false;
-      let before = nextBracket - 1;
+      const bracket = this.nextBracket;
+      if (bracket === -1 || bracket >= end) return false;
+      let before = bracket - 1;
       while (before > start && (bytes[before] === 0x20 || bytes[before] === 0x09)) before -= 1;
       if (bytes[before] === 0x5b) return true;
-      at = nextBracket + 1;
+      at = bracket + 1;
     }
-  };
+  }
 
-  const dropsFrame = (bytes: Buffer, start: number, end: number): boolean => {
-    if (scanner.sawCarriageReturn) fields.allowCarriageReturns();
+  private dropsFrame(bytes: Buffer, start: number, end: number): boolean {
+    const { fields } = this;
+    if (this.scanner.sawCarriageReturn) fields.allowCarriageReturns();
     fields.read(bytes, start, end);
     if (fields.dataLines === 0) return false;
     if (fields.dataLines > 1) return parsesAsUsageChunk(fields.data());
     const { dataStart, dataEnd } = fields;
-    if (!hasEmptyArray(bytes, dataStart, dataEnd)) return false;
+    if (!this.hasEmptyArray(bytes, dataStart, dataEnd)) return false;
     if (!usageChunkFields.read(bytes, dataStart, dataEnd)) {
       return parsesAsUsageChunk(bytes.toString('utf8', dataStart, dataEnd));
     }
@@ -125,78 +216,9 @@ export function createChatUsageChunkStripper(): ReplyTranslator {
       usage !== -1 &&
       bytes[usage] !== 0x6e // null
     );
-  };
+  }
+}
 
-  const keep = (bytes: Buffer, start: number, end: number): void => {
-    if (bytes === current) {
-      if (kept[kept.length - 1] === start) kept[kept.length - 1] = end;
-      else kept.push(start, end);
-    } else {
-      const part = bytes.subarray(start, end);
-      carried = carried === null ? Buffer.from(part) : Buffer.concat([carried, part]);
-    }
-  };
-
-  const droppedAny = (): boolean => dropped;
-
-  const takeCarried = (): Buffer | null => {
-    const frame = carried;
-    carried = null;
-    return frame;
-  };
-
-  const scanner = createServerSentEventScanner((bytes, frameStart, end) => {
-    let start = frameStart;
-    if (endedWithCr && bytes[start] === LF) {
-      if (!lastDropped) keep(bytes, start, start + 1);
-      start += 1;
-    }
-    lastDropped = start < end && dropsFrame(bytes, start, end);
-    endedWithCr = bytes[end - 1] === CR;
-    if (lastDropped) dropped = true;
-    else if (start < end) keep(bytes, start, end);
-  });
-
-  return {
-    push(chunk) {
-      current = chunk;
-      dropped = false;
-      if (kept.length > 0) kept = [];
-      fields.forgetPositions();
-      bracketIn = null;
-      scanner.feed(chunk);
-      current = EMPTY;
-      bracketIn = null;
-      const prefix = takeCarried();
-      if (prefix === null && kept.length === 0) return EMPTY;
-      const last = kept[kept.length - 1] ?? 0;
-      if (prefix === null && !droppedAny() && kept[0] === 0) {
-        return last === chunk.length ? chunk : chunk.subarray(0, last);
-      }
-      let total = prefix?.length ?? 0;
-      for (let index = 0; index < kept.length; index += 2) {
-        total += (kept[index + 1] ?? 0) - (kept[index] ?? 0);
-      }
-      const output = Buffer.allocUnsafe(total);
-      let offset = prefix === null ? 0 : prefix.copy(output, 0);
-      for (let index = 0; index < kept.length; index += 2) {
-        offset += chunk.copy(output, offset, kept[index] ?? 0, kept[index + 1] ?? 0);
-      }
-      return output;
-    },
-    end() {
-      // The bytes after the last frame end (an unfinished frame) are passed on unless they are a
-      // usage chunk; a LF first goes with the frame before.
-      const rest = scanner.take();
-      fields.forgetPositions();
-      bracketIn = null;
-      const lead = endedWithCr && rest[0] === LF ? 1 : 0;
-      const keepLead = lead === 1 && !lastDropped;
-      endedWithCr = false;
-      if (rest.length > lead && dropsFrame(rest, lead, rest.length)) {
-        return keepLead ? rest.subarray(0, 1) : EMPTY;
-      }
-      return keepLead ? rest : rest.subarray(lead);
-    },
-  };
+export function createChatUsageChunkStripper(): ReplyTranslator {
+  return new ChatUsageChunkStripper();
 }
