@@ -23,6 +23,14 @@ import {
 } from './redis-key-names.js';
 import { WINDOWS } from './store.js';
 
+/** What admission and charge read from the key's counters (the Lua table keyCounterFields). */
+const KEY_COUNTER_FIELDS = [
+  'used',
+  'reserved',
+  'inflight',
+  ...WINDOWS.flatMap((window) => [`${window.name}:used`, `${window.name}:end`]),
+];
+
 export const LUA_WINDOWS = `local windows = {${WINDOWS.map(
   (window) => `{'${window.name}', ${window.durationMs}}`,
 ).join(', ')}}`;
@@ -68,11 +76,7 @@ end
 
 -- The fields admission and charge read from the key's counters in one HMGET: used, reserved,
 -- inflight, then used and end of each window (the window of index i at 2 + 2i and 3 + 2i).
-local keyCounterFields = {'used', 'reserved', 'inflight'}
-for _, window in ipairs(windows) do
-  table.insert(keyCounterFields, window[1] .. ':used')
-  table.insert(keyCounterFields, window[1] .. ':end')
-end
+local keyCounterFields = {${KEY_COUNTER_FIELDS.map((field) => `'${field}'`).join(', ')}}
 
 -- Charges a settled cost: quota, windows and last use in one read and one write of the key's
 -- counters (money stays below 2^53, exact in Lua numbers), the account's spend, and the record
@@ -85,23 +89,22 @@ local function chargeCost(base, c)
   local keyCounters = base .. 'kc:' .. c.keyUid
   local cost = tonumber(c.cost)
   local current = redis.call('HMGET', keyCounters, unpack(keyCounterFields))
-  local changes = {'used', int(num(current[1]) + cost), 'lastUsed', int(c.now)}
+  local changes, n = {'used', int(num(current[1]) + cost), 'lastUsed', int(c.now)}, 4
   if c.release and (current[1] or current[2] or current[3]) then
-    table.insert(changes, 'reserved')
-    table.insert(changes, int(num(current[2]) - c.release))
-    table.insert(changes, 'inflight')
-    table.insert(changes, int(num(current[3]) - 1))
+    changes[5], changes[6] = 'reserved', int(num(current[2]) - c.release)
+    changes[7], changes[8] = 'inflight', int(num(current[3]) - 1)
+    n = 8
   end
   for index, window in ipairs(windows) do
-    local windowUsed, windowEnd = num(current[2 + index * 2]), num(current[3 + index * 2])
+    local at = 2 + index * 2
+    local windowUsed, windowEnd = num(current[at]), num(current[at + 1])
     if windowEnd > c.now then
-      table.insert(changes, keyCounterFields[2 + index * 2])
-      table.insert(changes, int(windowUsed + cost))
+      changes[n + 1], changes[n + 2] = keyCounterFields[at], int(windowUsed + cost)
+      n = n + 2
     elseif cost > 0 then
-      table.insert(changes, keyCounterFields[2 + index * 2])
-      table.insert(changes, int(cost))
-      table.insert(changes, keyCounterFields[3 + index * 2])
-      table.insert(changes, int(c.now + window[2]))
+      changes[n + 1], changes[n + 2] = keyCounterFields[at], int(cost)
+      changes[n + 3], changes[n + 4] = keyCounterFields[at + 1], int(c.now + window[2])
+      n = n + 4
     end
   end
   redis.call('HSET', keyCounters, unpack(changes))
