@@ -120,11 +120,11 @@ export function createGoogleResponseReader(options: { envelope?: boolean } = {})
       if (options.envelope === true && fields.start(RESPONSE) === -1) return false;
       const usageStart = fields.start(USAGE);
       if (usageStart !== -1) {
-        metadataText = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString(
-          'utf8',
-          usageStart,
-          fields.end(USAGE),
-        );
+        const buffer =
+          bytes.constructor === Buffer
+            ? (bytes as Buffer)
+            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+        metadataText = buffer.toString('utf8', usageStart, fields.end(USAGE));
       }
       const modelStart = fields.start(MODEL);
       if (modelStart !== -1) model = readString(bytes, modelStart, fields.end(MODEL)) ?? model;

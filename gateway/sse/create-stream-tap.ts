@@ -128,7 +128,8 @@ class Tap<R> implements StreamTap<R> {
     }
     const buffer = asBuffer(chunk);
     if (this.events !== null) {
-      this.fields?.forgetPositions();
+      // Line ends found in an earlier chunk are remembered only when lines may end with CR.
+      if (this.events.sawCarriageReturn) this.fields?.forgetPositions();
       this.held = this.events.feed(buffer);
     } else if (this.elements !== null) {
       this.held = this.elements.feed(buffer);

@@ -89,6 +89,8 @@ class ChatUsageChunkStripper implements ReplyTranslator {
   /** A kept frame that began in earlier chunks (copied out of the scanner's buffer). */
   private carried: Buffer | null = null;
   private dropped = false;
+  /** Frames completed by the chunk being pushed. */
+  private framesInPush = 0;
   /** The last frame ended with CR: a LF right after it belongs to its line end (and its fate). */
   private endedWithCr = false;
   private lastDropped = false;
@@ -103,15 +105,19 @@ class ChatUsageChunkStripper implements ReplyTranslator {
   }
 
   push(chunk: Buffer): Buffer {
+    // Most small pieces end no frame: they cost the scan and nothing else.
     this.current = chunk;
-    this.dropped = false;
-    this.carried = null;
-    if (this.kept.length > 0) this.kept = [];
-    this.fields.forgetPositions();
-    this.bracketIn = null;
     this.scanner.feed(chunk);
     this.current = EMPTY;
-    this.bracketIn = null;
+    if (this.framesInPush === 0) return EMPTY;
+    this.framesInPush = 0;
+    const output = this.output(chunk);
+    this.dropped = false;
+    if (this.kept.length > 0) this.kept = [];
+    return output;
+  }
+
+  private output(chunk: Buffer): Buffer {
     const { kept } = this;
     const prefix = this.takeCarried();
     if (prefix === null && kept.length === 0) return EMPTY;
@@ -158,6 +164,12 @@ class ChatUsageChunkStripper implements ReplyTranslator {
   }
 
   private frame(bytes: Buffer, frameStart: number, end: number): void {
+    if (this.framesInPush === 0) {
+      // The first frame of this chunk: positions found in an earlier chunk do not apply.
+      this.fields.forgetPositions();
+      this.bracketIn = null;
+    }
+    this.framesInPush += 1;
     let start = frameStart;
     if (this.endedWithCr && bytes[start] === LF) {
       if (!this.lastDropped) this.keep(bytes, start, start + 1);
