@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamTap, type PayloadSink } from './create-stream-tap.js';
+import { createServerSentEventParser } from './parse-server-sent-events.js';
 
 function collectingSink(): PayloadSink<unknown[]> & { payloads: unknown[] } {
   const payloads: unknown[] = [];
@@ -54,5 +55,52 @@ describe('createStreamTap', () => {
     expect(outcome.result).toEqual([{ n: 1 }, { n: 2 }]);
     expect(outcome.unparsedPayloads).toBe(0);
     expect(outcome.overflowed).toBe(false);
+  });
+});
+
+describe('createStreamTap, SSE framing against the reference parser', () => {
+  const stream = [
+    '\uFEFF: comment line\n',
+    'event: first\r\n',
+    'data: {"text":"héllo ☃ 🙂"}\r\n',
+    '\r\n',
+    'data: {"a":\rdata: 1}\r\r',
+    'id: 7\n',
+    'data:{"no":"space"}\n',
+    'retry: 10\n',
+    'unknown: field\n',
+    '\n',
+    'event:\n',
+    'data\n',
+    '\n',
+    'event: only-a-name\n\n',
+    '\n\n\n',
+    'data: [DONE]\n\n',
+    'data: {"cut":"off"}\n',
+  ].join('');
+
+  function reference(): unknown[] {
+    const parser = createServerSentEventParser();
+    const events = [...parser.feed(Buffer.from(stream)), ...parser.end()];
+    return events.map((event) => {
+      try {
+        return JSON.parse(event.data) as unknown;
+      } catch {
+        return event.data;
+      }
+    });
+  }
+
+  it('gives the payloads eventsource-parser gives, however the bytes are cut', () => {
+    const expected = reference();
+    expect(expected).toHaveLength(5);
+    const bytes = Buffer.from(stream);
+    for (let size = 1; size <= bytes.length; size += 1) {
+      const tap = createStreamTap({ framing: 'sse', sink: collectingSink() });
+      for (let offset = 0; offset < bytes.length; offset += size) {
+        tap.write(bytes.subarray(offset, offset + size));
+      }
+      expect(tap.finish({ sourceEnded: true }).result).toEqual(expected);
+    }
   });
 });
