@@ -8,7 +8,8 @@ import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
 import { asRecord, stringField, tokenCount, type UsageReport } from './usage-report.js';
 import { createTextAccumulator } from './accumulate-text.js';
-import { createJsonFieldReader, createStringValueReader, fieldRules } from './read-json-fields.js';
+import { createJsonFieldReader, fieldRules } from './read-json-fields.js';
+import { createStringValueReader } from './read-json-string-value.js';
 
 export function convertGoogleUsageMetadata(metadata: unknown): {
   usage: UsageBuckets;

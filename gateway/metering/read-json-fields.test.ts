@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createJsonFieldReader, createStringValueReader, fieldRules } from './read-json-fields.js';
+import { createJsonFieldReader, fieldRules } from './read-json-fields.js';
+import { createStringValueReader } from './read-json-string-value.js';
 
 const TEXT = 0;
 const MODEL = 0;

@@ -61,12 +61,9 @@ class Scanner implements ServerSentEventScanner {
       this.afterCarriageReturn = false;
       if (chunk[0] === LF) from = 1;
     }
-    if (from >= chunk.length) {
-      if (from > 0) held.append(chunk, 0, from);
-      return held.length;
-    }
     if (chunk.length <= SMALL_CHUNK) {
-      if (from > 0) held.append(chunk, 0, from);
+      // The LF of a CRLF split from its CR is held as it is (it starts the next event).
+      if (from === 1) held.append(chunk, 0, 1);
       this.scanBytes(chunk, from);
       return held.length;
     }
@@ -111,7 +108,7 @@ class Scanner implements ServerSentEventScanner {
    */
   private scanBytes(chunk: Buffer, from: number): void {
     const { held } = this;
-    held.reserve(chunk.length);
+    if (held.length + chunk.length > held.buffer.length) held.reserve(chunk.length);
     let buffer = held.buffer;
     let length = held.length;
     let atLineStart = this.atLineStart;

@@ -8,11 +8,8 @@
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
-import {
-  createJsonFieldReader,
-  createStringValueReader,
-  fieldRules,
-} from '../../metering/read-json-fields.js';
+import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
+import { createStringValueReader } from '../../metering/read-json-string-value.js';
 import {
   completeReport,
   asRecord,

@@ -7,11 +7,8 @@
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
-import {
-  createJsonFieldReader,
-  createStringValueReader,
-  fieldRules,
-} from '../../metering/read-json-fields.js';
+import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
+import { createStringValueReader } from '../../metering/read-json-string-value.js';
 import {
   completeReport,
   asRecord,
