@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile-hot-path.ts <label> [non-streamed|streamed] [seconds]`: the side-by-side
+ * `npx tsx bench/profile-hot-path.ts <label> [non-streamed|streamed] [seconds] [-- node flags]`: the side-by-side
  * layout's Tollgate (private Redis, every admission feature on, one worker) driven with Chat
  * Completions calls in a closed loop of 64 callers against the minimal upstream, profiled by V8's
  * sampler for the given seconds after a warm-up. Writes the summary (self time by area and by
@@ -23,11 +23,13 @@ import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js
 const label = process.argv[2] ?? 'run';
 const kindName = process.argv[3] === 'streamed' ? 'streamed' : 'non-streamed';
 const seconds = Number(process.argv[4] ?? 5);
+/** Node flags for Tollgate's process (after `--`), e.g. heap sizes. */
+const nodeFlags = process.argv.slice(5).filter((flag) => flag !== '--');
 const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
 async function main(): Promise<void> {
   const load = loadavg().map((value) => Math.round(value * 100) / 100);
-  const layout = await startSideBySideLayout();
+  const layout = await startSideBySideLayout({ gatewayNodeFlags: nodeFlags });
   const { loadgen, redisServer } = layout;
   const started = await startBenchTarget(
     { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
       label,
       kind: kindName,
       loadAverageAtStart: load,
+      nodeFlags,
       unprofiled: {
         calls: answered,
         callsPerSecond: Math.round(answered / seconds),
