@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamTap, type PayloadSink } from './create-stream-tap.js';
-import { createServerSentEventParser } from './parse-server-sent-events.js';
+import { createParser } from 'eventsource-parser';
 
 function collectingSink(): PayloadSink<unknown[]> & { payloads: unknown[] } {
   const payloads: unknown[] = [];
@@ -80,15 +80,18 @@ describe('createStreamTap, SSE framing against the reference parser', () => {
   ].join('');
 
   function reference(): unknown[] {
-    const parser = createServerSentEventParser();
-    const events = [...parser.feed(Buffer.from(stream)), ...parser.end()];
-    return events.map((event) => {
-      try {
-        return JSON.parse(event.data) as unknown;
-      } catch {
-        return event.data;
-      }
+    const payloads: unknown[] = [];
+    const parser = createParser({
+      onEvent: (event) => {
+        try {
+          payloads.push(JSON.parse(event.data) as unknown);
+        } catch {
+          payloads.push(event.data);
+        }
+      },
     });
+    parser.feed(new TextDecoder('utf-8').decode(Buffer.from(stream)));
+    return payloads;
   }
 
   it('gives the payloads eventsource-parser gives, however the bytes are cut', () => {
