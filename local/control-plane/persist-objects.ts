@@ -95,8 +95,12 @@ const JOURNAL_FLAGS =
 
 /** Journal bytes after which a background compaction starts. */
 const COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
-/** Object files written at once by a compaction. */
-const COMPACT_PARALLEL = 8;
+/**
+ * Object files written at once by a compaction. Each write is a few calls to libuv's thread pool
+ * (4 threads by default); a background compaction leaves threads free for the journal's appends,
+ * which every write request waits for (with 8, a compaction during a bulk import delayed them).
+ */
+const COMPACT_PARALLEL = 2;
 
 export class ObjectFiles {
   private readonly directory: string;
