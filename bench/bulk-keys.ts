@@ -1,14 +1,25 @@
 /**
- * `npm run bench:bulk-keys -- [--keys 2000,10000] [--apply client|server] [--profile] [--timeout-s 900]`: bulk key
+ * `npm run bench:bulk-keys -- [--keys 2000,10000] [--apply client|server] [--apply-processes 1]
+ * [--profile] [--timeout-s 900]`: bulk key
  * programming. For each N: a private redis-server, a fresh `tollgate local` on it (real control
  * plane, operator and gateway in one process), a fake provider; one probe key made Ready first; then
- * one `kubectl apply -f` of N ApiKeys (`--apply server`: `kubectl apply --server-side`). Measures the time until every key is Ready (one watch),
+ * one `kubectl apply -f` of N ApiKeys (`--apply server`: `kubectl apply --server-side`; with
+ * `--apply-processes P`, P kubectl processes at once, each with every P-th key: kubectl sends its
+ * requests one after another, so one process measures its round trip). Measures the time until every key is Ready (one watch),
  * keys/s, the process's CPU and memory, Redis CPU and commands, and, while the import runs, how long
  * a suspension of the probe key takes to be refused by the gateway. Writes
  * `bench/results/<date>-bulk-keys.json`; with `--profile`, a CPU profile of the local process per N.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -30,17 +41,35 @@ import { startBulkLocal, type BulkLocal } from './start-bulk-local.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
 import { KeyReadiness } from './watch-key-readiness.js';
 
+const TIME = '/usr/bin/time';
+
+/** The CPU seconds GNU time wrote, or null (no /usr/bin/time, or nothing written). */
+function readCpuFile(path: string): number | null {
+  if (!existsSync(path)) return null;
+  const [user, system] = readFileSync(path, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+  if (user === undefined || system === undefined || Number.isNaN(user + system)) return null;
+  return Math.round((user + system) * 10) / 10;
+}
+
+function sumOrNull(values: readonly (number | null)[]): number | null {
+  if (values.some((value) => value === null)) return null;
+  return Math.round(values.reduce<number>((sum, value) => sum + (value ?? 0), 0) * 10) / 10;
+}
+
 const root = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 function kubectl(
   kubeconfig: string,
   args: readonly string[],
-  options: { input?: string; timeoutMs?: number } = {},
+  options: { input?: string; timeoutMs?: number; cpuFile?: string } = {},
 ): Promise<string> {
+  const command = ['kubectl', '--kubeconfig', kubeconfig, ...args];
+  // With `cpuFile`, GNU time writes kubectl's own user and system CPU seconds there.
+  if (options.cpuFile !== undefined) command.unshift(TIME, '-f', '%U %S', '-o', options.cpuFile);
   return new Promise((resolve, reject) => {
     const child = execFile(
-      'kubectl',
-      ['--kubeconfig', kubeconfig, ...args],
+      command[0] ?? 'kubectl',
+      command.slice(1),
       { timeout: options.timeoutMs ?? 30_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`kubectl ${args.join(' ')}: ${stderr || error.message}`));
@@ -150,7 +179,7 @@ const APPLY_ARGS: Record<ApplyMode, readonly string[]> = {
 
 async function runOnce(
   count: number,
-  options: { profile: boolean; timeoutMs: number; apply: ApplyMode },
+  options: { profile: boolean; timeoutMs: number; apply: ApplyMode; processes: number },
 ) {
   const folder = mkdtempSync(join(tmpdir(), 'tollgate-bulk-keys-'));
   const profileDirectory = join(folder, 'profile');
@@ -199,8 +228,15 @@ async function runOnce(
       20_000,
     );
 
-    const manifest = join(folder, 'keys.yaml');
-    writeFileSync(manifest, renderBulkKeys(count));
+    // One file per kubectl process, the keys dealt round-robin (`--apply-processes`, default 1).
+    const manifests = Array.from({ length: options.processes }, (_, index) =>
+      join(folder, `keys-${String(index)}.yaml`),
+    );
+    const documents = renderBulkKeys(count).split('\n---\n');
+    manifests.forEach((manifest, index) => {
+      const mine = documents.filter((_, at) => at % options.processes === index);
+      writeFileSync(manifest, `${mine.join('\n---\n').trimEnd()}\n`);
+    });
     const isBulk = (name: string): boolean => name !== PROBE_KEY;
     const pid = local.pid;
     const cpuBefore = readProcessStats(pid).cpuSeconds;
@@ -222,9 +258,15 @@ async function runOnce(
     }, 1000);
     const bulkReady = (): number => watched.readyCount - 1;
     const allReady = watched.until(() => bulkReady() >= count);
-    const apply = kubectl(kubeconfig, [...APPLY_ARGS[options.apply], '-f', manifest], {
-      timeoutMs: options.timeoutMs,
-    }).then(() => performance.now() - started);
+    const applyCpuFiles = manifests.map((manifest) => `${manifest}.cpu.txt`);
+    const apply = Promise.all(
+      manifests.map((manifest, index) =>
+        kubectl(kubeconfig, [...APPLY_ARGS[options.apply], '-f', manifest], {
+          timeoutMs: options.timeoutMs,
+          ...(existsSync(TIME) ? { cpuFile: applyCpuFiles[index] ?? '' } : {}),
+        }),
+      ),
+    ).then(() => performance.now() - started);
     // Suspend while the import is in full flow: a fifth of the keys exist, most not yet Ready.
     await watched.until(() => watched.seen.size - 1 >= Math.ceil(count / 5));
     const suspend = await suspendProbe({ local, key: probeKey, readiness: watched });
@@ -270,6 +312,9 @@ async function runOnce(
         vmHwmMb: Math.round(stats.peakRssMb),
         heapUsedAfterMb: heapUsed === null ? null : Math.round(heapUsed / 2 ** 20),
       },
+      /** kubectl apply's own CPU (it runs beside the process, on the other core). */
+      kubectlApplyCpuSeconds: sumOrNull(applyCpuFiles.map(readCpuFile)),
+      applyProcesses: options.processes,
       redis: {
         cpuSeconds: Math.round(redisCpu * 100) / 100,
         commands: commands.total,
@@ -317,6 +362,7 @@ async function main(): Promise<void> {
       profile: { type: 'boolean', default: false },
       'timeout-s': { type: 'string', default: '900' },
       apply: { type: 'string', default: 'client' },
+      'apply-processes': { type: 'string', default: '1' },
       out: { type: 'string' },
     },
   });
@@ -326,17 +372,22 @@ async function main(): Promise<void> {
     throw new Error(`--apply is client or server, not ${values.apply}`);
   }
   const apply: ApplyMode = values.apply;
+  const processes = Number(values['apply-processes']);
+  if (!Number.isInteger(processes) || processes < 1) {
+    throw new Error(`--apply-processes is a whole number from 1, not ${values['apply-processes']}`);
+  }
   const facts = {
     date: new Date().toISOString(),
     machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs`,
     loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
     apply: values.apply,
+    applyProcesses: processes,
     node: process.version,
   };
   const runs = [];
   for (const count of counts) {
     process.stdout.write(`bulk-keys: ${new Date().toISOString()} importing ${count} keys\n`);
-    const result = await runOnce(count, { profile: values.profile, timeoutMs, apply });
+    const result = await runOnce(count, { profile: values.profile, timeoutMs, apply, processes });
     const { progress, profile, redis, ...rest } = result;
     const summary = {
       ...rest,
