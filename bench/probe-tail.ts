@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/probe-tail.ts [rate] [seconds] [-- node flags for Tollgate]`: the side-by-side
+ * `npx tsx bench/probe-tail.ts [rate] [seconds] [non-streamed|streamed] [-- node flags for Tollgate]`: the side-by-side
  * layout's Tollgate (private Redis, every admission feature, one worker, pinned with its Redis)
- * under an open loop of non-streamed Chat Completions calls at `rate` per second, run with
+ * under an open loop of Chat Completions calls at `rate` per second, run with
  * `--trace-gc` and the given flags. Prints the latency percentiles,
  * Tollgate's event-loop delay during the loop, Redis's own stalls of 2 ms or more (`LATENCY`), and
  * every garbage-collection pause (`--trace-gc`), so a tail can be matched to what stalled.
@@ -15,11 +15,12 @@ import type { LoadResult } from './run-load-modes.js';
 import { startBenchTarget } from './start-bench-target.js';
 import { startSideBySideLayout } from './start-side-by-side-layout.js';
 
-const [rateText = '1000', secondsText = '8', ...rest] = process.argv.slice(2);
+const [rateText = '1000', secondsText = '8', kindText = 'non-streamed', ...rest] =
+  process.argv.slice(2);
 const flags = rest.filter((flag) => flag !== '--');
 const rate = Number(rateText);
 const seconds = Number(secondsText);
-const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
+const kind: BenchRequestKind = { platform: 'openai', stream: kindText === 'streamed', chat: true };
 
 process.stdout.write(
   `load average ${loadavg()

@@ -1,0 +1,71 @@
+/**
+ * `npx tsx bench/measure-workers.ts [seconds] [worker counts...]`: Tollgate with 1 and 2 cluster
+ * workers (default) in the side-by-side layout, every worker and Redis pinned to the server's CPUs,
+ * the load generator and the mock upstream on the others; non-streamed Chat Completions in a closed
+ * loop of 64 callers. Prints calls/s and CPU ms per call of the whole process tree (primary and
+ * workers) and of Redis for each count, so the cost of running several workers is measured on the
+ * same cores: equal CPU per call means throughput grows with the cores given to the workers.
+ */
+import { loadavg } from 'node:os';
+import { Redis } from 'ioredis';
+import type { BenchRequestKind } from './describe-bench-requests.js';
+import { readProcessStats } from './read-process-stats.js';
+import type { LoadResult } from './run-load-modes.js';
+import { startBenchTarget } from './start-bench-target.js';
+import { startSideBySideLayout } from './start-side-by-side-layout.js';
+
+const [secondsText = '6', ...countTexts] = process.argv.slice(2);
+const seconds = Number(secondsText);
+const counts = countTexts.length > 0 ? countTexts.map(Number) : [1, 2];
+const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
+
+const layout = await startSideBySideLayout();
+const redis = new Redis(layout.redisServer.url);
+const redisCpu = async (): Promise<number> => {
+  const info = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
+  return field('used_cpu_sys') + field('used_cpu_user');
+};
+try {
+  process.stdout.write(
+    `load average ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}\n`,
+  );
+  for (const workers of counts) {
+    const started = await startBenchTarget(
+      { id: `D${workers}`, scenario: 'D', label: 'D', workers, hold: false, crossCheck: false },
+      layout.environment,
+    );
+    try {
+      const drive = async (durationMs: number): Promise<number> => {
+        const answer = await layout.loadgen.ask(
+          {
+            type: 'run',
+            url: started.url,
+            connections: 512,
+            kinds: [kind],
+            credentials: started.credentials,
+            load: { mode: 'closed', concurrency: 64, durationMs },
+          },
+          120_000,
+        );
+        return Object.values((answer.result as LoadResult).latencies).flat().length;
+      };
+      await drive(2_000);
+      const cpuBefore = readProcessStats(started.pid).cpuSeconds;
+      const redisBefore = await redisCpu();
+      const calls = await drive(seconds * 1000);
+      const cpuMs = ((readProcessStats(started.pid).cpuSeconds - cpuBefore) * 1000) / calls;
+      const redisMs = (((await redisCpu()) - redisBefore) * 1000) / calls;
+      process.stdout.write(
+        `${JSON.stringify({ workers, callsPerSecond: Math.round(calls / seconds), cpuMsPerCall: Math.round(cpuMs * 1000) / 1000, redisCpuMsPerCall: Math.round(redisMs * 1000) / 1000 })}\n`,
+      );
+    } finally {
+      await started.stop();
+    }
+  }
+} finally {
+  redis.disconnect();
+  await layout.stop();
+}
