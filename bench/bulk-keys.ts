@@ -30,7 +30,11 @@ import { Redis } from 'ioredis';
 import { startFakeProvider } from '../local/simulator/start-fake-provider.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { readProcessStats } from './read-process-stats.js';
-import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
+import {
+  countCommands,
+  parseCommandStats,
+  readRedisCpuSeconds,
+} from './read-redis-commandstats.js';
 import {
   BULK_NAMESPACE,
   PROBE_KEY,
@@ -116,12 +120,6 @@ async function metricValue(metricsUrl: string, name: string): Promise<number | n
   const text = await (await fetch(metricsUrl)).text();
   const line = text.split('\n').find((one) => one.startsWith(`${name} `));
   return line === undefined ? null : Number(line.split(' ')[1]);
-}
-
-async function redisCpuSeconds(redis: Redis): Promise<number> {
-  const info = await redis.info('cpu');
-  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
-  return field('used_cpu_sys') + field('used_cpu_user');
 }
 
 interface SuspendFigures {
@@ -240,7 +238,7 @@ async function runOnce(
     const isBulk = (name: string): boolean => name !== PROBE_KEY;
     const pid = local.pid;
     const cpuBefore = readProcessStats(pid).cpuSeconds;
-    const redisCpuBefore = await redisCpuSeconds(redis);
+    const redisCpuBefore = await readRedisCpuSeconds(redis);
     await redis.config('RESETSTAT');
     let peakRssMb = readProcessStats(pid).rssMb;
     const rssAtStart = peakRssMb;
@@ -284,7 +282,7 @@ async function runOnce(
     clearInterval(sampler);
     const applyMs = await apply;
     const stats = readProcessStats(pid);
-    const redisCpu = (await redisCpuSeconds(redis)) - redisCpuBefore;
+    const redisCpu = (await readRedisCpuSeconds(redis)) - redisCpuBefore;
     const commands = countCommands(parseCommandStats(await redis.info('commandstats')));
     const policies = await redis.hlen('tg:{keys}:digests');
     const secrets = (

@@ -10,9 +10,9 @@ import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import type { BenchRequestKind } from './describe-bench-requests.js';
 import { readProcessStats } from './read-process-stats.js';
-import type { LoadResult } from './run-load-modes.js';
+import { readRedisCpuSeconds } from './read-redis-commandstats.js';
 import { startBenchTarget } from './start-bench-target.js';
-import { startSideBySideLayout } from './start-side-by-side-layout.js';
+import { answeredCalls, driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
 
 const [secondsText = '6', ...countTexts] = process.argv.slice(2);
 const seconds = Number(secondsText);
@@ -21,11 +21,7 @@ const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true }
 
 const layout = await startSideBySideLayout();
 const redis = new Redis(layout.redisServer.url);
-const redisCpu = async (): Promise<number> => {
-  const info = await redis.info('cpu');
-  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
-  return field('used_cpu_sys') + field('used_cpu_user');
-};
+const redisCpu = (): Promise<number> => readRedisCpuSeconds(redis);
 try {
   process.stdout.write(
     `load average ${loadavg()
@@ -38,20 +34,15 @@ try {
       layout.environment,
     );
     try {
-      const drive = async (durationMs: number): Promise<number> => {
-        const answer = await layout.loadgen.ask(
-          {
-            type: 'run',
+      const drive = async (durationMs: number): Promise<number> =>
+        answeredCalls(
+          await driveLoad(layout.loadgen, {
             url: started.url,
-            connections: 512,
-            kinds: [kind],
+            kind,
             credentials: started.credentials,
             load: { mode: 'closed', concurrency: 64, durationMs },
-          },
-          120_000,
+          }),
         );
-        return Object.values((answer.result as LoadResult).latencies).flat().length;
-      };
       await drive(2_000);
       const cpuBefore = readProcessStats(started.pid).cpuSeconds;
       const redisBefore = await redisCpu();

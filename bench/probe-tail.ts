@@ -13,7 +13,7 @@ import { summarizeLatencies } from './compute-percentiles.js';
 import type { BenchRequestKind } from './describe-bench-requests.js';
 import type { LoadResult } from './run-load-modes.js';
 import { startBenchTarget } from './start-bench-target.js';
-import { startSideBySideLayout } from './start-side-by-side-layout.js';
+import { driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
 
 const [rateText = '1000', secondsText = '8', kindText = 'non-streamed', ...rest] =
   process.argv.slice(2);
@@ -34,20 +34,8 @@ const started = await startBenchTarget(
   { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
   layout.environment,
 );
-const drive = async (load: unknown): Promise<LoadResult> => {
-  const answer = await loadgen.ask(
-    {
-      type: 'run',
-      url: started.url,
-      connections: 512,
-      kinds: [kind],
-      credentials: started.credentials,
-      load,
-    },
-    120_000,
-  );
-  return answer.result as LoadResult;
-};
+const drive = (load: Record<string, unknown>): Promise<LoadResult> =>
+  driveLoad(loadgen, { url: started.url, kind, credentials: started.credentials, load });
 try {
   await drive({ mode: 'closed', concurrency: 16, durationMs: 2_000 });
   process.stdout.write(`--- open loop at ${rate}/s for ${seconds} s\n`);

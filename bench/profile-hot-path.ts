@@ -14,10 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type { BenchRequestKind } from './describe-bench-requests.js';
 import { readProcessStats } from './read-process-stats.js';
-import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
-import type { LoadResult } from './run-load-modes.js';
+import {
+  countCommands,
+  parseCommandStats,
+  readRedisCpuSeconds,
+} from './read-redis-commandstats.js';
 import { startBenchTarget } from './start-bench-target.js';
-import { startSideBySideLayout } from './start-side-by-side-layout.js';
+import { answeredCalls, driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
 
 const label = process.argv[2] ?? 'run';
@@ -37,27 +40,17 @@ async function main(): Promise<void> {
   );
   const redis = new Redis(redisServer.url);
   const drive = async (durationMs: number): Promise<number> => {
-    const answer = await loadgen.ask(
-      {
-        type: 'run',
-        url: started.url,
-        connections: 512,
-        kinds: [kind],
-        credentials: started.credentials,
-        load: { mode: 'closed', concurrency: 64, durationMs },
-      },
-      120_000,
-    );
-    const result = answer.result as LoadResult;
+    const result = await driveLoad(loadgen, {
+      url: started.url,
+      kind,
+      credentials: started.credentials,
+      load: { mode: 'closed', concurrency: 64, durationMs },
+    });
     const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
     if (errors > 0) process.stderr.write(`errors: ${JSON.stringify(result.errors)}\n`);
-    return Object.values(result.latencies).flat().length;
+    return answeredCalls(result);
   };
-  const redisCpu = async (): Promise<number> => {
-    const info = await redis.info('cpu');
-    const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
-    return field('used_cpu_sys') + field('used_cpu_user');
-  };
+  const redisCpu = (): Promise<number> => readRedisCpuSeconds(redis);
   try {
     await drive(3_000);
     // Unprofiled measurement first: the sampler itself costs CPU.

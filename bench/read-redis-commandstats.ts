@@ -102,3 +102,12 @@ export class RedisCommandStats {
     await this.#client.quit();
   }
 }
+
+/** Redis's own CPU seconds so far (`INFO cpu`: system plus user). */
+export async function readRedisCpuSeconds(redis: {
+  info(section: 'cpu'): Promise<string>;
+}): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
+  return field('used_cpu_sys') + field('used_cpu_user');
+}

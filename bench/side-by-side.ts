@@ -18,11 +18,15 @@ import { Redis } from 'ioredis';
 import { summarizeLatencies } from './compute-percentiles.js';
 import type { BenchCredentials, BenchRequestKind } from './describe-bench-requests.js';
 import { readProcessStats } from './read-process-stats.js';
-import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
+import {
+  countCommands,
+  parseCommandStats,
+  readRedisCpuSeconds,
+} from './read-redis-commandstats.js';
 import type { LoadResult } from './run-load-modes.js';
 import type { BenchChild } from './spawn-bench-child.js';
 import { startBenchTarget } from './start-bench-target.js';
-import { startSideBySideLayout } from './start-side-by-side-layout.js';
+import { driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
 import type { BenchTarget } from './plan-bench-run.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -44,38 +48,8 @@ interface KindFigures {
   };
 }
 
-async function redisCpuSeconds(redis: Redis): Promise<number> {
-  const info = await redis.info('cpu');
-  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
-  return field('used_cpu_sys') + field('used_cpu_user');
-}
-
 function errorCount(result: LoadResult): number {
   return Object.values(result.errors).reduce((sum, count) => sum + count, 0);
-}
-
-async function drive(
-  loadgen: BenchChild,
-  call: {
-    url: string;
-    kind: BenchRequestKind;
-    credentials: BenchCredentials;
-    load: Record<string, unknown>;
-  },
-): Promise<LoadResult> {
-  const answer = await loadgen.ask(
-    {
-      type: 'run',
-      url: call.url,
-      connections: 512,
-      kinds: [call.kind],
-      credentials: call.credentials,
-      load: call.load,
-    },
-    300_000,
-  );
-  if (answer.type !== 'result') throw new Error(`load generator failed: ${String(answer.message)}`);
-  return answer.result as LoadResult;
 }
 
 async function measureKind(options: {
@@ -89,11 +63,14 @@ async function measureKind(options: {
 }): Promise<KindFigures> {
   const { loadgen, url, kind, credentials } = options;
   const call = { url, kind, credentials };
-  await drive(loadgen, { ...call, load: { mode: 'closed', concurrency: 16, durationMs: 1_000 } });
+  await driveLoad(loadgen, {
+    ...call,
+    load: { mode: 'closed', concurrency: 16, durationMs: 1_000 },
+  });
   const rates: KindFigures['rates'] = [];
   for (const rate of RATES) {
     const durationMs = options.quick ? 2_000 : 8_000;
-    const result = await drive(loadgen, { ...call, load: { mode: 'open', rate, durationMs } });
+    const result = await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs } });
     const latencies = Object.values(result.latencies).flat();
     const summary = summarizeLatencies(latencies);
     rates.push({
@@ -105,10 +82,10 @@ async function measureKind(options: {
     });
   }
   const before = readProcessStats(options.pid).cpuSeconds;
-  const redisBefore = options.redis === null ? 0 : await redisCpuSeconds(options.redis);
+  const redisBefore = options.redis === null ? 0 : await readRedisCpuSeconds(options.redis);
   await options.redis?.config('RESETSTAT');
   const durationMs = options.quick ? 3_000 : 8_000;
-  const result = await drive(loadgen, {
+  const result = await driveLoad(loadgen, {
     ...call,
     load: { mode: 'closed', concurrency: 64, durationMs },
   });
@@ -117,7 +94,8 @@ async function measureKind(options: {
   let redisCpuMsPerCall: number | null = null;
   let redisCommandsPerCall: number | null = null;
   if (options.redis !== null && answered > 0) {
-    redisCpuMsPerCall = (((await redisCpuSeconds(options.redis)) - redisBefore) * 1000) / answered;
+    redisCpuMsPerCall =
+      (((await readRedisCpuSeconds(options.redis)) - redisBefore) * 1000) / answered;
     const commands = countCommands(parseCommandStats(await options.redis.info('commandstats')));
     redisCommandsPerCall = commands.total / answered;
   }

@@ -9,6 +9,8 @@ import { availableParallelism } from 'node:os';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server.js';
 import { planCpuPinning } from './plan-bench-run.js';
 import { spawnBenchChild, type BenchChild } from './spawn-bench-child.js';
+import type { BenchCredentials, BenchRequestKind } from './describe-bench-requests.js';
+import type { LoadResult } from './run-load-modes.js';
 import type { TargetEnvironment } from './start-bench-target.js';
 
 /** CPU lists: the server and its Redis on one side, load and upstream on the other. */
@@ -70,4 +72,34 @@ export async function startSideBySideLayout(
       await redisServer.stop();
     },
   };
+}
+
+/** One load run of the load generator against a started target (open or closed loop). */
+export async function driveLoad(
+  loadgen: BenchChild,
+  call: {
+    url: string;
+    kind: BenchRequestKind;
+    credentials: BenchCredentials;
+    load: Record<string, unknown>;
+  },
+): Promise<LoadResult> {
+  const answer = await loadgen.ask(
+    {
+      type: 'run',
+      url: call.url,
+      connections: 512,
+      kinds: [call.kind],
+      credentials: call.credentials,
+      load: call.load,
+    },
+    300_000,
+  );
+  if (answer.type !== 'result') throw new Error(`load generator failed: ${String(answer.message)}`);
+  return answer.result as LoadResult;
+}
+
+/** Calls answered in a load result. */
+export function answeredCalls(result: LoadResult): number {
+  return Object.values(result.latencies).flat().length;
 }
