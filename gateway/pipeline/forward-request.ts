@@ -26,7 +26,9 @@ import { headersForClient } from './filter-headers.js';
 import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
 import type {
   ForwardContext,
+  ReplyTranslator,
   RequestAdapter,
+  UsageReader,
   UsageReaders,
 } from '../protocols/protocol-adapter.js';
 import type { LeaseRenewer } from './renew-leases.js';
@@ -193,6 +195,76 @@ function countServed(
   });
 }
 
+/** How a success reply is passed on: decided once from the route and the reply's headers. */
+interface ReplyPlan {
+  stream: boolean;
+  contentType: string;
+  translator: ReplyTranslator | null;
+  reader: UsageReader;
+  streamError: (error: unknown) => string | null;
+  onUpstreamError: (error: unknown) => void;
+}
+
+function planReply(dependencies: ForwardDependencies, call: ForwardCall, served: ServedAttempt) {
+  const { context, request } = call;
+  const { adapter, response, upstream } = served;
+  const stream = adapter.isStream(context);
+  const plan: ReplyPlan = {
+    stream,
+    contentType: headerText(response.headers['content-type']) ?? '',
+    translator: adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null,
+    reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
+    streamError: (error) => adapter.streamError(context, mapTransportError(error)),
+    onUpstreamError: (error) => {
+      request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
+    },
+  };
+  return plan;
+}
+
+/**
+ * Reads a JSON document whole and answers it as one buffer; a body too large to hold comes back
+ * as the relay it goes on as. A body that breaks mid-way is answered as an upstream failure in
+ * the caller's protocol (nothing was sent yet).
+ */
+async function sendWhole(
+  dependencies: ForwardDependencies,
+  call: ForwardCall,
+  served: ServedAttempt & { plan: ReplyPlan },
+): Promise<{ sent: FastifyReply } | { relay: MeteredRelay }> {
+  const { state, reply } = call;
+  const { response, plan } = served;
+  const { reader, translator, ...relay } = plan;
+  const whole = readWholeReply({
+    body: response.body,
+    reader,
+    translator,
+    limitBytes: WHOLE_REPLY_LIMIT_BYTES,
+    relay,
+  });
+  // Told when the response closes (the request's one close handler): ends the meter if unended.
+  state.metering.relay = whole;
+  countServed(dependencies, served.upstream, whole.outcome);
+  let read: WholeReplyRead;
+  try {
+    read = await whole.read;
+  } catch (error) {
+    if (error instanceof ClientClosedError) throw new GatewayError('TG_CLIENT_CLOSED');
+    plan.onUpstreamError(error);
+    // Nothing was sent yet: the caller gets (and the record keeps) the error status instead.
+    const failure = mapTransportError(error);
+    state.outcome.status = failure.statusCode;
+    throw failure;
+  }
+  if (read.kind === 'relay') return { relay: read.relay };
+  return {
+    sent: reply
+      .code(translator?.status?.() ?? response.statusCode)
+      .headers(headersForClient(response.headers))
+      .send(read.body),
+  };
+}
+
 /**
  * Relays and meters a success reply: the serving attempt, the only one billed. One JSON document
  * is read whole and sent as one buffer (`read-whole-reply.ts`); a stream is relayed as it comes.
@@ -202,66 +274,25 @@ async function sendSuccess(
   call: ForwardCall,
   served: ServedAttempt,
 ) {
-  const { context, request, reply, state } = call;
-  const { adapter, response, upstream } = served;
-  const stream = adapter.isStream(context);
-  const contentType = headerText(response.headers['content-type']) ?? '';
-  const translator =
-    adapter.translateReply?.(context, { stream, status: response.statusCode }) ?? null;
-  const relayOptions = {
-    stream,
-    contentType,
-    streamError: (error: unknown) => adapter.streamError(context, mapTransportError(error)),
-    onUpstreamError: (error: unknown) => {
-      request.log.warn({ err: error, upstream: upstream.name }, 'upstream failed mid-stream');
-    },
-  };
+  const { reply, state } = call;
+  const { response } = served;
+  const plan = planReply(dependencies, call, served);
   let relay: MeteredRelay;
-  if (replyFraming({ stream, contentType }) === 'json') {
-    const whole = readWholeReply({
-      body: response.body,
-      reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
-      translator,
-      limitBytes: WHOLE_REPLY_LIMIT_BYTES,
-      relay: relayOptions,
-    });
-    // Told when the response closes (the request's one close handler): ends the meter if unended.
-    state.metering.relay = whole;
-    countServed(dependencies, upstream, whole.outcome);
-    let read: WholeReplyRead;
-    try {
-      read = await whole.read;
-    } catch (error) {
-      if (error instanceof ClientClosedError) throw new GatewayError('TG_CLIENT_CLOSED');
-      relayOptions.onUpstreamError(error);
-      // Nothing was sent yet: the caller gets (and the record keeps) the error status instead.
-      const failure = mapTransportError(error);
-      state.outcome.status = failure.statusCode;
-      throw failure;
-    }
-    if (read.kind === 'whole') {
-      return reply
-        .code(translator?.status?.() ?? response.statusCode)
-        .headers(headersForClient(response.headers))
-        .send(read.body);
-    }
-    relay = read.relay;
+  if (replyFraming(plan) === 'json') {
+    const whole = await sendWhole(dependencies, call, { ...served, plan });
+    if ('sent' in whole) return whole.sent;
+    relay = whole.relay;
   } else {
-    relay = relayMeteredReply({
-      ...relayOptions,
-      body: response.body,
-      reader: dependencies.usageReaders[adapter.upstreamFormat(context)],
-      translator,
-    });
+    relay = relayMeteredReply({ ...plan, body: response.body });
     state.metering.relay = relay;
-    countServed(dependencies, upstream, relay.outcome);
+    countServed(dependencies, served.upstream, relay.outcome);
   }
-  if (translator !== null && !stream) {
+  if (plan.translator !== null && !plan.stream) {
     // A translated whole reply is complete only at its end, and may carry another status.
     const chunks: Buffer[] = [];
     for await (const chunk of relay.body) chunks.push(chunk as Buffer);
     return reply
-      .code(translator.status?.() ?? response.statusCode)
+      .code(plan.translator.status?.() ?? response.statusCode)
       .headers(headersForClient(response.headers))
       .send(Buffer.concat(chunks));
   }
