@@ -76,6 +76,16 @@ abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }>
   reset(): void {
     this.cells.clear();
   }
+
+  protected exposed(type: ExposedMetric['type'], values: ExposedValue[]): Promise<ExposedMetric> {
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type,
+      values,
+      aggregator: this.aggregator,
+    });
+  }
 }
 
 function checkValue(metric: string, value: number): void {
@@ -101,13 +111,7 @@ export class KeyedCounter<L extends string> extends KeyedMetric<
   get(): Promise<ExposedMetric> {
     const values: ExposedValue[] = [];
     for (const cell of this.cells.values()) values.push({ labels: cell.labels, value: cell.value });
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      values,
-      aggregator: this.aggregator,
-    });
+    return this.exposed(this.type, values);
   }
 }
 
@@ -168,12 +172,6 @@ export class KeyedHistogram<L extends string> extends KeyedMetric<L, HistogramCe
       values.push({ labels: cell.labels, value: cell.sum, metricName: `${this.name}_sum` });
       values.push({ labels: cell.labels, value: cell.count, metricName: `${this.name}_count` });
     }
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      values,
-      aggregator: this.aggregator,
-    });
+    return this.exposed(this.type, values);
   }
 }
