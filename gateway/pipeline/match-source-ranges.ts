@@ -38,37 +38,36 @@ export function parseRanges(texts: readonly string[]): ParsedRange[] {
   return texts.map(parseRange).filter((range): range is ParsedRange => range !== null);
 }
 
+const PARSE_CACHE_LIMIT = 10_000;
+
+/** A parse remembered per text (the cache starts over when full); results are never changed. */
+function remembered<T>(parse: (text: string) => T | null): (text: string) => T | null {
+  const cache = new Map<string, T | null>();
+  return (text) => {
+    let parsed = cache.get(text);
+    if (parsed === undefined) {
+      parsed = parse(text);
+      if (cache.size >= PARSE_CACHE_LIMIT) cache.clear();
+      cache.set(text, parsed);
+    }
+    return parsed;
+  };
+}
+
 /** Key policies repeat the same few range strings on every request: parse each one once. */
-const rangeCache = new Map<string, ParsedRange | null>();
-const RANGE_CACHE_LIMIT = 10_000;
+const cachedRange = remembered(parseRange);
 
 function cachedRanges(texts: readonly string[]): ParsedRange[] {
   const ranges: ParsedRange[] = [];
   for (const text of texts) {
-    let range = rangeCache.get(text);
-    if (range === undefined) {
-      range = parseRange(text);
-      if (rangeCache.size >= RANGE_CACHE_LIMIT) rangeCache.clear();
-      rangeCache.set(text, range);
-    }
+    const range = cachedRange(text);
     if (range !== null) ranges.push(range);
   }
   return ranges;
 }
 
-/** Callers come back from the same few addresses (kept-alive connections): parse each once. */
-const addressCache = new Map<string, ParsedAddress | null>();
-
-/** `parseAddress`, remembered for the addresses seen last (the result is never changed). */
-export function cachedAddress(text: string): ParsedAddress | null {
-  let address = addressCache.get(text);
-  if (address === undefined) {
-    address = parseAddress(text);
-    if (addressCache.size >= RANGE_CACHE_LIMIT) addressCache.clear();
-    addressCache.set(text, address);
-  }
-  return address;
-}
+/** `parseAddress` for callers, who come back from the same few addresses (kept-alive connections). */
+export const cachedAddress = remembered(parseAddress);
 
 export function addressInRange(address: ParsedAddress, range: ParsedRange): boolean {
   const [base] = range;
