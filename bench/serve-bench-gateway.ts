@@ -23,6 +23,7 @@ import {
 } from '../test/integration/gateway/gateway-fixture.js';
 import type { BenchCredentials, BenchPlatform } from './describe-bench-requests.js';
 import { answerProfileRequests } from './record-cpu-profile.js';
+import { answerAllocationRequests } from './record-heap-sampling.js';
 import { answerLoopDelayRequests } from './record-loop-delay.js';
 
 export interface BenchGatewaySettings {
@@ -109,6 +110,7 @@ async function serve(): Promise<void> {
   await app.listen({ port: settings.port, host: '127.0.0.1' });
   if (settings.workers <= 1) {
     answerProfileRequests();
+    answerAllocationRequests();
     answerLoopDelayRequests();
     process.send?.({ type: 'ready' });
   }

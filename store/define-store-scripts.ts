@@ -1,7 +1,16 @@
 /**
- * Registers every store script once with ioredis `defineCommand` (EVALSHA, EVAL on NOSCRIPT) and
- * gives a typed way to call them.
+ * The store's scripts and the one way to run them: EVALSHA as a plain ioredis `Command`, EVAL of
+ * the same script when the server answers NOSCRIPT (a new or restarted server; EVAL also caches it).
+ *
+ * Not ioredis `defineCommand` with auto-pipelining: that path builds, per batch of commands, a
+ * `Pipeline` carrying a copy of every defined script's methods, and per command a `Script` wrapper,
+ * several promises and callbacks that live until the whole batch has answered (about 8 KB per call,
+ * much of it promoted out of the young generation under load). Here a call makes one `Command`;
+ * commands issued in the same turn of the event loop still leave in one socket write, because the
+ * connections are corked until `setImmediate` (what auto-pipelining did with its own batches).
  */
+import { createHash } from 'node:crypto';
+import { Cluster, Command, type Redis } from 'ioredis';
 import { ADMISSION_KEY_COUNT, ADMISSION_LUA } from './admission-script.js';
 import type { RedisClient } from './connect-redis-client.js';
 import {
@@ -26,7 +35,7 @@ const SCRIPTS = {
   tollgateReportUpstreamFailure: { lua: REPORT_UPSTREAM_FAILURE_LUA, numberOfKeys: 1 },
   tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
-  // Any number of keys: the call passes the count first.
+  // Any number of keys: the call passes them all.
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
 } as const satisfies Record<string, { lua: string; numberOfKeys: number | null }>;
 
@@ -38,25 +47,61 @@ export type RunScript = (
   args: readonly (string | number)[],
 ) => Promise<unknown>;
 
-type ScriptFunction = (
-  ...keysAndArgs: (string | number | (string | number)[])[]
-) => Promise<unknown>;
+interface Script {
+  lua: string;
+  sha: string;
+  numberOfKeys: number | null;
+}
+
+type Connection = NonNullable<Redis['stream']>;
+
+/** The sockets a command may be written to: the client's, or every cluster node's. */
+function connectionsOf(client: RedisClient): Connection[] {
+  const nodes = client instanceof Cluster ? client.nodes('all') : [client];
+  const connections: Connection[] = [];
+  for (const node of nodes) {
+    // Typed as always there, but absent until the first connection attempt.
+    const stream = node.stream as Connection | undefined;
+    if (stream !== undefined) connections.push(stream);
+  }
+  return connections;
+}
 
 export function defineStoreScripts(client: RedisClient): RunScript {
-  for (const [name, script] of Object.entries(SCRIPTS)) {
-    client.defineCommand(
-      name,
-      script.numberOfKeys === null
-        ? { lua: script.lua }
-        : { lua: script.lua, numberOfKeys: script.numberOfKeys },
-    );
-  }
+  const scripts = Object.fromEntries(
+    Object.entries(SCRIPTS).map(([name, { lua, numberOfKeys }]) => {
+      const sha = createHash('sha1').update(lua).digest('hex');
+      return [name, { lua, sha, numberOfKeys }];
+    }),
+  ) as Record<ScriptName, Script>;
+  let corked: Connection[] | null = null;
+  const uncork = (): void => {
+    const connections = corked ?? [];
+    corked = null;
+    for (const connection of connections) connection.uncork();
+  };
+  const send = (name: 'evalsha' | 'eval', args: (string | number)[]): Promise<unknown> => {
+    if (corked === null) {
+      corked = connectionsOf(client);
+      for (const connection of corked) connection.cork();
+      setImmediate(uncork);
+    }
+    // Both clients answer with the command's own promise (typed `unknown` by ioredis).
+    return client.sendCommand(
+      new Command(name, args, { replyEncoding: 'utf8' }),
+    ) as Promise<unknown>;
+  };
   return (name, keys, args) => {
-    const { numberOfKeys } = SCRIPTS[name];
-    const method = Reflect.get(client, name) as ScriptFunction;
-    if (numberOfKeys === null) return method.call(client, keys.length, ...keys, ...args);
-    if (keys.length !== numberOfKeys) throw new Error(`${name}: wrong key count`);
-    // One array: ioredis flattens a command's arguments one level.
-    return method.call(client, [...keys, ...args]);
+    const script = scripts[name];
+    if (script.numberOfKeys !== null && keys.length !== script.numberOfKeys) {
+      return Promise.reject(new Error(`${name}: wrong key count`));
+    }
+    const commandArgs: (string | number)[] = [script.sha, keys.length, ...keys, ...args];
+    return send('evalsha', commandArgs).catch((error: unknown) => {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      // A Command copies its arguments: the array is free to reuse.
+      commandArgs[0] = script.lua;
+      return send('eval', commandArgs);
+    });
   };
 }
