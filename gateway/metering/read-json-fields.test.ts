@@ -79,6 +79,9 @@ const documents = [
   '{a:1}',
   '{"a" 1}',
   '{"a":1 "b":2}',
+  '{"parts":[{"texts":"a key longer than a name"},{"tex":"shorter"},{"texT":"last byte"}]}',
+  '{"modelx":"m","mode":"n","parts":[{"text":"ab"}],"model":"o"}',
+  '{"parts":[{"text":"x"}],"model":"m"',
   '{"te\\u0078t":"escaped key"}',
   '{"parts":[{"te\\u0078t":"escaped key under a rule"}]}',
   '',
@@ -105,6 +108,23 @@ describe('createJsonFieldReader', () => {
     for (let end = 0; end < bytes.length; end += 1) {
       expect(reader.read(bytes, 0, end)).toBe(false);
     }
+  });
+
+  it('takes only plain names in rules (a name is matched byte for byte, up to its closing quote)', () => {
+    for (const name of ['', 'a"b', 'a\\b', 'tab\there', 'é']) {
+      expect(() => fieldRules.object({ [name]: fieldRules.skip() })).toThrow(/plain text/);
+    }
+  });
+
+  it('refuses a document cut off inside or right after a key that is a name', () => {
+    for (const text of ['{"model', '{"model"', '{"parts":[{"text', '{"parts":[{"text"']) {
+      const bytes = Buffer.from(text);
+      expect(reader.read(bytes, 0, bytes.length)).toBe(false);
+    }
+    // A quote just past the document's end (in the same buffer) does not close the key.
+    const bytes = Buffer.from('{"model":"m"}');
+    expect(reader.read(bytes, 0, 7)).toBe(false);
+    expect(reader.read(bytes, 0, bytes.length)).toBe(true);
   });
 
   it('refuses a counted string that is not well-formed UTF-8', () => {

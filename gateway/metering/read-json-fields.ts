@@ -39,6 +39,20 @@ const rule = (kind: number, slot = -1): FieldRule => ({
   item: null,
 });
 
+const EMPTY_NAME = Buffer.alloc(0);
+
+/** A member's name must be plain text (no quote, backslash, control or non-ASCII byte), and not empty. */
+function plainName(name: string): Buffer {
+  const bytes = Buffer.from(name, 'utf8');
+  if (
+    bytes.length === 0 ||
+    bytes.some((byte) => byte < 0x20 || byte > 0x7e || byte === QUOTE || byte === BACKSLASH)
+  ) {
+    throw new Error(`field rule names must be plain text: ${JSON.stringify(name)}`);
+  }
+  return bytes;
+}
+
 /** Builders of a rule tree. */
 export const fieldRules = {
   /**
@@ -47,7 +61,7 @@ export const fieldRules = {
    */
   object: (members: Record<string, FieldRule>, slot = -1): FieldRule => ({
     ...rule(OBJECT, slot),
-    names: Object.keys(members).map((name) => Buffer.from(name, 'utf8')),
+    names: Object.keys(members).map(plainName),
     members: Object.values(members),
   }),
   /** An array: the rule of every element. */
@@ -183,19 +197,24 @@ function literalEnd(index: number): number {
   return index + word.length;
 }
 
-function memberRule(owner: FieldRule, keyStart: number, keyEnd: number): FieldRule | null {
-  const size = keyEnd - keyStart;
+/**
+ * The index of the owner's name that the key starting at `keyStart` is, byte for byte and followed by
+ * its closing quote; -1 when it is none of them.
+ */
+function matchName(owner: FieldRule, keyStart: number): number {
   const { names } = owner;
+  const bytes = source;
+  const stop = limit;
+  const first = bytes[keyStart];
   for (let index = 0; index < names.length; index += 1) {
-    const name = names[index];
-    if (name?.length !== size) continue;
-    let same = true;
-    for (let offset = 0; offset < size && same; offset += 1) {
-      same = name[offset] === source[keyStart + offset];
-    }
-    if (same) return owner.members[index] ?? null;
+    const name = names[index] ?? EMPTY_NAME;
+    const size = name.length;
+    if (name[0] !== first || keyStart + size >= stop || bytes[keyStart + size] !== QUOTE) continue;
+    let offset = 1;
+    while (offset < size && name[offset] === bytes[keyStart + offset]) offset += 1;
+    if (offset === size) return index;
   }
-  return null;
+  return -1;
 }
 
 /** What the walk expects next. */
@@ -250,10 +269,16 @@ class FieldReader implements JsonFieldReader {
   }
 
   read(bytes: Uint8Array, begin: number, stop: number): boolean {
-    this.counts.fill(0);
-    this.seen.fill(false);
-    this.starts.fill(-1);
-    this.ends.fill(-1);
+    // Loops, not `fill`: a builtin call costs more than clearing a few slots.
+    const { counts, seen, starts, ends } = this;
+    for (let index = 0; index < counts.length; index += 1) {
+      counts[index] = 0;
+      seen[index] = false;
+    }
+    for (let index = 0; index < starts.length; index += 1) {
+      starts[index] = -1;
+      ends[index] = -1;
+    }
     source = bytes;
     limit = stop;
     const { stackRule, stackArray, stackSlot, stackStart } = this;
@@ -319,11 +344,27 @@ class FieldReader implements JsonFieldReader {
         }
         if (byte !== QUOTE) return false;
         const keyStart = at + 1;
+        const owner = stackRule[depth - 1] ?? null;
         let escaped = false;
         at = keyStart;
-        for (;;) {
+        // A member the owner reads is found by comparing its names where the key starts: a name
+        // followed by the closing quote is the whole key (names are plain text), and its bytes
+        // need no second look. Any other key is scanned below, and matches no name.
+        const matched = owner === null ? -1 : matchName(owner, keyStart);
+        if (matched !== -1) {
+          rule = owner?.members[matched] ?? null;
+          at = keyStart + (owner?.names[matched]?.length ?? 0);
+        } else {
+          rule = null;
+        }
+        while (matched === -1) {
           if (at >= stop) return false;
           const inKey = bytes[at] ?? 0;
+          // One test for most bytes (letters): above the backslash, nothing needs a look.
+          if (inKey > BACKSLASH) {
+            at += 1;
+            continue;
+          }
           if (inKey === QUOTE) break;
           if (inKey === BACKSLASH) {
             escaped = true;
@@ -335,10 +376,8 @@ class FieldReader implements JsonFieldReader {
             at += 1;
           }
         }
-        const owner = stackRule[depth - 1] ?? null;
         // A key written with escapes cannot be compared byte for byte: leave it to the parser.
         if (owner !== null && escaped) return false;
-        rule = owner === null ? null : memberRule(owner, keyStart, at);
         at += 1;
         while (at < stop) {
           byte = bytes[at] ?? 0;
@@ -399,6 +438,11 @@ class FieldReader implements JsonFieldReader {
         for (;;) {
           if (at >= stop) return false;
           const inString = bytes[at] ?? 0;
+          if (inString > BACKSLASH && inString < 0x80) {
+            at += 1;
+            units += 1;
+            continue;
+          }
           if (inString === QUOTE) break;
           if (inString === BACKSLASH) {
             at = escapeEnd(at);

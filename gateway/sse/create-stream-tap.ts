@@ -14,6 +14,7 @@ import { createJsonArrayScanner, type JsonArrayScanner } from './parse-json-arra
 import { createEventFieldReader, type EventFieldReader } from './read-event-fields.js';
 import {
   createServerSentEventScanner,
+  SMALL_CHUNK,
   type ServerSentEventScanner,
 } from './scan-server-sent-events.js';
 
@@ -117,9 +118,10 @@ class Tap<R> implements StreamTap<R> {
   }
 
   write(chunk: Uint8Array): void {
-    this.bytes += chunk.length;
+    const size = chunk.length;
+    this.bytes += size;
     if (this.overflowed || this.outcome !== undefined) return;
-    if (this.held + chunk.length > this.limit) {
+    if (this.held + size > this.limit) {
       this.overflowed = true;
       this.events?.discard();
       this.elements?.discard();
@@ -128,14 +130,16 @@ class Tap<R> implements StreamTap<R> {
     }
     const buffer = asBuffer(chunk);
     if (this.events !== null) {
-      // Line ends found in an earlier chunk are remembered only when lines may end with CR.
-      if (this.events.sawCarriageReturn) this.fields?.forgetPositions();
+      // Line ends found in an earlier chunk are remembered only when lines may end with CR. A
+      // small piece is never read in place (its events are handed over from the scanner's buffer,
+      // from its start, which the field reader never takes for a continuation).
+      if (size > SMALL_CHUNK && this.events.sawCarriageReturn) this.fields?.forgetPositions();
       this.held = this.events.feed(buffer);
     } else if (this.elements !== null) {
       this.held = this.elements.feed(buffer);
     } else {
       this.documentChunks.push(buffer);
-      this.held += buffer.length;
+      this.held += size;
     }
   }
 
@@ -168,6 +172,7 @@ class Tap<R> implements StreamTap<R> {
       if (end - start >= 3 && sameBytes(bytes, start, BOM)) from += 3;
     }
     if (this.events.sawCarriageReturn) fields.allowCarriageReturns();
+    fields.lineEnds = this.events.eventLineEnds;
     fields.read(bytes, from, end);
     if (fields.dataLines === 0 || this.ignored(bytes, fields)) return;
     if (fields.dataLines === 1) this.deliverBytes(bytes, fields.dataStart, fields.dataEnd);

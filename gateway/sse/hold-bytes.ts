@@ -16,10 +16,12 @@ export class HeldBytes {
   /** The buffer; its first `length` bytes are held. Only valid until the next append. */
   buffer: Buffer = EMPTY;
   length = 0;
+  /** The buffer's size, kept as a plain number: a typed array's length is read per piece. */
+  capacity = 0;
 
   append(source: Uint8Array, from: number, to: number): void {
     const size = to - from;
-    if (this.length + size > this.buffer.length) this.grow(this.length + size);
+    if (this.length + size > this.capacity) this.grow(this.length + size);
     const buffer = this.buffer;
     if (size <= SMALL_COPY) {
       let length = this.length;
@@ -36,26 +38,31 @@ export class HeldBytes {
 
   /** Makes room for `size` more bytes (the buffer may be replaced). */
   reserve(size: number): void {
-    if (this.length + size > this.buffer.length) this.grow(this.length + size);
+    if (this.length + size > this.capacity) this.grow(this.length + size);
   }
 
   /** Empties the hold (the buffer is kept for the next event unless it grew large). */
   clear(): void {
     this.length = 0;
-    if (this.buffer.length > KEEP_BYTES) this.buffer = EMPTY;
+    if (this.capacity > KEEP_BYTES) {
+      this.buffer = EMPTY;
+      this.capacity = 0;
+    }
   }
 
   /** Empties the hold and lets the buffer go. */
   release(): void {
     this.length = 0;
     this.buffer = EMPTY;
+    this.capacity = 0;
   }
 
   private grow(needed: number): void {
-    let capacity = Math.max(this.buffer.length * 2, FIRST_BYTES);
+    let capacity = Math.max(this.capacity * 2, FIRST_BYTES);
     while (capacity < needed) capacity *= 2;
     const grown = Buffer.allocUnsafe(capacity);
     this.buffer.copy(grown, 0, 0, this.length);
     this.buffer = grown;
+    this.capacity = capacity;
   }
 }

@@ -36,6 +36,29 @@ describe('createJsonArrayStreamParser', () => {
     expect(feedAll(bytes, () => true).values).toEqual(elements);
   });
 
+  it('gives the same elements when small pieces (read byte by byte) and large chunks alternate', () => {
+    const tricky = [
+      ...elements,
+      { s: '\\', t: '\\\\"', u: '} ] { [', v: [[[]]], w: '\u00e9"' },
+      [{ inner: 'an array element' }, 2],
+    ];
+    const text = `  [ ${tricky.map((element) => JSON.stringify(element, null, 1)).join(' , 7 , "x" ,')} ] trailing`;
+    const bytes = Buffer.from(text);
+    // Piece sizes around the small-piece limit (24 bytes), in cycles, from every starting offset;
+    // scalars between the elements are skipped.
+    for (const sizes of [[1], [3, 40], [24, 25], [7, 100, 2, 2], [30, 5]]) {
+      for (let offset = 0; offset < 24; offset += 1) {
+        const cuts = new Set<number>([offset]);
+        for (let at = offset, step = 0; at < bytes.length; step += 1) {
+          at += sizes[step % sizes.length] ?? 1;
+          cuts.add(at);
+        }
+        const result = feedAll(bytes, (index) => cuts.has(index));
+        expect(result).toEqual({ values: tricky, closed: true });
+      }
+    }
+  });
+
   it('reports a cut-off array as not closed and keeps the complete elements', () => {
     const bytes = Buffer.from(body.slice(0, body.indexOf('STOP')));
     const result = feedAll(bytes, () => false);

@@ -14,6 +14,13 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** Pieces up to this size are scanned and copied in one pass (see `scanSmall`). */
+const SMALL_CHUNK = 24;
+/** 1 for the bytes that open or close a string, an object or an array, and the backslash. */
+const SPECIAL = new Uint8Array(256);
+for (const byte of [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) {
+  SPECIAL[byte] = 1;
+}
 
 /** Receives one element's bytes; the buffer is only valid during the call. */
 export type ElementBytesHandler = (bytes: Buffer, start: number, end: number) => void;
@@ -28,28 +35,35 @@ export interface JsonArrayScanner {
   discard(): void;
 }
 
-/** A class, not closures: one is made per stream (see `scan-server-sent-events.ts`). */
-class ArrayScanner implements JsonArrayScanner {
+/**
+ * A class, not closures: one is made per stream (see `scan-server-sent-events.ts`); its own hold,
+ * as the SSE scanner is.
+ */
+class ArrayScanner extends HeldBytes implements JsonArrayScanner {
   closed = false;
-  private readonly held = new HeldBytes();
   private started = false;
   private depth = 0;
   private inString = false;
   private escaped = false;
 
-  constructor(private readonly onElement: ElementBytesHandler) {}
+  constructor(private readonly onElement: ElementBytesHandler) {
+    super();
+  }
 
   get heldBytes(): number {
-    return this.held.length;
+    return this.length;
   }
 
   discard(): void {
-    this.held.release();
+    this.release();
   }
 
   feed(chunk: Buffer): number {
-    const { held } = this;
     const size = chunk.length;
+    if (size <= SMALL_CHUNK && this.started && !this.closed) {
+      this.scanSmall(chunk, size);
+      return this.length;
+    }
     let { started, depth, inString, escaped, closed } = this;
     let elementStart = depth > 0 ? 0 : -1;
     let index = 0;
@@ -117,19 +131,87 @@ class ArrayScanner implements JsonArrayScanner {
     this.inString = inString;
     this.escaped = escaped;
     this.closed = closed;
-    if (depth > 0 && elementStart !== -1) held.append(chunk, elementStart, size);
-    return held.length;
+    if (depth > 0 && elementStart !== -1) this.append(chunk, elementStart, size);
+    return this.length;
+  }
+
+  /**
+   * Byte by byte, for small pieces once the array has begun: each byte of an element is copied into
+   * the hold as it is looked at (one pass, where the search and then the copy were two), and a
+   * completed element is handed over from the hold. Same states as `feed`.
+   */
+  private scanSmall(chunk: Buffer, size: number): void {
+    if (this.length + size > this.capacity) this.reserve(size);
+    let buffer = this.buffer;
+    let length = this.length;
+    let { depth, inString } = this;
+    let index = 0;
+    if (this.escaped) {
+      // The piece starts with the character after a backslash.
+      this.escaped = false;
+      buffer[length] = chunk[0] ?? 0;
+      length += 1;
+      index = 1;
+    }
+    // Every byte is copied as it is looked at; between elements the copies are dropped (an element
+    // is copied again from its opening byte), so the common byte costs one copy and one test.
+    for (; index < size; index += 1) {
+      const byte = chunk[index] ?? 0;
+      buffer[length] = byte;
+      length += 1;
+      if (SPECIAL[byte] === 0) continue;
+      if (inString) {
+        if (byte === QUOTE) inString = false;
+        else if (byte === BACKSLASH) {
+          // The escaped character is copied with it (or awaited in the next piece).
+          index += 1;
+          if (index === size) this.escaped = true;
+          else {
+            buffer[length] = chunk[index] ?? 0;
+            length += 1;
+          }
+        }
+        continue;
+      }
+      if (depth === 0) {
+        // Between elements: only the start of the next one, or the end of the array, matters.
+        if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+          buffer[0] = byte;
+          length = 1;
+          depth = 1;
+        } else if (byte === CLOSE_BRACKET) {
+          this.closed = true;
+          break;
+        }
+        continue;
+      }
+      if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth += 1;
+      else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        depth -= 1;
+        if (depth === 0) {
+          this.length = length;
+          this.clear();
+          this.onElement(buffer, 0, length);
+          length = 0;
+          this.reserve(size - index);
+          buffer = this.buffer;
+        }
+      }
+    }
+    this.length = depth === 0 ? 0 : length;
+    this.depth = depth;
+    this.inString = inString;
   }
 
   private complete(chunk: Buffer, from: number, end: number): void {
-    const { held } = this;
-    if (held.length === 0) {
+    if (this.length === 0) {
       this.onElement(chunk, from, end);
       return;
     }
-    held.append(chunk, from, end);
-    const { buffer, length } = held;
-    held.clear();
+    this.append(chunk, from, end);
+    const { buffer, length } = this;
+    this.clear();
     this.onElement(buffer, 0, length);
   }
 }

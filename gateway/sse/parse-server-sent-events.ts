@@ -40,6 +40,7 @@ export function createServerSentEventParser(): ServerSentEventParser {
       if (BOM.every((byte, offset) => bytes[start + offset] === byte)) from += BOM.length;
     }
     if (scanner.sawCarriageReturn) fields.allowCarriageReturns();
+    fields.lineEnds = scanner.eventLineEnds;
     fields.read(bytes, from, end);
     if (fields.dataLines === 0) return;
     if (fields.id !== undefined) lastEventId = fields.id;

@@ -16,6 +16,12 @@ const EMPTY = Buffer.alloc(0);
 export interface EventFieldReader {
   /** Reads the event in `bytes` from `start` to `end`; the fields below then describe it. */
   read(bytes: Buffer, start: number, end: number): void;
+  /**
+   * Set before `read` (which puts it back to 0): the line ends the scanner counted in the event, its
+   * closing blank line's included (`eventLineEnds`). Its last line is then found from the end,
+   * without a search. 0: not known.
+   */
+  lineEnds: number;
   /** Lines of `data`; 0: nothing to dispatch. */
   readonly dataLines: number;
   /** The value of the only `data` line (when `dataLines` is 1). */
@@ -51,7 +57,11 @@ class FieldReader implements EventFieldReader {
   private nextCr = -2;
   private nextLf = -2;
 
+  lineEnds = 0;
+
   read(source: Buffer, start: number, end: number): void {
+    const { lineEnds } = this;
+    this.lineEnds = 0;
     this.bytes = source;
     this.dataLines = 0;
     this.dataStart = -1;
@@ -67,6 +77,23 @@ class FieldReader implements EventFieldReader {
     this.cachedFor = source;
     this.cachedEnd = end;
     let position = start;
+    const first = source[start];
+    if (lineEnds >= 2 && first !== LF && first !== CR) {
+      // The event is its lines, each ended by CR, LF or CRLF (a CR and a LF are one line end only
+      // when they follow each other), then a blank line. No line but the last is empty, so the
+      // last line ends before the last two line ends, found from the end.
+      let stop = end - (source[end - 1] === LF && source[end - 2] === CR ? 2 : 1);
+      stop -= source[stop - 1] === LF && source[stop - 2] === CR ? 2 : 1;
+      for (let line = 2; line < lineEnds; line += 1) {
+        // An earlier line (`event`, `id`: short ones), byte by byte.
+        let at = position;
+        while (at < stop && source[at] !== LF && source[at] !== CR) at += 1;
+        if (at > position) this.field(position, at);
+        position = at + (source[at] === CR && source[at + 1] === LF ? 2 : 1);
+      }
+      if (stop > position) this.field(position, stop);
+      return;
+    }
     while (position < end) {
       const stop = this.lineEnd(position, end);
       if (stop > position) this.field(position, stop);

@@ -12,7 +12,7 @@ import { HeldBytes } from './hold-bytes.js';
 const LF = 10;
 const CR = 13;
 /** Chunks up to this size are scanned in JavaScript; bigger ones with native `indexOf`. */
-const SMALL_CHUNK = 24;
+export const SMALL_CHUNK = 24;
 
 /**
  * Receives one event's bytes: from `start` up to `end`, its closing blank line included. The buffer
@@ -30,6 +30,11 @@ export interface ServerSentEventScanner {
   readonly heldBytes: number;
   /** True once a CR was seen: lines may then end with a lone CR. */
   readonly sawCarriageReturn: boolean;
+  /**
+   * During the handler's call: the line ends (CR, LF or CRLF) the event holds, its closing blank
+   * line included, so the field reader can find its last line without searching.
+   */
+  readonly eventLineEnds: number;
   /** Forgets the bytes held (the event in progress is dropped). */
   discard(): void;
   /** Hands over a copy of the bytes held (an event without its closing blank line) and forgets them. */
@@ -38,24 +43,28 @@ export interface ServerSentEventScanner {
 
 /**
  * A class, not closures: one is made per stream, and a class instance costs one allocation (its
- * methods live on the prototype).
+ * methods live on the prototype). It is its own hold (it extends `HeldBytes`), so a piece reaches
+ * the held bytes without going through a second object.
  */
-class Scanner implements ServerSentEventScanner {
-  private readonly held = new HeldBytes();
+class Scanner extends HeldBytes implements ServerSentEventScanner {
   /** True at the start of a line: a line end there ends the event (a blank line). */
   private atLineStart = true;
   /** True when the previous chunk ended with a CR: a LF starting this chunk belongs to it. */
   private afterCarriageReturn = false;
   sawCarriageReturn = false;
+  eventLineEnds = 0;
+  /** Line ends seen in the event in progress. */
+  private lineEnds = 0;
 
-  constructor(private readonly onEvent: EventBytesHandler) {}
+  constructor(private readonly onEvent: EventBytesHandler) {
+    super();
+  }
 
   get heldBytes(): number {
-    return this.held.length;
+    return this.length;
   }
 
   feed(chunk: Buffer): number {
-    const { held } = this;
     let from = 0;
     if (this.afterCarriageReturn) {
       this.afterCarriageReturn = false;
@@ -63,42 +72,47 @@ class Scanner implements ServerSentEventScanner {
     }
     if (chunk.length <= SMALL_CHUNK) {
       // The LF of a CRLF split from its CR is held as it is (it starts the next event).
-      if (from === 1) held.append(chunk, 0, 1);
+      if (from === 1) this.append(chunk, 0, 1);
       this.scanBytes(chunk, from);
-      return held.length;
+      return this.length;
     }
     const eventStart = this.scanNative(chunk, from);
-    if (eventStart < chunk.length) held.append(chunk, eventStart, chunk.length);
-    return held.length;
+    if (eventStart < chunk.length) this.append(chunk, eventStart, chunk.length);
+    return this.length;
   }
 
   discard(): void {
-    this.held.release();
+    this.release();
+    this.lineEnds = 0;
   }
 
   take(): Buffer {
-    const { held } = this;
-    const rest = Buffer.from(held.buffer.subarray(0, held.length));
-    held.release();
+    const rest = Buffer.from(this.buffer.subarray(0, this.length));
+    this.release();
     this.atLineStart = true;
     this.afterCarriageReturn = false;
+    this.lineEnds = 0;
     return rest;
   }
 
   /** The held bytes are one whole event. */
   private emitHeld(): void {
-    const { buffer, length } = this.held;
-    this.held.clear();
+    const { buffer, length } = this;
+    this.clear();
+    this.eventLineEnds = this.lineEnds;
+    this.lineEnds = 0;
     this.onEvent(buffer, 0, length);
   }
 
   /** An event ends just before `end` in `chunk`; `from` is where it starts in the chunk. */
   private complete(chunk: Buffer, from: number, end: number): void {
-    if (this.held.length === 0) {
+    if (this.length === 0) {
+      this.eventLineEnds = this.lineEnds;
+      this.lineEnds = 0;
       this.onEvent(chunk, from, end);
       return;
     }
-    this.held.append(chunk, from, end);
+    this.append(chunk, from, end);
     this.emitHeld();
   }
 
@@ -107,16 +121,18 @@ class Scanner implements ServerSentEventScanner {
    * pieces end no event), and a completed event is handed over from the hold.
    */
   private scanBytes(chunk: Buffer, from: number): void {
-    const { held } = this;
-    if (held.length + chunk.length > held.buffer.length) held.reserve(chunk.length);
-    let buffer = held.buffer;
-    let length = held.length;
+    // The size is read once: a typed array's length is not free in the loop's test.
+    const size = chunk.length;
+    if (this.length + size > this.capacity) this.reserve(size);
+    let buffer = this.buffer;
+    let length = this.length;
     let atLineStart = this.atLineStart;
-    for (let index = from; index < chunk.length; index += 1) {
+    for (let index = from; index < size; index += 1) {
       const byte = chunk[index] ?? 0;
       buffer[length] = byte;
       length += 1;
-      if (byte !== LF && byte !== CR) {
+      // One test for most bytes: CR (13) and LF (10) are the only line ends.
+      if (byte > CR || (byte !== LF && byte !== CR)) {
         atLineStart = false;
         continue;
       }
@@ -127,20 +143,21 @@ class Scanner implements ServerSentEventScanner {
           index += 1;
           buffer[length] = LF;
           length += 1;
-        } else if (index + 1 === chunk.length) {
+        } else if (index + 1 === size) {
           this.afterCarriageReturn = true;
         }
       }
+      this.lineEnds += 1;
       if (atLineStart) {
-        held.length = length;
+        this.length = length;
         this.emitHeld();
         length = 0;
-        held.reserve(chunk.length - index);
-        buffer = held.buffer;
+        this.reserve(size - index);
+        buffer = this.buffer;
       }
       atLineStart = true;
     }
-    held.length = length;
+    this.length = length;
     this.atLineStart = atLineStart;
   }
 
@@ -162,6 +179,7 @@ class Scanner implements ServerSentEventScanner {
         lineEnd = nextLf;
         after = nextLf + 1;
       }
+      this.lineEnds += 1;
       if (lineEnd === position && this.atLineStart) {
         this.complete(chunk, eventStart, after);
         eventStart = after;

@@ -120,12 +120,12 @@ class ChatUsageChunkStripper implements ReplyTranslator {
   private output(chunk: Buffer): Buffer {
     const { kept } = this;
     const prefix = this.takeCarried();
-    if (prefix === null && kept.length === 0) return EMPTY;
+    // Without kept ranges first: reading `kept[-1]` of an empty array is a slow property lookup.
+    if (kept.length === 0) return prefix ?? EMPTY;
     const last = kept[kept.length - 1] ?? 0;
     if (prefix === null && !this.droppedAny() && kept[0] === 0) {
       return last === chunk.length ? chunk : chunk.subarray(0, last);
     }
-    if (kept.length === 0 && prefix !== null) return prefix;
     let total = prefix?.length ?? 0;
     for (let index = 0; index < kept.length; index += 2) {
       total += (kept[index + 1] ?? 0) - (kept[index] ?? 0);
@@ -175,7 +175,10 @@ class ChatUsageChunkStripper implements ReplyTranslator {
       if (!this.lastDropped) this.keep(bytes, start, start + 1);
       start += 1;
     }
+    // The scanner counted the frame's line ends (a LF skipped above was not one of them).
+    this.fields.lineEnds = this.scanner.eventLineEnds;
     this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
+    this.fields.lineEnds = 0;
     this.endedWithCr = bytes[end - 1] === CR;
     if (this.lastDropped) this.dropped = true;
     else if (start < end) this.keep(bytes, start, end);
@@ -184,7 +187,7 @@ class ChatUsageChunkStripper implements ReplyTranslator {
   private keep(bytes: Buffer, start: number, end: number): void {
     const { kept } = this;
     if (bytes === this.current) {
-      if (kept[kept.length - 1] === start) kept[kept.length - 1] = end;
+      if (kept.length > 0 && kept[kept.length - 1] === start) kept[kept.length - 1] = end;
       else kept.push(start, end);
       return;
     }
