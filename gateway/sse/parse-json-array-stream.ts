@@ -159,6 +159,9 @@ class ArrayScanner extends HeldBytes implements JsonArrayScanner {
       const byte = chunk[index] ?? 0;
       buffer[length] = byte;
       length += 1;
+      // Letters, digits, blanks, `,` and `:` (below 0x5b once bit 5 is cleared) are none of `"`,
+      // `\\`, `[`, `]`, `{`, `}`: two operations, no table.
+      if (byte !== QUOTE && (byte & 0xdf) < OPEN_BRACKET) continue;
       if (SPECIAL[byte] === 0) continue;
       if (inString) {
         if (byte === QUOTE) inString = false;
