@@ -6,7 +6,12 @@ interface CommandModule {
 const commands: Record<string, () => Promise<CommandModule>> = {
   console: () => import('../console/server/run-console.js'),
   gateway: () => import('../gateway/run-gateway-workers.js'),
-  local: () => import('../local/run-local.js'),
+  // The local command's V8 settings (memory at rest) apply before its modules load.
+  local: async () => {
+    const { applyLocalV8Flags } = await import('../local/start-local-v8-flags.js');
+    applyLocalV8Flags();
+    return import('../local/run-local.js');
+  },
   operator: () => import('../operator/run-operator.js'),
   recorder: () => import('../ledger/run-recorder-command.js'),
   simulate: () => import('../local/simulator/run-simulate.js'),

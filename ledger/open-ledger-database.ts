@@ -59,7 +59,9 @@ const PGLITE_START_PARAMS = [
 /**
  * Creates the data folder's cluster (initdb) in a short-lived child process. Initdb grows the WebAssembly
  * memory to several hundred megabytes, which a process never gives back; done here, the long-running
- * process only ever opens an existing cluster.
+ * process only ever opens an existing cluster. The child compiles PGlite with the baseline compiler
+ * only (`--liftoff-only`): without optimizing the 10 MB module for one initdb, the first start is 2
+ * to 2.5 s shorter.
  */
 async function initializePgliteFolder(folder: string): Promise<void> {
   if (existsSync(join(folder, 'PG_VERSION'))) return;
@@ -68,7 +70,12 @@ async function initializePgliteFolder(folder: string): Promise<void> {
 const db = new PGlite(${JSON.stringify(folder)});
 await db.query('select 1');
 await db.close();`;
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+  await promisify(execFile)(process.execPath, [
+    '--liftoff-only',
+    '--input-type=module',
+    '-e',
+    script,
+  ]);
 }
 
 async function openPglite(dataDir: string): Promise<LedgerDatabase> {
