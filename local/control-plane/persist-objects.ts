@@ -1,12 +1,19 @@
 /**
- * Crash-safe persistence to the data folder, with group commit. Changes are appended to
- * `journal.jsonl` in batches, one O_DSYNC write per batch (every change made while the
- * previous batch was being synced), so a bulk of writes costs a few syncs instead of several per
- * object. The journal is compacted into the snapshot, one JSON file per object in `objects/` plus
+ * Crash-safe persistence to the data folder, with group commit. Changes are written to
+ * `journal.jsonl` in batches, one O_DSYNC positional write per batch. A batch is acknowledged only
+ * once it and every batch appended before it are on disk, so a caller may append the next batch
+ * before the previous one has finished (the object store does not: with two batches in flight,
+ * batches got smaller and the process spent 10-15 % more CPU per key in a bulk import, with no
+ * shorter wait for a single client). Each batch ends with a trailer line holding its line count and
+ * a hash chained over every batch before it, so loading replays whole batches in order and stops
+ * at the first one that is missing, torn or does not follow the one before (a later batch written
+ * before a crash whose earlier batch was not is never applied).
+ *
+ * The journal is compacted into the snapshot, one JSON file per object in `objects/` plus
  * `state.json` holding the last resourceVersion: at start, at close, and in the background when it
- * grows large. A compaction first rotates the journal to `journal.old.jsonl`, which is deleted only
- * once every file it covers is synced; loading replays the old journal, then the current one, over
- * the files, and stops at a torn last line.
+ * grows large. A compaction first rotates the journal to `journal.old.jsonl` (once every write in
+ * flight has finished), which is deleted only once every file it covers is synced; loading replays
+ * the old journal, then the current one, over the files.
  */
 import {
   closeSync,
@@ -90,8 +97,49 @@ interface JournalLine {
   object: KubeObject | null;
 }
 
-const JOURNAL_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
+/**
+ * No O_APPEND: batches are written at their own offsets (Linux ignores the offset of a positional
+ * write to an O_APPEND file), so two can be in flight at once.
+ */
+const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_DSYNC;
+/**
+ * The journal is filled with zeros ahead of its batches, and synced, in chunks: a batch written
+ * over zeros already on disk changes neither the file's size nor its blocks, so its O_DSYNC write
+ * needs no commit of the file system's own journal (ext4: one commit at a time, shared with every
+ * other file's metadata, the compaction's renames included) and two batches in flight sync side by
+ * side. The next chunk is filled once the batches come within `PREFILL_AHEAD` of the filled end; a
+ * new journal's first chunk starts `PREFILL_GAP` after its first batch so that batch does not wait.
+ */
+const PREFILL_CHUNK = 4 * 1024 * 1024;
+const PREFILL_AHEAD = 2 * 1024 * 1024;
+const PREFILL_GAP = 256 * 1024;
+const ZEROS = Buffer.alloc(PREFILL_CHUNK);
+
+/** The first line of a journal of batches; lines before it (older journals) are single changes. */
+const JOURNAL_HEADER = '{"journal":2}\n';
+
+/** The hash a batch's trailer holds: of the batch's lines, chained to the batch before it. */
+export function chainHash(previous: string, lines: string): string {
+  return createHash('sha256')
+    .update(previous)
+    .update('\n')
+    .update(lines)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The batch trailer line. */
+function trailerOf(count: number, hash: string): string {
+  return `{"batch":${String(count)},"hash":"${hash}"}\n`;
+}
+
+/** Where the journal ends (bytes) and the hash the next batch chains to ('' before a header). */
+interface JournalEnd {
+  offset: number;
+  hash: string;
+}
+
+const ignore = (): undefined => undefined;
 
 /** Journal bytes after which a background compaction starts. */
 const COMPACT_AFTER_BYTES = 32 * 1024 * 1024;
@@ -109,6 +157,20 @@ export class ObjectFiles {
   private readonly oldJournalPath: string;
   private journal: FileHandle | null = null;
   private journalBytes = 0;
+  /** Where the next batch goes and what it chains to. */
+  private next: JournalEnd = { offset: 0, hash: '' };
+  /** The journal holds synced zeros up to here (from where batches end, or a chunk's start). */
+  private filledTo = 0;
+  /** The chunk of zeros being written: no batch is written into it before it is done. */
+  private filling: { start: number; done: Promise<unknown> } | null = null;
+  /** Set when a batch failed: the next batch is placed where the failed one was. */
+  private broken = false;
+  /** Opening, placing batches and rotating, one after another in call order. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Positional writes not yet finished. */
+  private readonly writing = new Set<Promise<unknown>>();
+  /** Settles when the last batch appended is on disk with every earlier one (rejects otherwise). */
+  private lastDurable: Promise<void> = Promise.resolve();
   /** Keys written to the journal since the last compaction started. */
   private readonly journaled = new Set<string>();
   private compaction: Promise<void> | null = null;
@@ -145,7 +207,7 @@ export class ObjectFiles {
       // First start: no state yet.
     }
     for (const path of [this.oldJournalPath, this.journalPath]) {
-      for (const line of readJournal(path)) {
+      for (const line of readJournal(path).lines) {
         if (line.object === null) byFile.delete(fileNameOf(line.key));
         else byFile.set(fileNameOf(line.key), line.object);
         this.journaled.add(line.key);
@@ -159,34 +221,142 @@ export class ObjectFiles {
     return { objects, resourceVersion };
   }
 
-  /** Appends a batch of changes durably: one synchronous-data write (O_DSYNC). */
-  async append(changes: readonly ObjectChange[]): Promise<void> {
-    if (changes.length === 0) return;
-    let text = '';
+  /** One batch's positional write (tests delay it to order two writes in flight). */
+  protected writeAt(journal: FileHandle, buffer: Buffer, offset: number): Promise<unknown> {
+    return journal.write(buffer, 0, buffer.length, offset);
+  }
+
+  /** Counts a write as in flight until it settles. */
+  private track(write: Promise<unknown>): Promise<unknown> {
+    this.writing.add(write);
+    void write.then(
+      () => this.writing.delete(write),
+      () => this.writing.delete(write),
+    );
+    return write;
+  }
+
+  /** Starts filling the next chunk of zeros when the batches come close to the filled end. */
+  private prefill(journal: FileHandle): void {
+    if (this.filling !== null || this.next.offset + PREFILL_AHEAD <= this.filledTo) return;
+    const start = Math.max(this.filledTo, this.next.offset + PREFILL_GAP);
+    const done = this.track(journal.write(ZEROS, 0, ZEROS.length, start)).then(
+      () => {
+        if (this.journal === journal) this.filledTo = start + ZEROS.length;
+      },
+      // Batches past the filled end are written all the same (extending the file).
+      ignore,
+    );
+    const filling = { start, done };
+    this.filling = filling;
+    void done.then(() => {
+      if (this.filling === filling) this.filling = null;
+    });
+  }
+
+  /** Runs `step` after every step queued before it, whatever their outcome. */
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(ignore);
+    return run;
+  }
+
+  /**
+   * Opens the journal. One left by a crash is cut after its last whole batch (a later batch written
+   * after a torn one would never be replayed) and the next batch chains to it.
+   */
+  private async openJournal(): Promise<FileHandle> {
+    if (this.journal !== null) return this.journal;
+    const created = !existsSync(this.journalPath);
+    // O_DSYNC: a write returns once its data is on disk, so a batch costs one call to the
+    // thread pool instead of a write and then an fdatasync (two turns of the event loop).
+    const journal = await open(this.journalPath, JOURNAL_FLAGS, 0o600);
+    try {
+      const end = created ? { offset: 0, hash: '' } : readJournal(this.journalPath).end;
+      if ((await journal.stat()).size > end.offset) {
+        await journal.truncate(end.offset);
+        await journal.datasync();
+      }
+      if (created) await syncDirectoryAsync(join(this.journalPath, '..'));
+      this.next = end;
+      this.journalBytes = end.offset;
+      this.filledTo = end.offset;
+    } catch (error) {
+      await journal.close();
+      throw error;
+    }
+    this.journal = journal;
+    return journal;
+  }
+
+  /**
+   * After a failed batch: once every write in flight has finished, the journal is opened again and
+   * cut after its last whole batch (before the failed one), and the next batch goes there.
+   */
+  private async rewind(previous: Promise<void>): Promise<void> {
+    await Promise.allSettled([...this.writing]);
+    await previous.catch(ignore);
+    const journal = this.journal;
+    this.journal = null;
+    this.filling = null;
+    await journal?.close().catch(ignore);
+    await this.openJournal();
+    this.broken = false;
+  }
+
+  /**
+   * Appends a batch of changes durably: one positional O_DSYNC write. Resolves once the batch and
+   * every batch appended before it are on disk; rejects when this one or an earlier one failed
+   * (the caller appends those changes again, in order).
+   */
+  append(changes: readonly ObjectChange[]): Promise<void> {
+    if (changes.length === 0) return Promise.resolve();
+    let lines = '';
     for (const change of changes) {
       if (change.json !== undefined && change.object !== undefined) {
         // The same text as JSON.stringify of the JournalLine, without encoding the object again.
-        text += `{"key":${JSON.stringify(change.key)},"rv":${String(change.resourceVersion)},"object":${change.json}}\n`;
+        lines += `{"key":${JSON.stringify(change.key)},"rv":${String(change.resourceVersion)},"object":${change.json}}\n`;
       } else {
         const line: JournalLine = {
           key: change.key,
           rv: change.resourceVersion,
           object: change.object ?? null,
         };
-        text += `${JSON.stringify(line)}\n`;
+        lines += `${JSON.stringify(line)}\n`;
       }
-      this.journaled.add(change.key);
     }
-    if (this.journal === null) {
-      const created = !existsSync(this.journalPath);
-      // O_DSYNC: a write returns once its data is on disk, so a batch costs one call to the
-      // thread pool instead of a write and then an fdatasync (two turns of the event loop).
-      this.journal = await open(this.journalPath, JOURNAL_FLAGS, 0o600);
-      this.journalBytes = (await this.journal.stat()).size;
-      if (created) await syncDirectoryAsync(join(this.journalPath, '..'));
-    }
-    await this.journal.write(text);
-    this.journalBytes += Buffer.byteLength(text);
+    const previous = this.lastDurable;
+    const placed = this.serial(async () => {
+      const rewound = this.broken;
+      if (rewound) await this.rewind(previous);
+      const journal = await this.openJournal();
+      for (const change of changes) this.journaled.add(change.key);
+      const hash = chainHash(this.next.hash, lines);
+      const header = this.next.hash === '' ? JOURNAL_HEADER : '';
+      const buffer = Buffer.from(`${header}${lines}${trailerOf(changes.length, hash)}`);
+      const offset = this.next.offset;
+      this.next = { offset: offset + buffer.length, hash };
+      this.journalBytes = this.next.offset;
+      // Zeros written after this batch would erase it.
+      if (this.filling !== null && this.next.offset > this.filling.start) await this.filling.done;
+      const write = this.track(this.writeAt(journal, buffer, offset));
+      this.prefill(journal);
+      return { write, rewound };
+    });
+    const durable = (async () => {
+      try {
+        const { write, rewound } = await placed;
+        const results = await Promise.allSettled([write, rewound ? undefined : previous]);
+        // Acknowledged only after every earlier batch: a later batch alone is never replayed.
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
+      } catch (error) {
+        // The next batch goes where this one was, once every write in flight has finished.
+        this.broken = true;
+        throw error;
+      }
+    })();
+    this.lastDurable = durable;
+    return durable;
   }
 
   /** True when the journal is large enough for a background compaction. */
@@ -195,9 +365,9 @@ export class ObjectFiles {
   }
 
   /**
-   * Rotates the journal and writes the objects it covers to their files. The caller makes sure no
-   * append runs during the rotation (it awaits the returned `rotated`); `done` resolves once the
-   * files are synced and the old journal is gone.
+   * Rotates the journal once the writes in flight have finished and writes the objects it covers
+   * to their files. Appends made during the rotation wait for it; `rotated` resolves once it is
+   * done, `done` once the files are synced and the old journal is gone.
    */
   compact(
     current: (key: string) => KubeObject | undefined,
@@ -209,35 +379,45 @@ export class ObjectFiles {
       markRotated = resolve;
     });
     const done = previous.then(async () => {
-      // The snapshot is taken now, so later changes go to the new journal only.
-      const snapshot = [...this.journaled].map((key) => {
-        const object = current(key);
-        return { key, text: object === undefined ? undefined : JSON.stringify(object) };
-      });
-      this.journaled.clear();
-      try {
-        await this.journal?.close();
-        this.journal = null;
-        this.journalBytes = 0;
-        if (existsSync(this.oldJournalPath) && existsSync(this.journalPath)) {
-          // A compaction that failed left its journal: the current one goes after it.
-          const old = await open(this.oldJournalPath, 'a', 0o600);
-          try {
-            await old.writeFile(await readFile(this.journalPath));
-            await old.sync();
-          } finally {
-            await old.close();
+      // After every batch placed so far has been written; appends made meanwhile wait, then go to
+      // the new journal. The snapshot is taken now, so later changes go to the new journal only.
+      const snapshot = await this.serial(async () => {
+        await Promise.allSettled([...this.writing]);
+        const taken = [...this.journaled].map((key) => {
+          const object = current(key);
+          return { key, text: object === undefined ? undefined : JSON.stringify(object) };
+        });
+        this.journaled.clear();
+        try {
+          await this.journal?.close();
+          this.journal = null;
+          this.next = { offset: 0, hash: '' };
+          this.filledTo = 0;
+          this.filling = null;
+          this.journalBytes = 0;
+          if (existsSync(this.oldJournalPath) && existsSync(this.journalPath)) {
+            // A compaction that failed left its journal: the current one goes after it, up to its
+            // last whole batch (replay of the old journal stops at the first torn one).
+            const whole = readJournal(this.journalPath).end.offset;
+            const old = await open(this.oldJournalPath, 'a', 0o600);
+            try {
+              await old.writeFile((await readFile(this.journalPath)).subarray(0, whole));
+              await old.sync();
+            } finally {
+              await old.close();
+            }
+            await rm(this.journalPath);
+          } else if (existsSync(this.journalPath)) {
+            await rename(this.journalPath, this.oldJournalPath);
           }
-          await rm(this.journalPath);
-        } else if (existsSync(this.journalPath)) {
-          await rename(this.journalPath, this.oldJournalPath);
+        } catch (error) {
+          for (const item of taken) this.journaled.add(item.key);
+          throw error;
+        } finally {
+          markRotated();
         }
-      } catch (error) {
-        for (const item of snapshot) this.journaled.add(item.key);
-        throw error;
-      } finally {
-        markRotated();
-      }
+        return taken;
+      });
       let next = 0;
       const worker = async (): Promise<void> => {
         while (next < snapshot.length) {
@@ -271,6 +451,8 @@ export class ObjectFiles {
 
   async close(): Promise<void> {
     await this.compaction;
+    await this.queue;
+    await Promise.allSettled([...this.writing]);
     await this.journal?.close();
     this.journal = null;
   }
@@ -287,27 +469,65 @@ function fileNameOf(key: string): string {
   return `${encoded.slice(0, 160)}~${hash}.json`;
 }
 
-function readJournal(path: string): JournalLine[] {
-  let text: string;
+/**
+ * The changes a journal holds, in order, and where its whole batches end. Lines before the header
+ * (an older journal) are changes each; after it, a batch's lines count only once its trailer is read
+ * and its hash follows the batch before. Reading stops at the first line that is torn, unreadable or
+ * out of the chain: nothing after a missing or torn batch is replayed.
+ */
+export function readJournal(path: string): { lines: JournalLine[]; end: JournalEnd } {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch {
-    return [];
+    return { lines: [], end: { offset: 0, hash: '' } };
   }
   const lines: JournalLine[] = [];
-  for (const raw of text.split('\n')) {
-    if (raw === '') continue;
+  let batched = false;
+  let batch: JournalLine[] = [];
+  let batchText = '';
+  let hash = '';
+  let offset = 0;
+  let start = 0;
+  for (;;) {
+    const newline = bytes.indexOf(0x0a, start);
+    if (newline < 0) break; // a torn last line: the batch it belonged to was never acknowledged
+    const raw = bytes.toString('utf8', start, newline);
+    start = newline + 1;
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch {
-      break; // a torn last line: the batch it belonged to was never acknowledged
-    }
-    if (!isJsonObject(parsed) || typeof parsed.key !== 'string' || typeof parsed.rv !== 'number') {
       break;
     }
+    if (!isJsonObject(parsed)) break;
+    if (parsed.journal === 2) {
+      if (batch.length > 0) break;
+      batched = true;
+      hash = '';
+      offset = start;
+      continue;
+    }
+    if (batched && typeof parsed.batch === 'number' && typeof parsed.hash === 'string') {
+      const expected = chainHash(hash, batchText);
+      if (parsed.batch !== batch.length || parsed.hash !== expected) break;
+      lines.push(...batch);
+      batch = [];
+      batchText = '';
+      hash = expected;
+      offset = start;
+      continue;
+    }
+    if (typeof parsed.key !== 'string' || typeof parsed.rv !== 'number') break;
     const object = isJsonObject(parsed.object) ? (parsed.object as KubeObject) : null;
-    lines.push({ key: parsed.key, rv: parsed.rv, object });
+    const line = { key: parsed.key, rv: parsed.rv, object };
+    if (batched) {
+      batch.push(line);
+      batchText += `${raw}\n`;
+    } else {
+      lines.push(line);
+      offset = start;
+    }
   }
-  return lines;
+  return { lines, end: { offset, hash } };
 }
