@@ -102,19 +102,6 @@ interface JournalLine {
  * write to an O_APPEND file), so two can be in flight at once.
  */
 const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_DSYNC;
-/**
- * The journal is filled with zeros ahead of its batches, and synced, in chunks: a batch written
- * over zeros already on disk changes neither the file's size nor its blocks, so its O_DSYNC write
- * needs no commit of the file system's own journal (ext4: one commit at a time, shared with every
- * other file's metadata, the compaction's renames included) and two batches in flight sync side by
- * side. The next chunk is filled once the batches come within `PREFILL_AHEAD` of the filled end; a
- * new journal's first chunk starts `PREFILL_GAP` after its first batch so that batch does not wait.
- */
-const PREFILL_CHUNK = 4 * 1024 * 1024;
-const PREFILL_AHEAD = 2 * 1024 * 1024;
-const PREFILL_GAP = 256 * 1024;
-const ZEROS = Buffer.alloc(PREFILL_CHUNK);
-
 /** The first line of a journal of batches; lines before it (older journals) are single changes. */
 const JOURNAL_HEADER = '{"journal":2}\n';
 
@@ -159,10 +146,6 @@ export class ObjectFiles {
   private journalBytes = 0;
   /** Where the next batch goes and what it chains to. */
   private next: JournalEnd = { offset: 0, hash: '' };
-  /** The journal holds synced zeros up to here (from where batches end, or a chunk's start). */
-  private filledTo = 0;
-  /** The chunk of zeros being written: no batch is written into it before it is done. */
-  private filling: { start: number; done: Promise<unknown> } | null = null;
   /** Set when a batch failed: the next batch is placed where the failed one was. */
   private broken = false;
   /** Opening, placing batches and rotating, one after another in call order. */
@@ -236,24 +219,6 @@ export class ObjectFiles {
     return write;
   }
 
-  /** Starts filling the next chunk of zeros when the batches come close to the filled end. */
-  private prefill(journal: FileHandle): void {
-    if (this.filling !== null || this.next.offset + PREFILL_AHEAD <= this.filledTo) return;
-    const start = Math.max(this.filledTo, this.next.offset + PREFILL_GAP);
-    const done = this.track(journal.write(ZEROS, 0, ZEROS.length, start)).then(
-      () => {
-        if (this.journal === journal) this.filledTo = start + ZEROS.length;
-      },
-      // Batches past the filled end are written all the same (extending the file).
-      ignore,
-    );
-    const filling = { start, done };
-    this.filling = filling;
-    void done.then(() => {
-      if (this.filling === filling) this.filling = null;
-    });
-  }
-
   /** Runs `step` after every step queued before it, whatever their outcome. */
   private serial<T>(step: () => Promise<T>): Promise<T> {
     const run = this.queue.then(step);
@@ -280,7 +245,6 @@ export class ObjectFiles {
       if (created) await syncDirectoryAsync(join(this.journalPath, '..'));
       this.next = end;
       this.journalBytes = end.offset;
-      this.filledTo = end.offset;
     } catch (error) {
       await journal.close();
       throw error;
@@ -298,7 +262,6 @@ export class ObjectFiles {
     await previous.catch(ignore);
     const journal = this.journal;
     this.journal = null;
-    this.filling = null;
     await journal?.close().catch(ignore);
     await this.openJournal();
     this.broken = false;
@@ -337,10 +300,7 @@ export class ObjectFiles {
       const offset = this.next.offset;
       this.next = { offset: offset + buffer.length, hash };
       this.journalBytes = this.next.offset;
-      // Zeros written after this batch would erase it.
-      if (this.filling !== null && this.next.offset > this.filling.start) await this.filling.done;
       const write = this.track(this.writeAt(journal, buffer, offset));
-      this.prefill(journal);
       return { write, rewound };
     });
     const durable = (async () => {
@@ -392,8 +352,6 @@ export class ObjectFiles {
           await this.journal?.close();
           this.journal = null;
           this.next = { offset: 0, hash: '' };
-          this.filledTo = 0;
-          this.filling = null;
           this.journalBytes = 0;
           if (existsSync(this.oldJournalPath) && existsSync(this.journalPath)) {
             // A compaction that failed left its journal: the current one goes after it, up to its
