@@ -1,3 +1,5 @@
+import { remembered } from './remember-parses.js';
+
 /** Model allow lists: `*` matches any run of characters, `?` one character; null allows all. */
 function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&');
@@ -5,18 +7,7 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** Policies repeat the same globs on every request: compile each one once. */
-const globCache = new Map<string, RegExp>();
-const GLOB_CACHE_LIMIT = 10_000;
-
-function compiledGlob(glob: string): RegExp {
-  let pattern = globCache.get(glob);
-  if (pattern === undefined) {
-    pattern = globToRegExp(glob);
-    if (globCache.size >= GLOB_CACHE_LIMIT) globCache.clear();
-    globCache.set(glob, pattern);
-  }
-  return pattern;
-}
+const compiledGlob = remembered(globToRegExp);
 
 export function matchesGlobs(model: string, globs: readonly string[] | null): boolean {
   if (globs === null) return true;

@@ -1,5 +1,6 @@
 /** Pure IP matching against address / CIDR lists (IPv4, IPv6, IPv4-mapped IPv6) with ipaddr.js. */
 import ipaddr from 'ipaddr.js';
+import { remembered } from './remember-parses.js';
 
 export type ParsedAddress = ipaddr.IPv4 | ipaddr.IPv6;
 export type ParsedRange = [ParsedAddress, number];
@@ -36,22 +37,6 @@ export function parseRange(text: string): ParsedRange | null {
 
 export function parseRanges(texts: readonly string[]): ParsedRange[] {
   return texts.map(parseRange).filter((range): range is ParsedRange => range !== null);
-}
-
-const PARSE_CACHE_LIMIT = 10_000;
-
-/** A parse remembered per text (the cache starts over when full); results are never changed. */
-function remembered<T>(parse: (text: string) => T | null): (text: string) => T | null {
-  const cache = new Map<string, T | null>();
-  return (text) => {
-    let parsed = cache.get(text);
-    if (parsed === undefined) {
-      parsed = parse(text);
-      if (cache.size >= PARSE_CACHE_LIMIT) cache.clear();
-      cache.set(text, parsed);
-    }
-    return parsed;
-  };
 }
 
 /** Key policies repeat the same few range strings on every request: parse each one once. */
