@@ -13,7 +13,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createStreamTap } from '../gateway/sse/create-stream-tap.js';
+import { createStreamTap, sharesFraming } from '../gateway/sse/create-stream-tap.js';
 import { USAGE_READERS } from '../gateway/protocols/usage-readers.js';
 import { createChatUsageChunkStripper } from '../gateway/protocols/openai-chat/request-chat-stream-usage.js';
 
@@ -189,10 +189,12 @@ const strip = (chunks: Buffer[]) => {
   for (const chunk of chunks) bytes += stripper.push(chunk).length;
   return { bytes: bytes + stripper.end().length };
 };
-// A native Chat stream whose caller did not ask for usage: metered, then its usage chunk removed.
+// A native Chat stream whose caller did not ask for usage: metered, then its usage chunk removed
+// (the stripper takes its frames from the tap when it can, as the relay sets it up).
 const tapAndStrip = (chunks: Buffer[]) => {
   const meter = createStreamTap({ framing: 'sse', sink: USAGE_READERS['openai-chat'].stream() });
   const stripper = createChatUsageChunkStripper();
+  if (sharesFraming(stripper)) stripper.shareFraming(meter);
   let bytes = 0;
   for (const chunk of chunks) {
     meter.write(chunk);

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { USAGE_READERS } from '../protocols/usage-readers.js';
+import type { EventObserver, StreamTap } from '../sse/create-stream-tap.js';
 import { relayMeteredReply, type RelayMeteredReplyOptions } from './relay-metered-reply.js';
 
 const frames = [
@@ -105,5 +106,49 @@ describe('relayMeteredReply', () => {
     source.push(null);
     expect(await collect(metered.body)).toBe(frames.join(''));
     expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
+  });
+  it('gives a translator that shares the framing the tap frames, prefix and pieces alike', async () => {
+    // Passes on each whole event, lower-cased, once the tap has framed it; nothing else.
+    const framed: Buffer[] = [];
+    let shared = false;
+    const observer: EventObserver = {
+      chunk: () => undefined,
+      event: (bytes, start, end) => framed.push(Buffer.from(bytes.subarray(start, end))),
+    };
+    const translator = {
+      shareFraming: (tap: StreamTap<unknown>) => (shared = tap.observeEvents(observer) !== null),
+      push: () => Buffer.from(Buffer.concat(framed.splice(0)).toString('utf8').toLowerCase()),
+      end: () => Buffer.alloc(0),
+    };
+    const stream = Buffer.from(frames.join('').replaceAll('\n', '\r\n'));
+    const pieces: Buffer[] = [];
+    for (let offset = 0; offset < stream.length; offset += 7) {
+      pieces.push(stream.subarray(offset, offset + 7));
+    }
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source, { translator, prefix: pieces.slice(0, 3) });
+    for (const piece of pieces.slice(3)) source.push(piece);
+    source.push(null);
+    expect(await collect(metered.body)).toBe(stream.toString('utf8').toLowerCase());
+    expect(shared).toBe(true);
+    expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
+  });
+
+  it('shares no framing with a translator when the reply is not SSE', async () => {
+    let shared: boolean | undefined;
+    const translator = {
+      shareFraming: (tap: StreamTap<unknown>) =>
+        (shared = tap.observeEvents({ chunk: () => undefined, event: () => undefined }) !== null),
+      push: (chunk: Buffer) => chunk,
+      end: () => Buffer.alloc(0),
+    };
+    const body = Buffer.from('{"usage":{}}');
+    const metered = relay(Readable.from([body]), {
+      translator,
+      stream: false,
+      contentType: 'application/json',
+    });
+    expect(await collect(metered.body)).toBe('{"usage":{}}');
+    expect(shared).toBeUndefined();
   });
 });

@@ -1,14 +1,15 @@
 /**
  * The upstream success body as the client's body, metered on the way (STYLE.md 8): every upstream
  * chunk goes through the tap first (usage is read from the upstream bytes), then through the
- * route's reply translator when there is one; pass-through bytes are never re-serialised. The
+ * route's reply translator when there is one; pass-through bytes are never re-serialised. A
+ * translator that reads the same SSE frames shares the tap's framing. The
  * meter's outcome resolves exactly once: at the upstream's end, when it fails mid-stream (the
  * caller's protocol error event ends the stream, or it is closed), or when the client goes away.
  */
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { StreamFraming, TapOutcome } from '../sse/create-stream-tap.js';
-import { createStreamTap } from '../sse/create-stream-tap.js';
+import { createStreamTap, sharesFraming } from '../sse/create-stream-tap.js';
 import { createBodyUsageAccumulator } from '../metering/create-body-usage-accumulator.js';
 import type { UsageReport } from '../metering/usage-report.js';
 import type { ReplyTranslator, UsageReader } from '../protocols/protocol-adapter.js';
@@ -55,6 +56,12 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
   const framing = replyFraming(options);
   const sink = framing === 'json' ? createBodyUsageAccumulator(reader.body) : reader.stream();
   const tap = createStreamTap<UsageReport>({ framing, sink });
+  // A translator that works on the same SSE frames (the Chat usage-chunk stripper) takes them from
+  // the tap, so the bytes are framed once; it then relies on `pass` writing each chunk to the tap
+  // before pushing it.
+  if (translator !== null && framing === 'sse' && sharesFraming(translator)) {
+    translator.shareFraming(tap);
+  }
   let resolve: (reply: MeteredReply) => void = () => undefined;
   const outcome = new Promise<MeteredReply>((settle) => {
     resolve = settle;

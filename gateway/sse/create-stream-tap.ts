@@ -49,6 +49,46 @@ export interface TapOutcome<R> {
 export interface StreamTap<R> {
   write(chunk: Uint8Array): void;
   finish(options: { sourceEnded: boolean }): TapOutcome<R>;
+  /**
+   * SSE only, before the first `write`: `observer` then sees every event the tap frames, so a
+   * reply translator working on the same bytes needs no framing of its own. Returns the shared
+   * framing, or null when the framing cannot be shared. With an observer the tap keeps framing
+   * after the sink stopped (finished, or past the size limit): the observer gets every event of
+   * every chunk written.
+   */
+  observeEvents(observer: EventObserver): SharedFraming | null;
+}
+
+/** The tap's SSE framing, as an observer of its events sees it. */
+export interface SharedFraming {
+  /** The scanner (its line-end count during an event, `take` at the end). */
+  readonly scanner: ServerSentEventScanner;
+  /**
+   * During `EventObserver.event`: the tap's reading of exactly that event's bytes, or null when the
+   * tap did not read them so (its sink is done, or a byte order mark was skipped).
+   */
+  readonly eventFields: EventFieldReader | null;
+}
+
+/** What the tap shows an observer of its SSE framing (see `StreamTap.observeEvents`). */
+export interface EventObserver {
+  /** The chunk `write` is about to frame (as a `Buffer`): the events below may lie in it. */
+  chunk(chunk: Buffer): void;
+  /**
+   * One event's bytes, its closing blank line included (valid only during the call; see
+   * `SharedFraming` for its line ends and fields).
+   */
+  event(bytes: Buffer, start: number, end: number): void;
+}
+
+/** A reply translator that can take its SSE frames from the tap (`StreamTap.observeEvents`). */
+export interface FramingSharer {
+  /** Called before the first chunk; true when the translator now takes its frames from `tap`. */
+  shareFraming(tap: StreamTap<unknown>): boolean;
+}
+
+export function sharesFraming(value: object): value is FramingSharer {
+  return typeof (value as Partial<FramingSharer>).shareFraming === 'function';
 }
 
 export interface StreamTapOptions<R> {
@@ -81,7 +121,7 @@ function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): bool
  * A class, not closures: one tap is made per call, and an instance costs one allocation. Holds the
  * scanner of its framing: SSE events, JSON array elements, or the chunks of one JSON document.
  */
-class Tap<R> implements StreamTap<R> {
+class Tap<R> implements StreamTap<R>, SharedFraming {
   private readonly sink: PayloadSink<R>;
   private readonly framing: StreamFraming;
   private readonly limit: number;
@@ -100,6 +140,9 @@ class Tap<R> implements StreamTap<R> {
   private lastName = '';
   private lastIgnored = false;
   private first = true;
+  /** Sees every framed event (a translator sharing the framing), or null. */
+  private observer: EventObserver | null = null;
+  eventFields: EventFieldReader | null = null;
 
   constructor(options: StreamTapOptions<R>) {
     this.sink = options.sink;
@@ -117,11 +160,31 @@ class Tap<R> implements StreamTap<R> {
     }
   }
 
+  observeEvents(observer: EventObserver): SharedFraming | null {
+    if (this.events === null || this.bytes > 0) return null;
+    this.observer = observer;
+    return this;
+  }
+
+  get scanner(): ServerSentEventScanner {
+    if (this.events === null) throw new Error('the tap frames no SSE events');
+    return this.events;
+  }
+
   write(chunk: Uint8Array): void {
     const size = chunk.length;
     this.bytes += size;
-    if (this.overflowed || this.outcome !== undefined) return;
+    if (this.overflowed || this.outcome !== undefined) {
+      if (this.observer !== null) this.frameOnly(chunk);
+      return;
+    }
     if (this.held + size > this.limit) {
+      if (this.observer !== null) {
+        // The observer still needs every event: keep framing, stop reading.
+        this.overflowed = true;
+        this.frameOnly(chunk);
+        return;
+      }
       this.overflowed = true;
       this.events?.discard();
       this.elements?.discard();
@@ -134,6 +197,7 @@ class Tap<R> implements StreamTap<R> {
       // small piece is never read in place (its events are handed over from the scanner's buffer,
       // from its start, which the field reader never takes for a continuation).
       if (size > SMALL_CHUNK && this.events.sawCarriageReturn) this.fields?.forgetPositions();
+      this.observer?.chunk(buffer);
       this.held = this.events.feed(buffer);
     } else if (this.elements !== null) {
       this.held = this.elements.feed(buffer);
@@ -162,9 +226,21 @@ class Tap<R> implements StreamTap<R> {
     return this.outcome;
   }
 
+  /** The sink is done, the observer is not: frame the chunk for the observer only. */
+  private frameOnly(chunk: Uint8Array): void {
+    const buffer = asBuffer(chunk);
+    this.observer?.chunk(buffer);
+    this.events?.feed(buffer);
+  }
+
   private event(bytes: Buffer, start: number, end: number): void {
     const fields = this.fields;
     if (fields === null || this.events === null) return;
+    const { observer } = this;
+    if (observer !== null && (this.overflowed || this.outcome !== undefined)) {
+      observer.event(bytes, start, end);
+      return;
+    }
     let from = start;
     if (this.first) {
       this.first = false;
@@ -174,6 +250,11 @@ class Tap<R> implements StreamTap<R> {
     if (this.events.sawCarriageReturn) fields.allowCarriageReturns();
     fields.lineEnds = this.events.eventLineEnds;
     fields.read(bytes, from, end);
+    if (observer !== null) {
+      this.eventFields = from === start ? fields : null;
+      observer.event(bytes, start, end);
+      this.eventFields = null;
+    }
     if (fields.dataLines === 0 || this.ignored(bytes, fields)) return;
     if (fields.dataLines === 1) this.deliverBytes(bytes, fields.dataStart, fields.dataEnd);
     else this.deliverText(fields.data());

@@ -8,7 +8,13 @@ import { Buffer } from 'node:buffer';
 import type { ReplyTranslator } from '../protocol-adapter.js';
 import { asRecord } from '../../metering/usage-report.js';
 import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
-import { createEventFieldReader } from '../../sse/read-event-fields.js';
+import type {
+  EventObserver,
+  FramingSharer,
+  SharedFraming,
+  StreamTap,
+} from '../../sse/create-stream-tap.js';
+import { createEventFieldReader, type EventFieldReader } from '../../sse/read-event-fields.js';
 import {
   createServerSentEventScanner,
   type ServerSentEventScanner,
@@ -79,10 +85,20 @@ function parsesAsUsageChunk(data: string): boolean {
  * frame is passed on byte for byte. A frame is only looked at closely when it holds an empty array
  * (the usage chunk's `"choices":[]`), and then read from its bytes; a chunk of whole frames with no
  * usage chunk in it is passed on as the same buffer. A class, not closures: one is made per call.
+ *
+ * When the metering tap frames the same bytes (`shareFraming`, as the relay does), the frames come
+ * from the tap's scanner, already read: `push` must then follow the tap's `write` of the same chunk,
+ * and finds its frames there.
  */
-class ChatUsageChunkStripper implements ReplyTranslator {
+class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObserver {
   private readonly fields = createEventFieldReader();
-  private readonly scanner: ServerSentEventScanner;
+  private scanner: ServerSentEventScanner;
+  /** The tap's framing, when the frames come from it (`shareFraming`). */
+  private shared: SharedFraming | null = null;
+  /** During a shared frame: the tap's reading of its fields, if any. */
+  private sharedFields: EventFieldReader | null = null;
+  /** Shared framing: the tap has framed a chunk that `push` has not yet taken. */
+  private framed = false;
   /** The chunk being pushed, and the kept frames in it (start, end pairs). */
   private current: Buffer = EMPTY;
   private kept: number[] = [];
@@ -104,11 +120,45 @@ class ChatUsageChunkStripper implements ReplyTranslator {
     });
   }
 
+  shareFraming(tap: StreamTap<unknown>): boolean {
+    const shared = tap.observeEvents(this);
+    if (shared === null) return false;
+    this.scanner = shared.scanner;
+    this.shared = shared;
+    return true;
+  }
+
+  /** Shared framing: the tap is about to frame `chunk`. */
+  chunk(chunk: Buffer): void {
+    this.current = chunk;
+    this.framed = true;
+  }
+
+  /** Shared framing: one frame, with the tap's reading of its fields when it has one. */
+  event(bytes: Buffer, start: number, end: number): void {
+    this.sharedFields = this.shared?.eventFields ?? null;
+    this.frame(bytes, start, end);
+    this.sharedFields = null;
+  }
+
   push(chunk: Buffer): Buffer {
+    if (this.shared !== null) {
+      if (!this.framed) throw new Error('shared framing: the tap must write each chunk first');
+      this.framed = false;
+      // The tap's view of the chunk (the same bytes).
+      const current = this.current;
+      this.current = EMPTY;
+      return this.collect(current);
+    }
     // Most small pieces end no frame: they cost the scan and nothing else.
     this.current = chunk;
     this.scanner.feed(chunk);
     this.current = EMPTY;
+    return this.collect(chunk);
+  }
+
+  /** What the chunk just framed passes on: its kept frames, after any carried over. */
+  private collect(chunk: Buffer): Buffer {
     if (this.framesInPush === 0) return EMPTY;
     this.framesInPush = 0;
     const output = this.output(chunk);
@@ -175,10 +225,16 @@ class ChatUsageChunkStripper implements ReplyTranslator {
       if (!this.lastDropped) this.keep(bytes, start, start + 1);
       start += 1;
     }
-    // The scanner counted the frame's line ends (a LF skipped above was not one of them).
-    this.fields.lineEnds = this.scanner.eventLineEnds;
-    this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
-    this.fields.lineEnds = 0;
+    if (this.sharedFields !== null) {
+      // Read by the tap from `frameStart`: a LF skipped above ends an empty line, which holds no
+      // field, so the reading is the same.
+      this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
+    } else {
+      // The scanner counted the frame's line ends (a LF skipped above was not one of them).
+      this.fields.lineEnds = this.scanner.eventLineEnds;
+      this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
+      this.fields.lineEnds = 0;
+    }
     this.endedWithCr = bytes[end - 1] === CR;
     if (this.lastDropped) this.dropped = true;
     else if (start < end) this.keep(bytes, start, end);
@@ -212,10 +268,14 @@ class ChatUsageChunkStripper implements ReplyTranslator {
     }
   }
 
+  /** The frame's fields are the tap's reading when there is one, else read here. */
   private dropsFrame(bytes: Buffer, start: number, end: number): boolean {
-    const { fields } = this;
-    if (this.scanner.sawCarriageReturn) fields.allowCarriageReturns();
-    fields.read(bytes, start, end);
+    let fields = this.sharedFields;
+    if (fields === null) {
+      fields = this.fields;
+      if (this.scanner.sawCarriageReturn) fields.allowCarriageReturns();
+      fields.read(bytes, start, end);
+    }
     if (fields.dataLines === 0) return false;
     if (fields.dataLines > 1) return parsesAsUsageChunk(fields.data());
     const { dataStart, dataEnd } = fields;
