@@ -18,6 +18,7 @@ import {
   countCommands,
   parseCommandStats,
   readRedisCpuSeconds,
+  readRedisSocketCounts,
 } from './read-redis-commandstats.js';
 import { startBenchTarget } from './start-bench-target.js';
 import { answeredCalls, driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
       ((statsAfter.systemSeconds - statsBefore.systemSeconds) * 1000) / answered;
     const redisCpuMsPerCall = (((await redisCpu()) - redisBefore) * 1000) / answered;
     const commands = countCommands(parseCommandStats(await redis.info('commandstats')));
+    const sockets = await readRedisSocketCounts(redis);
     const path = join(tmpdir(), `hot-path-${label}-${kindName}.cpuprofile`);
     await started.child?.ask({ type: 'profile-start' }, 10_000);
     const profiled = await drive(seconds * 1000);
@@ -82,6 +84,8 @@ async function main(): Promise<void> {
         systemCpuMsPerCall: Math.round(systemMsPerCall * 1000) / 1000,
         redisCpuMsPerCall: Math.round(redisCpuMsPerCall * 1000) / 1000,
         redisCommandsPerCall: Math.round((commands.total / answered) * 100) / 100,
+        redisReadsPerCall: Math.round((sockets.reads / answered) * 100) / 100,
+        redisWritesPerCall: Math.round((sockets.writes / answered) * 100) / 100,
       },
       profiled: { calls: profiled, busyMsPerCall: summary.busyMs / profiled },
       summary,

@@ -111,3 +111,16 @@ export async function readRedisCpuSeconds(redis: {
   const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1]);
   return field('used_cpu_sys') + field('used_cpu_user');
 }
+
+/**
+ * Socket reads and writes the Redis server processed since its last `CONFIG RESETSTAT`
+ * (`INFO stats`): how many client writes a request's commands arrived in, and how many replies
+ * Redis wrote back, which tells how well the gateway's commands share a socket write.
+ */
+export async function readRedisSocketCounts(redis: {
+  info(section: 'stats'): Promise<string>;
+}): Promise<{ reads: number; writes: number }> {
+  const info = await redis.info('stats');
+  const field = (name: string): number => Number(new RegExp(`${name}:(\\d+)`).exec(info)?.[1]);
+  return { reads: field('total_reads_processed'), writes: field('total_writes_processed') };
+}

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../gateway/gateway-node-flags.js';
 import { freePort } from '../test/support/redis-server.js';
 import type { BenchCredentials } from './describe-bench-requests.js';
 import type { BenchTarget } from './plan-bench-run.js';
@@ -30,7 +31,10 @@ export interface TargetEnvironment {
   upstreamCredentials: BenchCredentials;
   /** Tollgate with every admission feature set (the side-by-side bench). */
   allFeatures?: boolean;
-  /** Node flags for Tollgate's process (`--trace-gc`, heap sizes). */
+  /**
+   * Node flags for Tollgate's process (`--trace-gc`, heap sizes), after the flags the chart runs
+   * the gateway with (GATEWAY_NODE_FLAGS; a later flag overrides an earlier one).
+   */
   gatewayNodeFlags?: readonly string[];
 }
 
@@ -91,7 +95,7 @@ export async function startBenchTarget(
       script: './serve-bench-gateway.ts',
       args: [file],
       cpus: environment.gatewayCpus,
-      nodeFlags: environment.gatewayNodeFlags ?? [],
+      nodeFlags: [...GATEWAY_NODE_FLAGS, ...(environment.gatewayNodeFlags ?? [])],
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });

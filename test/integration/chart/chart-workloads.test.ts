@@ -7,6 +7,7 @@
  * install gets with the default and the production-like values.
  */
 import { describe, expect, it } from 'vitest';
+import { GATEWAY_NODE_FLAGS } from '../../../gateway/gateway-node-flags.js';
 import { findObject, renderChart, type KubernetesObject } from './render-chart.js';
 
 interface Container {
@@ -138,6 +139,22 @@ describe.each(['default', 'production', 'gatewayApi'] as const)('the %s values',
     expect(drainMs).toBeGreaterThan(0);
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(pauseSeconds + drainMs / 1000);
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+  });
+
+  it('start the gateway with the Node flags the benchmarks measure', async () => {
+    const gateway = findObject(await renderChart(values), 'Deployment', 'tollgate-gateway');
+    const container = (gateway as Workload).spec.template.spec.containers[0] as Container;
+    expect(env(container, 'NODE_OPTIONS')?.value).toBe(GATEWAY_NODE_FLAGS.join(' '));
+  });
+});
+
+describe('gateway.nodeOptions', () => {
+  it('set empty, leaves Node its defaults', async () => {
+    const objects = await renderChart('default', ['gateway.nodeOptions=']);
+    const gateway = findObject(objects, 'Deployment', 'tollgate-gateway') as Workload;
+    const container = gateway.spec.template.spec.containers[0] as Container;
+    expect(env(container, 'TOLLGATE_LOG_LEVEL')).toBeDefined();
+    expect(env(container, 'NODE_OPTIONS')).toBeUndefined();
   });
 });
 

@@ -1,0 +1,88 @@
+/**
+ * `npx tsx bench/measure-gateway-memory.ts <label> [hold seconds] [-- node flags for Tollgate]`:
+ * the gateway's resident memory in the bench's layout (`npm run bench`: the fake provider, a
+ * private Redis, scenario D with one worker, started with the chart's Node flags and then the
+ * given ones): at rest after
+ * start, after 5 s of saturating non-streamed calls (the young generation grown as far as load
+ * grows it), and while it holds 1,000 open streams (the full bench's hold, shortened). The hold
+ * comes after the saturation on purpose: it is the worst case for a grown young generation.
+ * Prints one JSON line; nothing is written.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startRedisServer } from '../test/support/redis-server.js';
+import { measureHold } from './measure-target.js';
+import { planBenchRun, planCpuPinning } from './plan-bench-run.js';
+import { readProcessStats } from './read-process-stats.js';
+import { spawnBenchChild } from './spawn-bench-child.js';
+import { startBenchTarget } from './start-bench-target.js';
+import { answeredCalls, driveLoad } from './start-side-by-side-layout.js';
+
+const [label = 'run', secondsText = '20', ...rest] = process.argv.slice(2);
+const nodeFlags = rest.filter((flag) => flag !== '--');
+const plan = planBenchRun('full');
+plan.hold = { ...plan.hold, seconds: Number(secondsText) };
+
+const load = loadavg().map((value) => Math.round(value * 100) / 100);
+const pinning = planCpuPinning(availableParallelism());
+const provider = await spawnBenchChild({
+  script: './serve-bench-provider.ts',
+  args: [JSON.stringify(plan.provider)],
+  cpus: pinning?.rest ?? null,
+});
+const loadgen = await spawnBenchChild({
+  script: './serve-load-generator.ts',
+  cpus: pinning?.rest ?? null,
+});
+const redisServer = await startRedisServer();
+const upstreamKey = 'fake-upstream-key';
+const started = await startBenchTarget(
+  { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: true, crossCheck: false },
+  {
+    provider,
+    providerUrl: String(provider.ready.url),
+    redisUrl: redisServer.url,
+    gatewayCpus: pinning?.gateway ?? null,
+    upstreamCredentials: { anthropic: upstreamKey, openai: upstreamKey, gemini: upstreamKey },
+    gatewayNodeFlags: nodeFlags,
+  },
+);
+try {
+  await sleep(2_000);
+  const restingMb = readProcessStats(started.pid).rssMb;
+  const saturated = await driveLoad(loadgen, {
+    url: started.url,
+    kind: { platform: 'openai', stream: false, chat: true },
+    credentials: started.credentials,
+    load: { mode: 'closed', concurrency: 64, durationMs: 5_000 },
+  });
+  const afterLoadMb = readProcessStats(started.pid).rssMb;
+  const hold = await measureHold({
+    plan,
+    loadgen: loadgen,
+    provider,
+    url: started.url,
+    credentials: started.credentials,
+    targetPid: started.pid,
+    redis: null,
+    crossCheck: false,
+  });
+  const round = (value: number): number => Math.round(value * 10) / 10;
+  process.stdout.write(
+    `${JSON.stringify({
+      label,
+      loadAverageAtStart: load,
+      nodeFlags,
+      restingMb: round(restingMb),
+      saturatedCalls: answeredCalls(saturated),
+      afterLoadMb: round(afterLoadMb),
+      hold: { ...hold, peakRssMb: round(hold.peakRssMb), idleRssMb: round(hold.idleRssMb) },
+    })}\n`,
+  );
+} finally {
+  await started.stop();
+  await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
+  await loadgen.stop();
+  await provider.stop();
+  await redisServer.stop();
+}
