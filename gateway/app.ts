@@ -192,8 +192,10 @@ export function build(options: BuildOptions): FastifyInstance {
     settleOnClose(finishing, state, reply);
   }
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that do not wait for anything take fastify's callback form: no promise per call.
+  app.addHook('onRequest', (request, reply, done) => {
     attachState(request, reply);
+    done();
   });
   const authorize = createAuthorizationHook({
     store: cacheKeyPolicies({ store, ttlMs: config.keyPolicyCacheMs }),
@@ -223,7 +225,7 @@ export function build(options: BuildOptions): FastifyInstance {
       sessionTtlMs: config.stickySessionTtlMs,
     }),
   );
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const state = request.tollgate;
     const platform = state.platform ?? 'none';
     const labels = { platform, status_class: statusClass(reply.statusCode) };
@@ -232,6 +234,7 @@ export function build(options: BuildOptions): FastifyInstance {
     if (state.errorCode !== null) metrics.refusals.inc({ platform, reason: state.errorCode });
     const firstByteMs = state.outcome.timeToFirstByteMs;
     if (firstByteMs !== null) metrics.timeToFirstByte.observe({ platform }, firstByteMs / 1000);
+    done();
   });
 
   async function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
