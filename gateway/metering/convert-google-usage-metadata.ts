@@ -79,6 +79,8 @@ const envelopeFields = createJsonFieldReader(
 export function createGoogleResponseReader(options: { envelope?: boolean } = {}): {
   read(response: Record<string, unknown>): void;
   readBytes(bytes: Uint8Array, start: number, end: number): boolean;
+  /** A chunk from `start` that ends anywhere before `end`: where it ends, or -1 (parse it). */
+  readBytesPrefix(bytes: Uint8Array, start: number, end: number): number;
   result(): UsageReport;
 } {
   const text = createTextAccumulator();
@@ -90,6 +92,21 @@ export function createGoogleResponseReader(options: { envelope?: boolean } = {})
   let model: string | null = null;
   let finished = false;
   let error: string | null = null;
+  /** What `fields` read from a chunk's bytes, taken into the report. */
+  const take = (bytes: Uint8Array): void => {
+    const usageStart = fields.start(USAGE);
+    if (usageStart !== -1) {
+      const buffer =
+        bytes.constructor === Buffer
+          ? (bytes as Buffer)
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+      metadataText = buffer.toString('utf8', usageStart, fields.end(USAGE));
+    }
+    const modelStart = fields.start(MODEL);
+    if (modelStart !== -1) model = readString(bytes, modelStart, fields.end(MODEL)) ?? model;
+    if (fields.counted(FINISH)) finished = true;
+    text.addChars(fields.count(TEXT));
+  };
   return {
     read(response) {
       const failure = asRecord(response.error);
@@ -119,19 +136,14 @@ export function createGoogleResponseReader(options: { envelope?: boolean } = {})
     readBytes(bytes, start, end) {
       if (!fields.read(bytes, start, end)) return false;
       if (options.envelope === true && fields.start(RESPONSE) === -1) return false;
-      const usageStart = fields.start(USAGE);
-      if (usageStart !== -1) {
-        const buffer =
-          bytes.constructor === Buffer
-            ? (bytes as Buffer)
-            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-        metadataText = buffer.toString('utf8', usageStart, fields.end(USAGE));
-      }
-      const modelStart = fields.start(MODEL);
-      if (modelStart !== -1) model = readString(bytes, modelStart, fields.end(MODEL)) ?? model;
-      if (fields.counted(FINISH)) finished = true;
-      text.addChars(fields.count(TEXT));
+      take(bytes);
       return true;
+    },
+    readBytesPrefix(bytes, start, end) {
+      const stop = fields.readPrefix(bytes, start, end);
+      if (stop === -1 || (options.envelope === true && fields.start(RESPONSE) === -1)) return -1;
+      take(bytes);
+      return stop;
     },
     result() {
       if (metadataText !== undefined) {

@@ -127,6 +127,46 @@ describe('createJsonFieldReader', () => {
     expect(reader.read(bytes, 0, bytes.length)).toBe(true);
   });
 
+  it('reads a document followed by anything (readPrefix) as read reads exactly its bytes', () => {
+    const slots = () => ({
+      chars: reader.count(TEXT),
+      counted: reader.counted(TEXT),
+      model: [reader.start(MODEL), reader.end(MODEL)],
+    });
+    for (const text of documents) {
+      for (const after of [
+        '',
+        ' ',
+        ',\r\n{"model":"n"}',
+        '}',
+        ']',
+        '"',
+        'x',
+        '{"parts":[{"text":"y"}]}',
+      ]) {
+        const bytes = Buffer.from(`${text}${after}`);
+        for (let end = 0; end <= bytes.length; end += 1) {
+          const stop = reader.readPrefix(bytes, 0, end);
+          if (stop === -1) {
+            // Refused: the document does not end before `end` or is not read from its bytes.
+            const trimmed = text.trimEnd();
+            const size = Buffer.byteLength(trimmed);
+            if (end >= size && reader.read(bytes, 0, size)) {
+              expect({ text, after, end, stop }).toEqual({ text, after, end, stop: size });
+            }
+            continue;
+          }
+          const prefixSlots = slots();
+          // Where it ends is where a valid object ends, and `read` of exactly those bytes agrees.
+          expect(stop).toBeLessThanOrEqual(end);
+          expect(bytes[stop - 1]).toBe(0x7d);
+          expect(reader.read(bytes, 0, stop)).toBe(true);
+          expect(slots()).toEqual(prefixSlots);
+        }
+      }
+    }
+  });
+
   it('refuses a counted string that is not well-formed UTF-8', () => {
     for (const bad of [[0xc3], [0xe2, 0x98], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x99], [0xff]]) {
       const bytes = Buffer.concat([

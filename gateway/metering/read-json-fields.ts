@@ -83,6 +83,12 @@ export interface JsonFieldReader {
    * nothing made the reader give up: the slots then hold this document's values.
    */
   read(bytes: Uint8Array, start: number, end: number): boolean;
+  /**
+   * Reads the document that starts at `start` and ends anywhere before `end` (what follows it is
+   * not looked at): where it ends, when it is a valid JSON object and nothing made the reader give
+   * up (the slots then hold its values, as `read` of exactly its bytes would leave them); else -1.
+   */
+  readPrefix(bytes: Uint8Array, start: number, end: number): number;
   /** The UTF-16 length summed over the strings counted into the slot. */
   count(slot: number): number;
   /** True when at least one string (even empty) was counted into the slot. */
@@ -241,6 +247,8 @@ class FieldReader implements JsonFieldReader {
   private readonly stackArray: boolean[] = new Array<boolean>(MAX_DEPTH).fill(false);
   private readonly stackSlot: number[] = new Array<number>(MAX_DEPTH).fill(-1);
   private readonly stackStart: number[] = new Array<number>(MAX_DEPTH).fill(0);
+  /** The document being read may be followed by anything (`readPrefix`). */
+  private prefix = false;
 
   constructor(
     private readonly root: FieldRule,
@@ -269,6 +277,21 @@ class FieldReader implements JsonFieldReader {
   }
 
   read(bytes: Uint8Array, begin: number, stop: number): boolean {
+    this.prefix = false;
+    return this.walk(bytes, begin, stop) !== FAIL;
+  }
+
+  readPrefix(bytes: Uint8Array, begin: number, stop: number): number {
+    this.prefix = true;
+    return this.walk(bytes, begin, stop);
+  }
+
+  /**
+   * The walk: where the document ends, or FAIL. With `prefix` the document may be followed by
+   * anything, else only by blanks.
+   */
+  private walk(bytes: Uint8Array, begin: number, stop: number): number {
+    const { prefix } = this;
     // Loops, not `fill`: a builtin call costs more than clearing a few slots.
     const { counts, seen, starts, ends } = this;
     for (let index = 0; index < counts.length; index += 1) {
@@ -293,10 +316,11 @@ class FieldReader implements JsonFieldReader {
         if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
         at += 1;
       }
-      if (at >= stop) return state === AFTER_VALUE && depth === 0;
+      // The document ends when its object closes (below), so running out of bytes is a failure.
+      if (at >= stop) return FAIL;
       if (state === AFTER_VALUE) {
         // Only objects: any other document is left to the parser.
-        if (depth === 0) return false;
+        if (depth === 0) return FAIL;
         const top = depth - 1;
         const inArray = stackArray[top] === true;
         if (byte === 0x2c) {
@@ -309,7 +333,7 @@ class FieldReader implements JsonFieldReader {
           }
           continue;
         }
-        if (byte !== (inArray ? 0x5d : 0x7d)) return false;
+        if (byte !== (inArray ? 0x5d : 0x7d)) return FAIL;
         at += 1;
         const slot = stackSlot[top] ?? -1;
         if (slot !== -1) {
@@ -317,14 +341,7 @@ class FieldReader implements JsonFieldReader {
           this.ends[slot] = at;
         }
         depth = top;
-        if (depth === 0) {
-          while (at < stop) {
-            const after = bytes[at];
-            if (after !== 0x20 && after !== 0x0a && after !== 0x0d && after !== 0x09) return false;
-            at += 1;
-          }
-          return true;
-        }
+        if (depth === 0) return prefix ? at : this.restIsBlank(at);
         continue;
       }
       if (state === KEY || state === FIRST_KEY) {
@@ -339,10 +356,10 @@ class FieldReader implements JsonFieldReader {
           }
           depth = top;
           state = AFTER_VALUE;
-          if (depth === 0) return this.restIsBlank(at);
+          if (depth === 0) return prefix ? at : this.restIsBlank(at);
           continue;
         }
-        if (byte !== QUOTE) return false;
+        if (byte !== QUOTE) return FAIL;
         const keyStart = at + 1;
         const owner = stackRule[depth - 1] ?? null;
         let escaped = false;
@@ -358,7 +375,7 @@ class FieldReader implements JsonFieldReader {
           rule = null;
         }
         while (matched === -1) {
-          if (at >= stop) return false;
+          if (at >= stop) return FAIL;
           const inKey = bytes[at] ?? 0;
           // One test for most bytes (letters): above the backslash, nothing needs a look.
           if (inKey > BACKSLASH) {
@@ -369,22 +386,22 @@ class FieldReader implements JsonFieldReader {
           if (inKey === BACKSLASH) {
             escaped = true;
             at = escapeEnd(at);
-            if (at === FAIL) return false;
+            if (at === FAIL) return FAIL;
           } else if (inKey < 0x20) {
-            return false;
+            return FAIL;
           } else {
             at += 1;
           }
         }
         // A key written with escapes cannot be compared byte for byte: leave it to the parser.
-        if (owner !== null && escaped) return false;
+        if (owner !== null && escaped) return FAIL;
         at += 1;
         while (at < stop) {
           byte = bytes[at] ?? 0;
           if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
           at += 1;
         }
-        if (at >= stop || byte !== 0x3a) return false;
+        if (at >= stop || byte !== 0x3a) return FAIL;
         at += 1;
         state = VALUE;
         continue;
@@ -400,25 +417,25 @@ class FieldReader implements JsonFieldReader {
           }
           depth = top;
           state = AFTER_VALUE;
-          if (depth === 0) return this.restIsBlank(at);
+          if (depth === 0) return prefix ? at : this.restIsBlank(at);
           continue;
         }
         rule = stackRule[depth - 1] ?? null;
         state = VALUE;
       }
       // A value, read by `rule`. Only objects as documents: any other is left to the parser.
-      if (depth === 0 && byte !== 0x7b) return false;
+      if (depth === 0 && byte !== 0x7b) return FAIL;
       const kind = rule === null ? SKIP : rule.kind;
       const slot = rule === null ? -1 : rule.slot;
-      if (kind === BAIL) return false;
+      if (kind === BAIL) return FAIL;
       if (kind === BAIL_UNLESS_NULL) {
-        if (byte !== 0x6e || literalEnd(at) === FAIL) return false;
+        if (byte !== 0x6e || literalEnd(at) === FAIL) return FAIL;
         at += 4;
         state = AFTER_VALUE;
         continue;
       }
       if (byte === 0x7b || byte === 0x5b) {
-        if (depth === MAX_DEPTH) return false;
+        if (depth === MAX_DEPTH) return FAIL;
         const isArray = byte === 0x5b;
         stackArray[depth] = isArray;
         if (isArray) stackRule[depth] = kind === ARRAY ? (rule?.item ?? null) : null;
@@ -436,7 +453,7 @@ class FieldReader implements JsonFieldReader {
         let units = 0;
         at += 1;
         for (;;) {
-          if (at >= stop) return false;
+          if (at >= stop) return FAIL;
           const inString = bytes[at] ?? 0;
           if (inString > BACKSLASH && inString < 0x80) {
             at += 1;
@@ -446,17 +463,17 @@ class FieldReader implements JsonFieldReader {
           if (inString === QUOTE) break;
           if (inString === BACKSLASH) {
             at = escapeEnd(at);
-            if (at === FAIL) return false;
+            if (at === FAIL) return FAIL;
             units += 1;
           } else if (inString < 0x20) {
-            return false;
+            return FAIL;
           } else if (inString < 0x80 || !counting) {
             // Other bytes need no check unless counted: a decoder never swallows a quote.
             at += 1;
             units += 1;
           } else {
             const length = sequenceLength(at);
-            if (length === 0) return false;
+            if (length === 0) return FAIL;
             at += length;
             units += length === 4 ? 2 : 1;
           }
@@ -468,10 +485,10 @@ class FieldReader implements JsonFieldReader {
         }
       } else if (byte === 0x74 || byte === 0x66 || byte === 0x6e) {
         at = literalEnd(at);
-        if (at === FAIL) return false;
+        if (at === FAIL) return FAIL;
       } else {
         at = numberEnd(at);
-        if (at === FAIL) return false;
+        if (at === FAIL) return FAIL;
       }
       if (kind === CAPTURE) {
         this.starts[slot] = valueStart;
@@ -481,12 +498,13 @@ class FieldReader implements JsonFieldReader {
     }
   }
 
-  private restIsBlank(index: number): boolean {
+  /** `index` when only blanks follow it, else FAIL. */
+  private restIsBlank(index: number): number {
     for (let at = index; at < limit; at += 1) {
       const byte = source[at];
-      if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+      if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return FAIL;
     }
-    return true;
+    return index;
   }
 }
 

@@ -37,6 +37,13 @@ export interface UsageAccumulator {
    * decoded, parsed and fed. Either way the report is the same.
    */
   feedBytes?(bytes: Uint8Array, start: number, end: number): boolean;
+  /**
+   * A JSON array element whose end is not known yet: it starts at `start` and ends anywhere before
+   * `end`. When the reader can read it from its bytes, it does (as `feedBytes` of exactly its bytes
+   * would) and returns where it ends, so the framing need not search for that; else -1, and the
+   * framing finds the end and hands the element over as usual.
+   */
+  feedBytesPrefix?(bytes: Uint8Array, start: number, end: number): number;
 }
 
 export function emptyReport(): UsageReport {

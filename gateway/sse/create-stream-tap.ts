@@ -32,6 +32,13 @@ export interface PayloadSink<R> {
    * them without parsing (true); false: the payload is decoded, parsed and fed.
    */
   feedBytes?(bytes: Uint8Array, start: number, end: number): boolean;
+  /**
+   * JSON-array framing: takes an element's bytes from `start`, its end not found yet (anywhere
+   * before `end`), when it can read all it needs from them; returns where the element ends (the
+   * framing goes on from there), or -1 (the framing finds the end and the element is handed over
+   * as usual).
+   */
+  feedBytesPrefix?(bytes: Uint8Array, start: number, end: number): number;
 }
 
 export interface TapOutcome<R> {
@@ -154,9 +161,15 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
         this.event(bytes, start, end);
       });
     } else if (options.framing === 'json-array') {
-      this.elements = createJsonArrayScanner((bytes, start, end) => {
-        this.deliverBytes(bytes, start, end);
-      });
+      const sink = options.sink;
+      this.elements = createJsonArrayScanner(
+        (bytes, start, end) => {
+          this.deliverBytes(bytes, start, end);
+        },
+        sink.feedBytesPrefix === undefined
+          ? null
+          : (bytes, start, end) => sink.feedBytesPrefix?.(bytes, start, end) ?? -1,
+      );
     }
   }
 

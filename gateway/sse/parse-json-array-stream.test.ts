@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createJsonArrayStreamParser } from './parse-json-array-stream.js';
+import { createJsonFieldReader, fieldRules } from '../metering/read-json-fields.js';
+import { createJsonArrayScanner, createJsonArrayStreamParser } from './parse-json-array-stream.js';
 
 const elements = [
   { candidates: [{ content: { parts: [{ text: 'a "quoted" ] } brace and \\ slash' }] } }] },
@@ -64,5 +65,60 @@ describe('createJsonArrayStreamParser', () => {
     const result = feedAll(bytes, () => false);
     expect(result.closed).toBe(false);
     expect(result.values).toEqual(elements.slice(0, 2));
+  });
+});
+
+describe('createJsonArrayScanner with an element prefix reader', () => {
+  const walker = createJsonFieldReader(fieldRules.object({}), { counts: 0, captures: 0 });
+  const tricky = [
+    ...elements,
+    { s: '\\', t: '\\\\"', u: '} ] { [', v: [[[]]], w: '\u00e9"' },
+    [{ inner: 'an array element' }, 2],
+    { a: 1 },
+    {},
+  ];
+  const text = `[${tricky.map((element, index) => JSON.stringify(element, null, index % 2)).join(',\r\n')}]`;
+  const bytes = Buffer.from(text);
+
+  /** Every element, whether read by the prefix reader (which refuses every `refuse`-th offer) or handed over. */
+  function elementsOf(cuts: number[], refuse: number): { values: unknown[]; read: number } {
+    const values: unknown[] = [];
+    let offers = 0;
+    let read = 0;
+    const scanner = createJsonArrayScanner(
+      (chunk, start, end) => values.push(JSON.parse(chunk.toString('utf8', start, end))),
+      (chunk, start, end) => {
+        offers += 1;
+        if (refuse > 0 && offers % refuse === 0) return -1;
+        const stop = walker.readPrefix(chunk, start, end);
+        if (stop !== -1) {
+          read += 1;
+          values.push(JSON.parse(chunk.toString('utf8', start, stop)));
+        }
+        return stop;
+      },
+    );
+    let from = 0;
+    for (const to of [...cuts, bytes.length]) {
+      scanner.feed(bytes.subarray(from, to));
+      from = to;
+    }
+    expect(scanner.closed).toBe(true);
+    return { values, read };
+  }
+
+  it('gives the same elements, in order, at every piece size and split, read or handed over', () => {
+    // Whole: every object is read by the prefix reader (the array element is handed over).
+    expect(elementsOf([], 0)).toEqual({ values: tricky, read: 6 });
+    for (const refuse of [0, 2, 3]) {
+      for (let size = 1; size <= bytes.length; size += 1) {
+        const cuts: number[] = [];
+        for (let at = size; at < bytes.length; at += size) cuts.push(at);
+        expect(elementsOf(cuts, refuse).values).toEqual(tricky);
+      }
+      for (let at = 1; at < bytes.length; at += 1) {
+        expect(elementsOf([at], refuse).values).toEqual(tricky);
+      }
+    }
   });
 });

@@ -24,6 +24,12 @@ for (const byte of [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLO
 
 /** Receives one element's bytes; the buffer is only valid during the call. */
 export type ElementBytesHandler = (bytes: Buffer, start: number, end: number) => void;
+/**
+ * Offered an object element that starts at `start` in a large chunk, its end not found yet: reads
+ * it if it can and returns where it ends (the scanner goes on from there and does not hand it
+ * over), or -1 (the scanner finds its end and hands it over as usual).
+ */
+export type ElementPrefixReader = (bytes: Buffer, start: number, end: number) => number;
 
 export interface JsonArrayScanner {
   /** Feeds one chunk; returns the bytes then held for the element in progress. */
@@ -46,7 +52,10 @@ class ArrayScanner extends HeldBytes implements JsonArrayScanner {
   private inString = false;
   private escaped = false;
 
-  constructor(private readonly onElement: ElementBytesHandler) {
+  constructor(
+    private readonly onElement: ElementBytesHandler,
+    private readonly readElement: ElementPrefixReader | null,
+  ) {
     super();
   }
 
@@ -111,6 +120,16 @@ class ArrayScanner extends HeldBytes implements JsonArrayScanner {
       if (depth === 0) {
         if (byte === CLOSE_BRACKET) closed = true;
         else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+          if (byte === OPEN_BRACE && this.readElement !== null) {
+            // Whoever reads the element walks it anyway: its end is found on the way, and the
+            // scan below is skipped. An element that does not end in this chunk, or is not read so,
+            // is scanned as before.
+            const end = this.readElement(chunk, index - 1, size);
+            if (end !== -1) {
+              index = end;
+              continue;
+            }
+          }
           elementStart = index - 1;
           depth = 1;
         }
@@ -219,8 +238,12 @@ class ArrayScanner extends HeldBytes implements JsonArrayScanner {
   }
 }
 
-export function createJsonArrayScanner(onElement: ElementBytesHandler): JsonArrayScanner {
-  return new ArrayScanner(onElement);
+/** `readElement`: see `ElementPrefixReader` (large chunks only; small pieces are held). */
+export function createJsonArrayScanner(
+  onElement: ElementBytesHandler,
+  readElement: ElementPrefixReader | null = null,
+): JsonArrayScanner {
+  return new ArrayScanner(onElement, readElement);
 }
 
 export interface JsonArrayStreamParser {

@@ -28,6 +28,7 @@ export function createAntigravityUsageAccumulator(): UsageAccumulator {
       if (response !== undefined) reader.read(response);
     },
     feedBytes: (bytes, start, end) => reader.readBytes(bytes, start, end),
+    feedBytesPrefix: (bytes, start, end) => reader.readBytesPrefix(bytes, start, end),
     result: () => reader.result(),
   };
 }

@@ -32,6 +32,7 @@ export function createGeminiGenerateContentUsageAccumulator(): UsageAccumulator 
       if (chunk !== undefined) reader.read(chunk);
     },
     feedBytes: (bytes, start, end) => reader.readBytes(bytes, start, end),
+    feedBytesPrefix: (bytes, start, end) => reader.readBytesPrefix(bytes, start, end),
     result: () => reader.result(),
   };
 }
