@@ -106,4 +106,30 @@ describe('createStreamTap, SSE framing against the reference parser', () => {
       expect(tap.finish({ sourceEnded: true }).result).toEqual(expected);
     }
   });
+  it('reads pieces that are plain Uint8Arrays as it reads Buffers, at every piece size', () => {
+    const streams = [
+      {
+        framing: 'sse' as const,
+        text: '\ufeffevent: a\r\ndata: {"n":"\u00e9"}\r\n\r\ndata: [DONE]\r\rdata: x\n\n',
+      },
+      { framing: 'json-array' as const, text: ' [{"n":1},\r\n{"s":"} ]\\""}, [2], {"n":3}]' },
+    ];
+    for (const { framing, text } of streams) {
+      const bytes = Buffer.from(text);
+      const run = (size: number, plain: boolean) => {
+        const tap = createStreamTap({ framing, sink: collectingSink() });
+        for (let offset = 0; offset < bytes.length; offset += size) {
+          const piece = bytes.subarray(offset, offset + size);
+          tap.write(plain ? new Uint8Array(piece) : piece);
+        }
+        return tap.finish({ sourceEnded: true });
+      };
+      const whole = run(bytes.length, false);
+      expect(whole.unparsedPayloads).toBe(framing === 'sse' ? 1 : 0);
+      for (let size = 1; size <= bytes.length; size += 1) {
+        expect({ size, outcome: run(size, true) }).toEqual({ size, outcome: whole });
+        expect({ size, outcome: run(size, false) }).toEqual({ size, outcome: whole });
+      }
+    }
+  });
 });

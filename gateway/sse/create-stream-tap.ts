@@ -147,6 +147,8 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
   private lastName = '';
   private lastIgnored = false;
   private first = true;
+  /** Neither overflowed nor finished. */
+  private reading = true;
   /** Sees every framed event (a translator sharing the framing), or null. */
   private observer: EventObserver | null = null;
   eventFields: EventFieldReader | null = null;
@@ -187,11 +189,25 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
   write(chunk: Uint8Array): void {
     const size = chunk.length;
     this.bytes += size;
+    // Small pieces (a stream cut fine) the short way: straight to the scanner, as they are.
+    if (size <= SMALL_CHUNK && this.reading && this.held + size <= this.limit) {
+      const { events } = this;
+      if (events !== null) {
+        if (this.observer !== null) this.observer.chunk(asBuffer(chunk));
+        this.held = events.feedSmall(chunk);
+        return;
+      }
+      if (this.elements !== null) {
+        this.held = this.elements.feedSmall(chunk);
+        return;
+      }
+    }
     if (this.overflowed || this.outcome !== undefined) {
       if (this.observer !== null) this.frameOnly(chunk);
       return;
     }
     if (this.held + size > this.limit) {
+      this.reading = false;
       if (this.observer !== null) {
         // The observer still needs every event: keep framing, stop reading.
         this.overflowed = true;
@@ -222,6 +238,7 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
 
   finish({ sourceEnded }: { sourceEnded: boolean }): TapOutcome<R> {
     if (this.outcome !== undefined) return this.outcome;
+    this.reading = false;
     // An SSE event without its closing blank line is dropped, per the spec; a JSON document is
     // parsed only when it arrived in full.
     if (!this.overflowed && sourceEnded && this.framing === 'json') {

@@ -22,6 +22,12 @@ for (const byte of [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLO
   SPECIAL[byte] = 1;
 }
 
+function asBuffer(chunk: Uint8Array): Buffer {
+  return chunk.constructor === Buffer
+    ? (chunk as Buffer)
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+}
+
 /** Receives one element's bytes; the buffer is only valid during the call. */
 export type ElementBytesHandler = (bytes: Buffer, start: number, end: number) => void;
 /**
@@ -34,6 +40,8 @@ export type ElementPrefixReader = (bytes: Buffer, start: number, end: number) =>
 export interface JsonArrayScanner {
   /** Feeds one chunk; returns the bytes then held for the element in progress. */
   feed(chunk: Buffer): number;
+  /** The same, for a piece of at most 24 bytes (which need not be a `Buffer`). */
+  feedSmall(chunk: Uint8Array): number;
   /** True once the closing `]` of the outer array was seen. */
   readonly closed: boolean;
   /** Bytes held for the element in progress. */
@@ -65,6 +73,12 @@ class ArrayScanner extends HeldBytes implements JsonArrayScanner {
 
   discard(): void {
     this.release();
+  }
+
+  feedSmall(chunk: Uint8Array): number {
+    if (!this.started || this.closed) return this.feed(asBuffer(chunk));
+    this.scanSmall(chunk, chunk.length);
+    return this.length;
   }
 
   feed(chunk: Buffer): number {
@@ -159,7 +173,7 @@ class ArrayScanner extends HeldBytes implements JsonArrayScanner {
    * the hold as it is looked at (one pass, where the search and then the copy were two), and a
    * completed element is handed over from the hold. Same states as `feed`.
    */
-  private scanSmall(chunk: Buffer, size: number): void {
+  private scanSmall(chunk: Uint8Array, size: number): void {
     if (this.length + size > this.capacity) this.reserve(size);
     let buffer = this.buffer;
     let length = this.length;

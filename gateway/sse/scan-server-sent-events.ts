@@ -26,6 +26,8 @@ export interface ServerSentEventScanner {
    * then held for the event in progress.
    */
   feed(chunk: Buffer): number;
+  /** The same, for a piece of at most `SMALL_CHUNK` bytes (which need not be a `Buffer`). */
+  feedSmall(chunk: Uint8Array): number;
   /** Bytes held for the event in progress (not yet ended by a blank line). */
   readonly heldBytes: number;
   /** True once a CR was seen: lines may then end with a lone CR. */
@@ -64,17 +66,26 @@ class Scanner extends HeldBytes implements ServerSentEventScanner {
     return this.length;
   }
 
+  feedSmall(chunk: Uint8Array): number {
+    let from = 0;
+    if (this.afterCarriageReturn) {
+      this.afterCarriageReturn = false;
+      if (chunk[0] === LF) {
+        // The LF of a CRLF split from its CR is held as it is (it starts the next event).
+        from = 1;
+        this.append(chunk, 0, 1);
+      }
+    }
+    this.scanBytes(chunk, from);
+    return this.length;
+  }
+
   feed(chunk: Buffer): number {
+    if (chunk.length <= SMALL_CHUNK) return this.feedSmall(chunk);
     let from = 0;
     if (this.afterCarriageReturn) {
       this.afterCarriageReturn = false;
       if (chunk[0] === LF) from = 1;
-    }
-    if (chunk.length <= SMALL_CHUNK) {
-      // The LF of a CRLF split from its CR is held as it is (it starts the next event).
-      if (from === 1) this.append(chunk, 0, 1);
-      this.scanBytes(chunk, from);
-      return this.length;
     }
     const eventStart = this.scanNative(chunk, from);
     if (eventStart < chunk.length) this.append(chunk, eventStart, chunk.length);
@@ -120,7 +131,7 @@ class Scanner extends HeldBytes implements ServerSentEventScanner {
    * Byte by byte, for small pieces: each byte is copied into the hold as it is looked at (most
    * pieces end no event), and a completed event is handed over from the hold.
    */
-  private scanBytes(chunk: Buffer, from: number): void {
+  private scanBytes(chunk: Uint8Array, from: number): void {
     // The size is read once: a typed array's length is not free in the loop's test.
     const size = chunk.length;
     if (this.length + size > this.capacity) this.reserve(size);
