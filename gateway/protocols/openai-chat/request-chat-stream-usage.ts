@@ -247,8 +247,15 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
       else kept.push(start, end);
       return;
     }
-    const part = bytes.subarray(start, end);
-    this.carried = this.carried === null ? Buffer.from(part) : Buffer.concat([this.carried, part]);
+    if (this.carried === null) {
+      // A copy (the scanner's buffer is reused): allocating and copying costs less than
+      // `Buffer.from` of a view.
+      const copy = Buffer.allocUnsafe(end - start);
+      bytes.copy(copy, 0, start, end);
+      this.carried = copy;
+    } else {
+      this.carried = Buffer.concat([this.carried, bytes.subarray(start, end)]);
+    }
   }
 
   private hasEmptyArray(bytes: Buffer, start: number, end: number): boolean {
