@@ -105,7 +105,13 @@ async function serve(): Promise<void> {
   }
   const app = build({
     store,
-    config: createAppConfig(secrets, { logLevel: 'warn', leaseMs: 60_000 }),
+    // `warn` unless TOLLGATE_BENCH_LOG_LEVEL says otherwise (`info` is what the chart runs: one
+    // access log line per call).
+    config: createAppConfig(secrets, {
+      logLevel: (process.env.TOLLGATE_BENCH_LOG_LEVEL ??
+        'warn') as ConfigModule.AppConfig['logLevel'],
+      leaseMs: 60_000,
+    }),
   });
   await app.listen({ port: settings.port, host: '127.0.0.1' });
   if (settings.workers <= 1) {

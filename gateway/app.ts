@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { Registry } from 'prom-client';
+import { AccessLog } from './access-log.js';
 import type { AppConfig } from './gateway-config.js';
 import { toGatewayError } from './errors/to-gateway-error.js';
 import { loadGatewayPrices } from './billing/load-gateway-prices.js';
@@ -98,6 +99,7 @@ export function build(options: BuildOptions): FastifyInstance {
         }),
       },
     },
+    logController: new AccessLog(),
     bodyLimit: config.bodyLimitBytes,
     genReqId: newRequestId,
     requestIdHeader: false,

@@ -1,0 +1,32 @@
+/**
+ * The gateway's access log: one line per call, written when its response ends (`request
+ * completed`, at `info`), with the request id, method, URL (keys in it redacted by the `req`
+ * serializer), status, duration in ms and, for a refused or failed call, Tollgate's error code.
+ * fastify's default writes a second line when each request arrives; at gateway rates that line
+ * doubled the logging cost for what the completed line already holds (docs/benchmarks.md,
+ * "Fourth round").
+ */
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+
+export class AccessLog extends LogController {
+  override incomingRequest(): void {
+    // The call's line is written when it completes.
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    const state = request.tollgate as typeof request.tollgate | undefined;
+    const code = state?.errorCode ?? undefined;
+    reply.log.info(
+      { req: request, res: reply, responseTime: reply.elapsedTime, code },
+      'request completed',
+    );
+  }
+}
