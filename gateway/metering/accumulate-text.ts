@@ -9,19 +9,21 @@ export interface TextAccumulator {
   readonly chars: number;
 }
 
+/** A class, not closures and a getter: one is made per stream. */
+class TextCounter implements TextAccumulator {
+  chars = 0;
+
+  add(text: unknown): void {
+    if (typeof text === 'string') this.chars += text.length;
+  }
+
+  addChars(count: number): void {
+    this.chars += count;
+  }
+}
+
 export function createTextAccumulator(): TextAccumulator {
-  let chars = 0;
-  return {
-    add(text) {
-      if (typeof text === 'string') chars += text.length;
-    },
-    addChars(count) {
-      chars += count;
-    },
-    get chars() {
-      return chars;
-    },
-  };
+  return new TextCounter();
 }
 
 export function estimateTokensFromChars(chars: number): number {

@@ -8,7 +8,7 @@ import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
 import { asRecord, stringField, tokenCount, type UsageReport } from './usage-report.js';
 import { createTextAccumulator } from './accumulate-text.js';
-import { createJsonFieldReader, fieldRules } from './read-json-fields.js';
+import { createJsonFieldReader, fieldRules, type JsonFieldReader } from './read-json-fields.js';
 import { createStringValueReader } from './read-json-string-value.js';
 
 export function convertGoogleUsageMetadata(metadata: unknown): {
@@ -70,96 +70,119 @@ const envelopeFields = createJsonFieldReader(
   slots,
 );
 
-/**
- * Reads one `GenerateContentResponse` (a stream chunk or a whole reply) into a report in progress:
- * the last `usageMetadata` wins (running snapshots, never summed); `finishReason` marks the end.
- * `readBytes` reads a chunk from its bytes (false: parse it and `read` it); with `envelope`, the
- * chunk is Antigravity's `{response: {…}}`.
- */
-export function createGoogleResponseReader(options: { envelope?: boolean } = {}): {
+/** What a Google response reader offers (see `createGoogleResponseReader`). */
+export interface GoogleResponseReader {
   read(response: Record<string, unknown>): void;
   readBytes(bytes: Uint8Array, start: number, end: number): boolean;
   /** A chunk from `start` that ends anywhere before `end`: where it ends, or -1 (parse it). */
   readBytesPrefix(bytes: Uint8Array, start: number, end: number): number;
   result(): UsageReport;
-} {
-  const text = createTextAccumulator();
-  const readString = createStringValueReader();
-  const fields = options.envelope === true ? envelopeFields : responseFields;
-  let metadata: unknown;
+}
+
+/** A class, not closures: one is made per stream (see `sse/scan-server-sent-events.ts`). */
+class ResponseReader implements GoogleResponseReader {
+  private readonly text = createTextAccumulator();
+  private readonly readString = createStringValueReader();
+  private readonly fields: JsonFieldReader;
+  private readonly envelope: boolean;
+  private metadata: unknown = undefined;
   /** The last snapshot read from bytes, not parsed yet (it wins over `metadata` when set). */
-  let metadataText: string | undefined;
-  let model: string | null = null;
-  let finished = false;
-  let error: string | null = null;
+  private metadataText: string | undefined = undefined;
+  private model: string | null = null;
+  private finished = false;
+  private error: string | null = null;
+
+  constructor(envelope: boolean) {
+    this.envelope = envelope;
+    this.fields = envelope ? envelopeFields : responseFields;
+  }
+
+  read(response: Record<string, unknown>): void {
+    const failure = asRecord(response.error);
+    if (failure !== undefined) {
+      this.error =
+        stringField(failure.status) ??
+        (typeof failure.code === 'number' ? String(failure.code) : 'error');
+    }
+    if (response.usageMetadata !== undefined) {
+      this.metadata = response.usageMetadata;
+      this.metadataText = undefined;
+    }
+    if (typeof response.modelVersion === 'string') this.model = response.modelVersion;
+    const candidates = Array.isArray(response.candidates) ? response.candidates : [];
+    for (const candidate of candidates) {
+      const fields = asRecord(candidate);
+      if (typeof fields?.finishReason === 'string') this.finished = true;
+      const parts = asRecord(fields?.content)?.parts;
+      for (const part of Array.isArray(parts) ? parts : []) {
+        const partFields = asRecord(part);
+        this.text.add(partFields?.text);
+        const call = asRecord(partFields?.functionCall);
+        if (call !== undefined) this.text.add(JSON.stringify(call.args ?? {}));
+      }
+    }
+  }
+
+  readBytes(bytes: Uint8Array, start: number, end: number): boolean {
+    if (!this.fields.read(bytes, start, end)) return false;
+    if (this.envelope && this.fields.start(RESPONSE) === -1) return false;
+    this.take(bytes);
+    return true;
+  }
+
+  readBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
+    const stop = this.fields.readPrefix(bytes, start, end);
+    if (stop === -1 || (this.envelope && this.fields.start(RESPONSE) === -1)) return -1;
+    this.take(bytes);
+    return stop;
+  }
+
+  result(): UsageReport {
+    if (this.metadataText !== undefined) {
+      this.metadata = JSON.parse(this.metadataText) as unknown;
+      this.metadataText = undefined;
+    }
+    const { metadata, finished } = this;
+    const converted = metadata === undefined ? null : convertGoogleUsageMetadata(metadata);
+    return {
+      usage: converted?.usage ?? null,
+      flags: converted?.flags ?? [],
+      model: this.model,
+      textChars: this.text.chars,
+      complete: finished,
+      provisional: converted !== null && !finished,
+      error: this.error,
+    };
+  }
+
   /** What `fields` read from a chunk's bytes, taken into the report. */
-  const take = (bytes: Uint8Array): void => {
+  private take(bytes: Uint8Array): void {
+    const { fields } = this;
     const usageStart = fields.start(USAGE);
     if (usageStart !== -1) {
       const buffer =
         bytes.constructor === Buffer
           ? (bytes as Buffer)
           : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-      metadataText = buffer.toString('utf8', usageStart, fields.end(USAGE));
+      this.metadataText = buffer.toString('utf8', usageStart, fields.end(USAGE));
     }
     const modelStart = fields.start(MODEL);
-    if (modelStart !== -1) model = readString(bytes, modelStart, fields.end(MODEL)) ?? model;
-    if (fields.counted(FINISH)) finished = true;
-    text.addChars(fields.count(TEXT));
-  };
-  return {
-    read(response) {
-      const failure = asRecord(response.error);
-      if (failure !== undefined) {
-        error =
-          stringField(failure.status) ??
-          (typeof failure.code === 'number' ? String(failure.code) : 'error');
-      }
-      if (response.usageMetadata !== undefined) {
-        metadata = response.usageMetadata;
-        metadataText = undefined;
-      }
-      if (typeof response.modelVersion === 'string') model = response.modelVersion;
-      const candidates = Array.isArray(response.candidates) ? response.candidates : [];
-      for (const candidate of candidates) {
-        const fields = asRecord(candidate);
-        if (typeof fields?.finishReason === 'string') finished = true;
-        const parts = asRecord(fields?.content)?.parts;
-        for (const part of Array.isArray(parts) ? parts : []) {
-          const partFields = asRecord(part);
-          text.add(partFields?.text);
-          const call = asRecord(partFields?.functionCall);
-          if (call !== undefined) text.add(JSON.stringify(call.args ?? {}));
-        }
-      }
-    },
-    readBytes(bytes, start, end) {
-      if (!fields.read(bytes, start, end)) return false;
-      if (options.envelope === true && fields.start(RESPONSE) === -1) return false;
-      take(bytes);
-      return true;
-    },
-    readBytesPrefix(bytes, start, end) {
-      const stop = fields.readPrefix(bytes, start, end);
-      if (stop === -1 || (options.envelope === true && fields.start(RESPONSE) === -1)) return -1;
-      take(bytes);
-      return stop;
-    },
-    result() {
-      if (metadataText !== undefined) {
-        metadata = JSON.parse(metadataText) as unknown;
-        metadataText = undefined;
-      }
-      const converted = metadata === undefined ? null : convertGoogleUsageMetadata(metadata);
-      return {
-        usage: converted?.usage ?? null,
-        flags: converted?.flags ?? [],
-        model,
-        textChars: text.chars,
-        complete: finished,
-        provisional: converted !== null && !finished,
-        error,
-      };
-    },
-  };
+    if (modelStart !== -1) {
+      this.model = this.readString(bytes, modelStart, fields.end(MODEL)) ?? this.model;
+    }
+    if (fields.counted(FINISH)) this.finished = true;
+    this.text.addChars(fields.count(TEXT));
+  }
+}
+
+/**
+ * Reads one `GenerateContentResponse` (a stream chunk or a whole reply) into a report in progress:
+ * the last `usageMetadata` wins (running snapshots, never summed); `finishReason` marks the end.
+ * `readBytes` reads a chunk from its bytes (false: parse it and `read` it); with `envelope`, the
+ * chunk is Antigravity's `{response: {…}}`.
+ */
+export function createGoogleResponseReader(
+  options: { envelope?: boolean } = {},
+): GoogleResponseReader {
+  return new ResponseReader(options.envelope === true);
 }

@@ -20,15 +20,28 @@ export function extractAntigravityUsage(body: unknown): UsageReport {
   return { ...reader.result(), complete: true, provisional: false };
 }
 
+/** A class, not closures: one is made per stream. */
+class AntigravityStreamUsage implements UsageAccumulator {
+  private readonly reader = createGoogleResponseReader({ envelope: true });
+
+  feed(payload: unknown): void {
+    const response = unwrap(payload);
+    if (response !== undefined) this.reader.read(response);
+  }
+
+  feedBytes(bytes: Uint8Array, start: number, end: number): boolean {
+    return this.reader.readBytes(bytes, start, end);
+  }
+
+  feedBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
+    return this.reader.readBytesPrefix(bytes, start, end);
+  }
+
+  result(): UsageReport {
+    return this.reader.result();
+  }
+}
+
 export function createAntigravityUsageAccumulator(): UsageAccumulator {
-  const reader = createGoogleResponseReader({ envelope: true });
-  return {
-    feed(payload) {
-      const response = unwrap(payload);
-      if (response !== undefined) reader.read(response);
-    },
-    feedBytes: (bytes, start, end) => reader.readBytes(bytes, start, end),
-    feedBytesPrefix: (bytes, start, end) => reader.readBytesPrefix(bytes, start, end),
-    result: () => reader.result(),
-  };
+  return new AntigravityStreamUsage();
 }

@@ -24,15 +24,28 @@ export function extractGeminiGenerateContentUsage(body: unknown): UsageReport {
   return { ...reader.result(), complete: true, provisional: false };
 }
 
+/** A class, not closures: one is made per stream. */
+class GeminiStreamUsage implements UsageAccumulator {
+  private readonly reader = createGoogleResponseReader();
+
+  feed(payload: unknown): void {
+    const chunk = asRecord(payload);
+    if (chunk !== undefined) this.reader.read(chunk);
+  }
+
+  feedBytes(bytes: Uint8Array, start: number, end: number): boolean {
+    return this.reader.readBytes(bytes, start, end);
+  }
+
+  feedBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
+    return this.reader.readBytesPrefix(bytes, start, end);
+  }
+
+  result(): UsageReport {
+    return this.reader.result();
+  }
+}
+
 export function createGeminiGenerateContentUsageAccumulator(): UsageAccumulator {
-  const reader = createGoogleResponseReader();
-  return {
-    feed(payload) {
-      const chunk = asRecord(payload);
-      if (chunk !== undefined) reader.read(chunk);
-    },
-    feedBytes: (bytes, start, end) => reader.readBytes(bytes, start, end),
-    feedBytesPrefix: (bytes, start, end) => reader.readBytesPrefix(bytes, start, end),
-    result: () => reader.result(),
-  };
+  return new GeminiStreamUsage();
 }
