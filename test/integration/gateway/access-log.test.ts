@@ -4,7 +4,7 @@
  * duration and, for a refused call, Tollgate's error code; no line when a request arrives, and
  * never a key value (not even one sent in a `key` query parameter).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import {
 } from '../../../local/simulator/start-fake-provider.js';
 import { freePort } from '../../support/redis-server.js';
 import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
+import { spawnRunGateway } from './spawn-run-gateway.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-access-log-'));
 const secrets = newSecrets();
@@ -63,15 +64,8 @@ beforeAll(async () => {
   writeFileSync(join(dataDir, 'pepper'), secrets.pepper);
   writeFileSync(join(dataDir, 'credential-key'), secrets.credentialKey.toString('base64'));
   port = await freePort();
-  child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      "const { run } = await import('./gateway/run-gateway.ts'); await run(process.argv.slice(1));",
-      '--',
+  child = spawnRunGateway({
+    args: [
       '--port',
       String(port),
       '--host=127.0.0.1',
@@ -79,18 +73,14 @@ beforeAll(async () => {
       '--data-dir',
       dataDir,
     ],
-    {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH,
-        TOLLGATE_METRICS_PORT: String(await freePort()),
-        TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
-        TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
-        TOLLGATE_LOG_LEVEL: 'info',
-      },
+    env: {
+      TOLLGATE_METRICS_PORT: String(await freePort()),
+      TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
+      TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
+      TOLLGATE_LOG_LEVEL: 'info',
     },
-  );
+    stdout: 'pipe',
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   await waitFor(
     () => lines().find((line) => line.msg.startsWith('Server listening')),

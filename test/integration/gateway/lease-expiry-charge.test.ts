@@ -5,7 +5,7 @@
  * `estimated` usage record (flagged `lease-expired`), with the spend on the key and the account.
  * The namespace gets no further traffic, so only the sweep can notice.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +25,7 @@ import {
 } from '../../../local/simulator/start-fake-provider.js';
 import { freePort } from '../../support/redis-server.js';
 import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
+import { spawnRunGateway, waitUntilReady } from './spawn-run-gateway.js';
 
 const namespace = 'team-crash';
 const prefix = `test:lease:${randomUUID()}:`;
@@ -42,32 +43,11 @@ interface RunningGateway {
   metricsUrl: string;
 }
 
-async function waitUntilReady(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      const response = await request(url);
-      await response.body.text();
-      if (response.statusCode === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(50);
-  }
-  throw new Error(`${url} never became ready`);
-}
-
 async function startGateway(): Promise<RunningGateway> {
   const port = await freePort();
   const metricsPort = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      "const { run } = await import('./gateway/run-gateway.ts'); await run(process.argv.slice(1));",
-      '--',
+  const child = spawnRunGateway({
+    args: [
       `--port=${port}`,
       '--host=127.0.0.1',
       `--metrics-port=${metricsPort}`,
@@ -77,17 +57,12 @@ async function startGateway(): Promise<RunningGateway> {
       '--lease-ms=1000',
       '--lease-sweep-ms=300',
     ],
-    {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        PATH: process.env.PATH,
-        TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
-        TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
-        TOLLGATE_LOG_LEVEL: 'silent',
-      },
+    env: {
+      TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
+      TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
+      TOLLGATE_LOG_LEVEL: 'silent',
     },
-  );
+  });
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilReady(`${url}/readyz`);

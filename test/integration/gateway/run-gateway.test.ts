@@ -2,7 +2,7 @@
  * `run-gateway.ts` as a real process: configuration from flags and TOLLGATE_* variables, the
  * metrics port, and the graceful drain on SIGTERM (a stream in flight finishes, then exit 0).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import {
 } from '../../../local/simulator/start-fake-provider.js';
 import { freePort } from '../../support/redis-server.js';
 import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
+import { spawnRunGateway, waitUntilReady } from './spawn-run-gateway.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-gateway-run-'));
 const secrets = newSecrets();
@@ -24,20 +25,6 @@ let child: ChildProcess | null = null;
 let apiKey = '';
 let port = 0;
 let metricsPort = 0;
-
-async function waitUntilReady(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      const response = await request(url);
-      await response.body.text();
-      if (response.statusCode === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${url} never became ready`);
-}
 
 beforeAll(async () => {
   fake = await startFakeProvider();
@@ -51,15 +38,8 @@ beforeAll(async () => {
   writeFileSync(join(dataDir, 'credential-key'), secrets.credentialKey.toString('base64'));
   port = await freePort();
   metricsPort = await freePort();
-  child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      "const { run } = await import('./gateway/run-gateway.ts'); await run(process.argv.slice(1));",
-      '--',
+  child = spawnRunGateway({
+    args: [
       '--port',
       String(port),
       '--host=127.0.0.1',
@@ -67,19 +47,14 @@ beforeAll(async () => {
       '--data-dir',
       dataDir,
     ],
-    {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        PATH: process.env.PATH,
-        TOLLGATE_METRICS_PORT: String(metricsPort),
-        TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
-        TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
-        TOLLGATE_LOG_LEVEL: 'silent',
-        TOLLGATE_DRAIN_TIMEOUT_MS: '10000',
-      },
+    env: {
+      TOLLGATE_METRICS_PORT: String(metricsPort),
+      TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
+      TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
+      TOLLGATE_LOG_LEVEL: 'silent',
+      TOLLGATE_DRAIN_TIMEOUT_MS: '10000',
     },
-  );
+  });
   await waitUntilReady(`http://127.0.0.1:${port}/readyz`);
 }, 60_000);
 
