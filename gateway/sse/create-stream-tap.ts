@@ -75,11 +75,17 @@ export interface SharedFraming {
    * tap did not read them so (its sink is done, or a byte order mark was skipped).
    */
   readonly eventFields: EventFieldReader | null;
+  /** Bytes written to the tap so far (all of them, read or not). */
+  readonly bytesWritten: number;
 }
 
 /** What the tap shows an observer of its SSE framing (see `StreamTap.observeEvents`). */
 export interface EventObserver {
-  /** The chunk `write` is about to frame (as a `Buffer`): the events below may lie in it. */
+  /**
+   * The chunk `write` is about to frame (as a `Buffer`) when events may lie in it; a small piece
+   * (up to `SMALL_CHUNK` bytes) may not be shown, as its events are handed over from the scanner's
+   * buffer.
+   */
   chunk(chunk: Buffer): void;
   /**
    * One event's bytes, its closing blank line included (valid only during the call; see
@@ -181,6 +187,10 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
     return this;
   }
 
+  get bytesWritten(): number {
+    return this.bytes;
+  }
+
   get scanner(): ServerSentEventScanner {
     if (this.events === null) throw new Error('the tap frames no SSE events');
     return this.events;
@@ -193,7 +203,8 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
     if (size <= SMALL_CHUNK && this.reading && this.held + size <= this.limit) {
       const { events } = this;
       if (events !== null) {
-        if (this.observer !== null) this.observer.chunk(asBuffer(chunk));
+        // Not shown to an observer: a small piece's events are always handed over from the
+        // scanner's buffer, never from the piece.
         this.held = events.feedSmall(chunk);
         return;
       }

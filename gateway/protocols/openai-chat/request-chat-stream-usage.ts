@@ -97,8 +97,8 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
   private shared: SharedFraming | null = null;
   /** During a shared frame: the tap's reading of its fields, if any. */
   private sharedFields: EventFieldReader | null = null;
-  /** Shared framing: the tap has framed a chunk that `push` has not yet taken. */
-  private framed = false;
+  /** Shared framing: bytes pushed, which the tap must have been written first. */
+  private pushed = 0;
   /** The chunk being pushed, and the kept frames in it (start, end pairs). */
   private current: Buffer = EMPTY;
   private kept: number[] = [];
@@ -131,7 +131,6 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
   /** Shared framing: the tap is about to frame `chunk`. */
   chunk(chunk: Buffer): void {
     this.current = chunk;
-    this.framed = true;
   }
 
   /** Shared framing: one frame, with the tap's reading of its fields when it has one. */
@@ -143,9 +142,12 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
 
   push(chunk: Buffer): Buffer {
     if (this.shared !== null) {
-      if (!this.framed) throw new Error('shared framing: the tap must write each chunk first');
-      this.framed = false;
-      // The tap's view of the chunk (the same bytes).
+      this.pushed += chunk.length;
+      if (this.pushed !== this.shared.bytesWritten) {
+        throw new Error('shared framing: the tap must write each chunk first');
+      }
+      // The tap's view of the chunk (the same bytes) when it showed it; a small piece it did not
+      // show keeps no frame in place (its frames come from the scanner's buffer, carried).
       const current = this.current;
       this.current = EMPTY;
       return this.collect(current);
