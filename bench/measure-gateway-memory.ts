@@ -8,13 +8,13 @@
  * comes after the saturation on purpose: it is the worst case for a grown young generation.
  * Prints one JSON line; nothing is written.
  */
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { measureHold } from './measure-target.js';
-import { planBenchRun, planCpuPinning } from './plan-bench-run.js';
+import { planBenchRun } from './plan-bench-run.js';
 import { readProcessStats } from './read-process-stats.js';
-import { spawnBenchChild } from './spawn-bench-child.js';
+import { startBenchProcesses } from './start-bench-processes.js';
 import { startBenchTarget } from './start-bench-target.js';
 import { answeredCalls, driveLoad } from './start-side-by-side-layout.js';
 
@@ -24,16 +24,7 @@ const plan = planBenchRun('full');
 plan.hold = { ...plan.hold, seconds: Number(secondsText) };
 
 const load = loadavg().map((value) => Math.round(value * 100) / 100);
-const pinning = planCpuPinning(availableParallelism());
-const provider = await spawnBenchChild({
-  script: './serve-bench-provider.ts',
-  args: [JSON.stringify(plan.provider)],
-  cpus: pinning?.rest ?? null,
-});
-const loadgen = await spawnBenchChild({
-  script: './serve-load-generator.ts',
-  cpus: pinning?.rest ?? null,
-});
+const { pinning, provider, loadgen } = await startBenchProcesses(plan);
 const redisServer = await startRedisServer();
 const upstreamKey = 'fake-upstream-key';
 const started = await startBenchTarget(

@@ -14,12 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server.js';
 import { measureHold, measureTarget, type MeasureContext } from './measure-target.js';
-import {
-  planBenchRun,
-  planCpuPinning,
-  type BenchPlan,
-  type BenchTarget,
-} from './plan-bench-run.js';
+import { planBenchRun, type BenchPlan, type BenchTarget } from './plan-bench-run.js';
 import { profileGateway } from './profile-gateway.js';
 import { RedisCommandStats } from './read-redis-commandstats.js';
 import {
@@ -27,7 +22,8 @@ import {
   spliceGeneratedSection,
   type RunFacts,
 } from './render-benchmarks-markdown.js';
-import { spawnBenchChild } from './spawn-bench-child.js';
+import type { BenchChild } from './spawn-bench-child.js';
+import { startBenchProcesses } from './start-bench-processes.js';
 import { startBenchTarget, type TargetEnvironment } from './start-bench-target.js';
 import { summarizeBenchResults, type MeasuredTarget } from './summarize-bench-results.js';
 
@@ -60,7 +56,7 @@ function describeMachine(): { machine: string[]; versions: Record<string, string
   };
 }
 
-type Loadgen = Awaited<ReturnType<typeof spawnBenchChild>>;
+type Loadgen = BenchChild;
 
 /** Starts the target, runs `measure` against it, stops it. */
 async function withTarget<T>(
@@ -121,16 +117,7 @@ async function main(): Promise<void> {
     },
     quick ? 170_000 : 25 * 60_000,
   );
-  const pinning = planCpuPinning(availableParallelism());
-  const provider = await spawnBenchChild({
-    script: './serve-bench-provider.ts',
-    args: [JSON.stringify(plan.provider)],
-    cpus: pinning?.rest ?? null,
-  });
-  const loadgen = await spawnBenchChild({
-    script: './serve-load-generator.ts',
-    cpus: pinning?.rest ?? null,
-  });
+  const { pinning, provider, loadgen } = await startBenchProcesses(plan);
   let redisServer: RedisServer | null = null;
   // Ctrl-C or a kill: exit, so the exit hooks kill every child (and the bench Redis).
   const interrupt = (): void => process.exit(130);

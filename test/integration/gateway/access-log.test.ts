@@ -4,29 +4,12 @@
  * duration and, for a refused call, Tollgate's error code; no line when a request arrives, and
  * never a key value (not even one sent in a `key` query parameter).
  */
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createStore } from '../../../store/create-store.js';
-import {
-  startFakeProvider,
-  type FakeProvider,
-} from '../../../local/simulator/start-fake-provider.js';
-import { freePort } from '../../support/redis-server.js';
-import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
-import { spawnRunGateway } from './spawn-run-gateway.js';
+import { postMessage, startGatewayProcess, type GatewayProcess } from './spawn-run-gateway.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-access-log-'));
-const secrets = newSecrets();
-let fake: FakeProvider;
-let child: ChildProcess | null = null;
+let gateway: GatewayProcess;
 let output = '';
-let apiKey = '';
-let port = 0;
 
 interface LogLine {
   level: number;
@@ -54,59 +37,21 @@ async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  fake = await startFakeProvider();
-  const store = await createStore({ dataDir });
-  await writeUpstreams(store, { secrets, baseURL: fake.url });
-  await writeAccount(store, 'team-log');
-  apiKey = (await createKey(store, secrets, { platform: 'Anthropic', namespace: 'team-log' }))
-    .value;
-  await store.close();
-  writeFileSync(join(dataDir, 'pepper'), secrets.pepper);
-  writeFileSync(join(dataDir, 'credential-key'), secrets.credentialKey.toString('base64'));
-  port = await freePort();
-  child = spawnRunGateway({
-    args: [
-      '--port',
-      String(port),
-      '--host=127.0.0.1',
-      '--metrics-host=127.0.0.1',
-      '--data-dir',
-      dataDir,
-    ],
-    env: {
-      TOLLGATE_METRICS_PORT: String(await freePort()),
-      TOLLGATE_PEPPER_FILE: join(dataDir, 'pepper'),
-      TOLLGATE_CREDENTIAL_KEY_FILE: join(dataDir, 'credential-key'),
-      TOLLGATE_LOG_LEVEL: 'info',
-    },
+  gateway = await startGatewayProcess({
+    namespace: 'team-log',
+    env: { TOLLGATE_LOG_LEVEL: 'info' },
     stdout: 'pipe',
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  await waitFor(
-    () => lines().find((line) => line.msg.startsWith('Server listening')),
-    'the listening line',
-  );
+  gateway.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
 }, 60_000);
 
 afterAll(async () => {
-  if (child !== null && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await once(child, 'exit');
-  }
-  await fake.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await gateway.stop();
 });
 
 it('writes one line per call when it completes, with its id, status and refusal code, and no key', async () => {
-  const answered = await request(`http://127.0.0.1:${port}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({
-      model: 'claude-sonnet-4-6',
-      max_tokens: 8,
-      messages: [{ role: 'user', content: 'hi' }],
-    }),
-  });
+  const { port, apiKey } = gateway;
+  const answered = await postMessage(gateway);
   expect(answered.statusCode).toBe(200);
   await answered.body.text();
   const answeredId = String(answered.headers['x-tollgate-request-id']);
