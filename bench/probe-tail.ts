@@ -3,7 +3,8 @@
  * layout's Tollgate (private Redis, every admission feature, one worker, pinned with its Redis)
  * under an open loop of Chat Completions calls at `rate` per second, run with
  * `--trace-gc` and the given flags. Prints the latency percentiles,
- * Tollgate's event-loop delay during the loop, Redis's own stalls of 2 ms or more (`LATENCY`), and
+ * Tollgate's event-loop delay during the loop and its calls' durations as it saw them (`calls`:
+ * arrival to the response's end; `upstream`: the wait for the upstream's head), Redis's own stalls of 2 ms or more (`LATENCY`), and
  * every garbage-collection pause (`--trace-gc`), so a tail can be matched to what stalled.
  * Nothing is written.
  */
@@ -27,6 +28,8 @@ process.stdout.write(
     .map((v) => v.toFixed(2))
     .join(' ')}\n`,
 );
+// The gateway reports its calls' durations (bench/record-loop-delay.ts).
+process.env.TOLLGATE_BENCH_RECORD_CALLS = '1';
 const layout = await startSideBySideLayout({ gatewayNodeFlags: ['--trace-gc', ...flags] });
 const { loadgen } = layout;
 const redis = new Redis(layout.redisServer.url);
@@ -44,6 +47,7 @@ try {
   await started.child?.ask({ type: 'loop-delay-start' }, 5_000);
   const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
   const loop = await started.child?.ask({ type: 'loop-delay-stop' }, 5_000);
+  // `calls`: the calls' durations inside the gateway (arrival in fastify to the response's end).
   process.stdout.write(`--- gateway event-loop delay (ms): ${JSON.stringify(loop)}\n`);
   process.stdout.write(
     `--- Redis stalls of 2 ms or more (event, last, max ms): ${JSON.stringify(await redis.latency('LATEST'))}\n`,

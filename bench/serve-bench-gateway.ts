@@ -24,7 +24,7 @@ import {
 import type { BenchCredentials, BenchPlatform } from './describe-bench-requests.js';
 import { answerProfileRequests } from './record-cpu-profile.js';
 import { answerAllocationRequests } from './record-heap-sampling.js';
-import { answerLoopDelayRequests } from './record-loop-delay.js';
+import { answerLoopDelayRequests, recordCallDuration } from './record-loop-delay.js';
 
 export interface BenchGatewaySettings {
   store: 'memory' | 'redis';
@@ -113,6 +113,13 @@ async function serve(): Promise<void> {
       leaseMs: 60_000,
     }),
   });
+  // Each call's duration inside the gateway, for `bench/probe-tail.ts` only (not in CPU figures).
+  if (process.env.TOLLGATE_BENCH_RECORD_CALLS === '1') {
+    app.addHook('onResponse', (request, reply, done) => {
+      recordCallDuration(reply.elapsedTime, request.tollgate.outcome.timeToFirstByteMs);
+      done();
+    });
+  }
   await app.listen({ port: settings.port, host: '127.0.0.1' });
   if (settings.workers <= 1) {
     answerProfileRequests();
