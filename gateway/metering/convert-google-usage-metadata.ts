@@ -38,18 +38,37 @@ export function convertGoogleUsageMetadata(metadata: unknown): {
 }
 
 /**
- * What a stream chunk is read for without parsing it: the usage snapshot (kept as text and parsed
- * only if it is still the last one at the end), the model, whether a candidate finished, and the
- * text of the parts. A chunk with an error or a function call is parsed.
+ * What a stream chunk is read for without parsing it: the usage snapshot, the model, whether a
+ * candidate finished, and the text of the parts. A chunk with an error or a function call is parsed.
+ * The snapshot's counts are read as they are walked when they are plain integers; any other
+ * snapshot is kept as text and parsed only if it is still the last one at the end.
  */
 const TEXT = 0;
 const FINISH = 1;
 const USAGE = 0;
 const MODEL = 1;
 const RESPONSE = 2;
+/** The members of `usageMetadata` the conversion reads (`convertGoogleUsageMetadata`). */
+const USAGE_KEYS = [
+  'promptTokenCount',
+  'cachedContentTokenCount',
+  'candidatesTokenCount',
+  'thoughtsTokenCount',
+  'toolUsePromptTokenCount',
+  'totalTokenCount',
+] as const;
+/** The capture slot of the first of `USAGE_KEYS`. */
+const FIRST_COUNT = 3;
+/** Digits a count read from bytes may have (below 2^53, so exact). */
+const MAX_DIGITS = 15;
 const responseMembers = {
   error: fieldRules.bail(),
-  usageMetadata: fieldRules.capture(USAGE),
+  usageMetadata: fieldRules.captureObject(
+    Object.fromEntries(
+      USAGE_KEYS.map((key, index) => [key, fieldRules.capture(FIRST_COUNT + index)]),
+    ),
+    USAGE,
+  ),
   modelVersion: fieldRules.capture(MODEL),
   candidates: fieldRules.array(
     fieldRules.object({
@@ -62,7 +81,7 @@ const responseMembers = {
     }),
   ),
 };
-const slots = { counts: 2, captures: 3 };
+const slots = { counts: 2, captures: FIRST_COUNT + USAGE_KEYS.length };
 const responseFields = createJsonFieldReader(fieldRules.object(responseMembers), slots);
 // Antigravity wraps the response: `{response: {…}}` (read only when `response` is an object).
 const envelopeFields = createJsonFieldReader(
@@ -88,6 +107,12 @@ class ResponseReader implements GoogleResponseReader {
   private metadata: unknown = undefined;
   /** The last snapshot read from bytes, not parsed yet (it wins over `metadata` when set). */
   private metadataText: string | undefined = undefined;
+  /**
+   * The last snapshot read from bytes as its counts (in the order of `USAGE_KEYS`, -1: absent),
+   * when `countsHeld` (it then wins over `metadata`).
+   */
+  private readonly counts: number[] = USAGE_KEYS.map(() => -1);
+  private countsHeld = false;
   private model: string | null = null;
   private finished = false;
   private error: string | null = null;
@@ -107,6 +132,7 @@ class ResponseReader implements GoogleResponseReader {
     if (response.usageMetadata !== undefined) {
       this.metadata = response.usageMetadata;
       this.metadataText = undefined;
+      this.countsHeld = false;
     }
     if (typeof response.modelVersion === 'string') this.model = response.modelVersion;
     const candidates = Array.isArray(response.candidates) ? response.candidates : [];
@@ -138,7 +164,16 @@ class ResponseReader implements GoogleResponseReader {
   }
 
   result(): UsageReport {
-    if (this.metadataText !== undefined) {
+    if (this.countsHeld) {
+      // What `JSON.parse` of the snapshot gives for the members the conversion reads.
+      const metadata: Record<string, number> = {};
+      USAGE_KEYS.forEach((key, index) => {
+        const count = this.counts[index] ?? -1;
+        if (count !== -1) metadata[key] = count;
+      });
+      this.metadata = metadata;
+      this.countsHeld = false;
+    } else if (this.metadataText !== undefined) {
       this.metadata = JSON.parse(this.metadataText) as unknown;
       this.metadataText = undefined;
     }
@@ -160,11 +195,18 @@ class ResponseReader implements GoogleResponseReader {
     const { fields } = this;
     const usageStart = fields.start(USAGE);
     if (usageStart !== -1) {
-      const buffer =
-        bytes.constructor === Buffer
-          ? (bytes as Buffer)
-          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-      this.metadataText = buffer.toString('utf8', usageStart, fields.end(USAGE));
+      const usageEnd = fields.end(USAGE);
+      if (this.takeCounts(bytes, usageStart, usageEnd)) {
+        this.countsHeld = true;
+        this.metadataText = undefined;
+      } else {
+        const buffer =
+          bytes.constructor === Buffer
+            ? (bytes as Buffer)
+            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+        this.metadataText = buffer.toString('utf8', usageStart, usageEnd);
+        this.countsHeld = false;
+      }
     }
     const modelStart = fields.start(MODEL);
     if (modelStart !== -1) {
@@ -172,6 +214,33 @@ class ResponseReader implements GoogleResponseReader {
     }
     if (fields.counted(FINISH)) this.finished = true;
     this.text.addChars(fields.count(TEXT));
+  }
+
+  /**
+   * The snapshot from `start` to `end` as counts, when it is an object whose counts are all plain
+   * integers (false: keep it as text). A count captured before `start` belongs to an earlier
+   * `usageMetadata` of the same chunk (the last one wins): this one does not have it.
+   */
+  private takeCounts(bytes: Uint8Array, start: number, end: number): boolean {
+    if (bytes[start] !== 0x7b) return false;
+    const { fields, counts } = this;
+    for (let index = 0; index < USAGE_KEYS.length; index += 1) {
+      const from = fields.start(FIRST_COUNT + index);
+      if (from <= start || from >= end) {
+        counts[index] = -1;
+        continue;
+      }
+      const to = fields.end(FIRST_COUNT + index);
+      if (to - from > MAX_DIGITS) return false;
+      let value = 0;
+      for (let at = from; at < to; at += 1) {
+        const digit = (bytes[at] ?? 0) - 0x30;
+        if (digit < 0 || digit > 9) return false;
+        value = value * 10 + digit;
+      }
+      counts[index] = value;
+    }
+    return true;
   }
 }
 

@@ -70,6 +70,15 @@ export const fieldRules = {
   count: (slot: number): FieldRule => rule(COUNT, slot),
   /** Any value whose place is recorded in a capture slot (the last one wins). */
   capture: (slot: number): FieldRule => rule(CAPTURE, slot),
+  /**
+   * Any value captured into the slot, as `capture`; when it is an object, its members are also
+   * read by their rules, as `object`'s (a key with escapes then makes the reader give up).
+   */
+  captureObject: (members: Record<string, FieldRule>, slot: number): FieldRule => ({
+    ...rule(CAPTURE, slot),
+    names: Object.keys(members).map(plainName),
+    members: Object.values(members),
+  }),
   /** A field only a full parse can read: the reader gives up. */
   bail: (): FieldRule => rule(BAIL),
   /** Like `bail`, except for the value `null`. */
@@ -439,7 +448,13 @@ class FieldReader implements JsonFieldReader {
         const isArray = byte === 0x5b;
         stackArray[depth] = isArray;
         if (isArray) stackRule[depth] = kind === ARRAY ? (rule?.item ?? null) : null;
-        else stackRule[depth] = kind === OBJECT ? rule : null;
+        else {
+          // A capture with members (`captureObject`) reads them too.
+          stackRule[depth] =
+            kind === OBJECT || (kind === CAPTURE && rule !== null && rule.names.length > 0)
+              ? rule
+              : null;
+        }
         stackSlot[depth] = kind === CAPTURE || (kind === OBJECT && !isArray) ? slot : -1;
         stackStart[depth] = at;
         depth += 1;
