@@ -6,7 +6,13 @@
 import { Buffer } from 'node:buffer';
 import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
-import { asRecord, stringField, tokenCount, type UsageReport } from './usage-report.js';
+import {
+  asRecord,
+  stringField,
+  tokenCount,
+  type UsageAccumulator,
+  type UsageReport,
+} from './usage-report.js';
 import { createTextAccumulator } from './accumulate-text.js';
 import { createJsonFieldReader, fieldRules, type JsonFieldReader } from './read-json-fields.js';
 import { createStringValueReader } from './read-json-string-value.js';
@@ -254,4 +260,37 @@ export function createGoogleResponseReader(
   options: { envelope?: boolean } = {},
 ): GoogleResponseReader {
   return new ResponseReader(options.envelope === true);
+}
+
+/**
+ * A Google stream's usage (Gemini's chunks, Antigravity's envelopes): one per stream, a class
+ * rather than closures. `toResponse` picks the `GenerateContentResponse` out of a parsed payload;
+ * bytes go to the reader as they are (it knows the envelope).
+ */
+export class GoogleStreamUsage implements UsageAccumulator {
+  private readonly reader: GoogleResponseReader;
+
+  constructor(
+    options: { envelope?: boolean },
+    private readonly toResponse: (payload: unknown) => Record<string, unknown> | undefined,
+  ) {
+    this.reader = createGoogleResponseReader(options);
+  }
+
+  feed(payload: unknown): void {
+    const response = this.toResponse(payload);
+    if (response !== undefined) this.reader.read(response);
+  }
+
+  feedBytes(bytes: Uint8Array, start: number, end: number): boolean {
+    return this.reader.readBytes(bytes, start, end);
+  }
+
+  feedBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
+    return this.reader.readBytesPrefix(bytes, start, end);
+  }
+
+  result(): UsageReport {
+    return this.reader.result();
+  }
 }

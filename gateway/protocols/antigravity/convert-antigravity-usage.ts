@@ -4,7 +4,10 @@
  * semantics (last snapshot wins, thoughts billed as output, no cache-write count). Error bodies are
  * Google-shaped and not wrapped.
  */
-import { createGoogleResponseReader } from '../../metering/convert-google-usage-metadata.js';
+import {
+  createGoogleResponseReader,
+  GoogleStreamUsage,
+} from '../../metering/convert-google-usage-metadata.js';
 import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
 
 function unwrap(payload: unknown): Record<string, unknown> | undefined {
@@ -20,28 +23,6 @@ export function extractAntigravityUsage(body: unknown): UsageReport {
   return { ...reader.result(), complete: true, provisional: false };
 }
 
-/** A class, not closures: one is made per stream. */
-class AntigravityStreamUsage implements UsageAccumulator {
-  private readonly reader = createGoogleResponseReader({ envelope: true });
-
-  feed(payload: unknown): void {
-    const response = unwrap(payload);
-    if (response !== undefined) this.reader.read(response);
-  }
-
-  feedBytes(bytes: Uint8Array, start: number, end: number): boolean {
-    return this.reader.readBytes(bytes, start, end);
-  }
-
-  feedBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
-    return this.reader.readBytesPrefix(bytes, start, end);
-  }
-
-  result(): UsageReport {
-    return this.reader.result();
-  }
-}
-
 export function createAntigravityUsageAccumulator(): UsageAccumulator {
-  return new AntigravityStreamUsage();
+  return new GoogleStreamUsage({ envelope: true }, unwrap);
 }

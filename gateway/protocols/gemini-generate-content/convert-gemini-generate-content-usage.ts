@@ -7,6 +7,7 @@ import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import {
   convertGoogleUsageMetadata,
   createGoogleResponseReader,
+  GoogleStreamUsage,
 } from '../../metering/convert-google-usage-metadata.js';
 import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
 
@@ -24,28 +25,6 @@ export function extractGeminiGenerateContentUsage(body: unknown): UsageReport {
   return { ...reader.result(), complete: true, provisional: false };
 }
 
-/** A class, not closures: one is made per stream. */
-class GeminiStreamUsage implements UsageAccumulator {
-  private readonly reader = createGoogleResponseReader();
-
-  feed(payload: unknown): void {
-    const chunk = asRecord(payload);
-    if (chunk !== undefined) this.reader.read(chunk);
-  }
-
-  feedBytes(bytes: Uint8Array, start: number, end: number): boolean {
-    return this.reader.readBytes(bytes, start, end);
-  }
-
-  feedBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
-    return this.reader.readBytesPrefix(bytes, start, end);
-  }
-
-  result(): UsageReport {
-    return this.reader.result();
-  }
-}
-
 export function createGeminiGenerateContentUsageAccumulator(): UsageAccumulator {
-  return new GeminiStreamUsage();
+  return new GoogleStreamUsage({}, asRecord);
 }
