@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCpuSeconds, parseStatusKilobytes } from './read-process-stats.js';
+import { parseCpuSeconds, parseCpuTicks, parseStatusKilobytes } from './read-process-stats.js';
 import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
 import { countEventEnds } from './send-timed-request.js';
 
@@ -8,6 +8,19 @@ describe('/proc readings', () => {
     const stat = '4242 (node my script) S 1 4242 4242 0 -1 4194560 9 0 0 0 250 70 0 0 20 0 11';
     expect(parseCpuSeconds(stat)).toBeCloseTo(3.2);
     expect(parseCpuSeconds('')).toBe(0);
+  });
+
+  it('reads one CPU’s busy and total ticks, idle and iowait not busy', () => {
+    const stat =
+      'cpu  374493 150 50436 467864 1277 0 8351 141 0 0\n' +
+      'cpu0 160557 39 23823 263249 247 0 2337 65 0 0\n' +
+      'cpu1 213936 110 26612 204615 1029 0 6013 76 0 0\n';
+    expect(parseCpuTicks(stat, '1')).toEqual({
+      busy: 213936 + 110 + 26612 + 6013 + 76,
+      total: 213936 + 110 + 26612 + 204615 + 1029 + 6013 + 76,
+    });
+    expect(parseCpuTicks(stat, '0').busy).toBe(160557 + 39 + 23823 + 2337 + 65);
+    expect(parseCpuTicks(stat, '7')).toEqual({ busy: 0, total: 0 });
   });
 
   it('reads VmRSS and VmHWM in kB', () => {

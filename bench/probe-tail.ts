@@ -1,24 +1,29 @@
 /**
- * `npx tsx bench/probe-tail.ts [rate] [seconds] [non-streamed|streamed] [-- node flags for Tollgate]`: the side-by-side
+ * `npx tsx bench/probe-tail.ts [rate] [seconds] [non-streamed|streamed] [bare] [-- node flags for Tollgate]`: the side-by-side
  * layout's Tollgate (private Redis, every admission feature, one worker, pinned with its Redis)
  * under an open loop of Chat Completions calls at `rate` per second, run with
  * `--trace-gc` and the given flags. Prints the latency percentiles,
  * Tollgate's event-loop delay during the loop and its calls' durations as it saw them (`calls`:
- * arrival to the response's end; `upstream`: the wait for the upstream's head), Redis's own stalls of 2 ms or more (`LATENCY`), and
+ * arrival to the response's end; `upstream`: the wait for the upstream's head), the CPU the
+ * loop cost (gateway and Redis per call, and how busy their shared core was), Redis's own stalls of 2 ms or more (`LATENCY`), and
  * every garbage-collection pause (`--trace-gc`), so a tail can be matched to what stalled.
- * Nothing is written.
+ * With `bare`, the bare pass-through (scenario B) takes Tollgate's place, on the same core: its
+ * latencies and CPU per call only. Nothing is written.
  */
 import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import { summarizeLatencies } from './compute-percentiles.js';
 import type { BenchRequestKind } from './describe-bench-requests.js';
+import { readCpuTicks, readProcessStats } from './read-process-stats.js';
+import { readRedisCpuSeconds } from './read-redis-commandstats.js';
 import type { LoadResult } from './run-load-modes.js';
 import { startBenchTarget } from './start-bench-target.js';
 import { driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
 
 const [rateText = '1000', secondsText = '8', kindText = 'non-streamed', ...rest] =
   process.argv.slice(2);
-const flags = rest.filter((flag) => flag !== '--');
+const bare = rest.includes('bare');
+const flags = rest.filter((flag) => flag !== '--' && flag !== 'bare');
 const rate = Number(rateText);
 const seconds = Number(secondsText);
 const kind: BenchRequestKind = { platform: 'openai', stream: kindText === 'streamed', chat: true };
@@ -34,9 +39,14 @@ const layout = await startSideBySideLayout({ gatewayNodeFlags: ['--trace-gc', ..
 const { loadgen } = layout;
 const redis = new Redis(layout.redisServer.url);
 const started = await startBenchTarget(
-  { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
+  bare
+    ? { id: 'B1', scenario: 'B', label: 'B', workers: 1, hold: false, crossCheck: false }
+    : { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
   layout.environment,
 );
+// The bare pass-through answers no IPC questions.
+const ask = (type: string): Promise<unknown> =>
+  bare ? Promise.resolve(null) : (started.child?.ask({ type }, 5_000) ?? Promise.resolve(null));
 const drive = (load: Record<string, unknown>): Promise<LoadResult> =>
   driveLoad(loadgen, { url: started.url, kind, credentials: started.credentials, load });
 try {
@@ -44,9 +54,25 @@ try {
   process.stdout.write(`--- open loop at ${rate}/s for ${seconds} s\n`);
   await redis.config('SET', 'latency-monitor-threshold', '2');
   await redis.latency('RESET');
-  await started.child?.ask({ type: 'loop-delay-start' }, 5_000);
+  await ask('loop-delay-start');
+  const serverCpu = layout.pinning?.server ?? null;
+  const before = {
+    gateway: readProcessStats(started.pid).cpuSeconds,
+    redis: await readRedisCpuSeconds(redis),
+    core: serverCpu === null ? null : readCpuTicks(serverCpu),
+  };
   const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
-  const loop = await started.child?.ask({ type: 'loop-delay-stop' }, 5_000);
+  const loop = await ask('loop-delay-stop');
+  const calls = rate * seconds;
+  const core = serverCpu === null || before.core === null ? null : readCpuTicks(serverCpu);
+  // What the open loop cost on the server's core: if it is nearly always busy, calls queue.
+  process.stdout.write(
+    `--- CPU during the loop: gateway ${(((readProcessStats(started.pid).cpuSeconds - before.gateway) * 1000) / calls).toFixed(3)} ms per call, Redis ${((((await readRedisCpuSeconds(redis)) - before.redis) * 1000) / calls).toFixed(3)} ms per call${
+      core === null || before.core === null
+        ? ''
+        : `, CPU ${serverCpu} busy ${(((core.busy - before.core.busy) / Math.max(1, core.total - before.core.total)) * 100).toFixed(0)} %`
+    }\n`,
+  );
   // `calls`: the calls' durations inside the gateway (arrival in fastify to the response's end).
   process.stdout.write(`--- gateway event-loop delay (ms): ${JSON.stringify(loop)}\n`);
   process.stdout.write(

@@ -78,3 +78,21 @@ export function resetPeakRss(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Busy and total clock ticks of one CPU from /proc/stat (`cpu<N>` line): busy is everything but
+ * idle and iowait (user, nice, system, irq, softirq, steal). Zeros when the CPU has no line.
+ */
+export function parseCpuTicks(statText: string, cpu: string): { busy: number; total: number } {
+  const line = statText.split('\n').find((one) => one.startsWith(`cpu${cpu} `));
+  if (line === undefined) return { busy: 0, total: 0 };
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+/** The same, read now. */
+export function readCpuTicks(cpu: string): { busy: number; total: number } {
+  return parseCpuTicks(readOr('/proc/stat', ''), cpu);
+}
