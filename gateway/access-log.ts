@@ -3,8 +3,8 @@
  * completed`, at `info`), with the request id, method, URL (keys in it redacted by the `req`
  * serializer), status, duration in ms and, for a refused or failed call, Tollgate's error code.
  * fastify's default writes a second line when each request arrives; at gateway rates that line
- * doubled the logging cost for what the completed line already holds (docs/benchmarks.md,
- * "Fourth round").
+ * doubled the lines for what the completed line already holds (docs/benchmarks.md, "The
+ * forward path, fourth round").
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
