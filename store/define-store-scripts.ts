@@ -8,6 +8,13 @@
  * much of it promoted out of the young generation under load). Here a call makes one `Command`;
  * commands issued in the same turn of the event loop still leave in one socket write, because the
  * connections are corked until `setImmediate` (what auto-pipelining did with its own batches).
+ *
+ * A settlement may wait: nobody waits for its answer (the caller's reply is complete), so it stays
+ * corked until the next call that is waited for (an admission) is written, or for
+ * SETTLEMENT_WAIT_MS at most. Below saturation that puts a call's settlement in the same socket
+ * write, the same Redis read and the same reply as the next call's admission: one round trip per
+ * call instead of two, half the wake-ups of Redis and of the gateway (docs/benchmarks.md). A plain
+ * command the client writes meanwhile waits with it, at most as long.
  */
 import { createHash } from 'node:crypto';
 import { Cluster, Command, type Redis } from 'ioredis';
@@ -24,9 +31,12 @@ import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-resto
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
 import { CLAIM_UPSTREAM_LUA, REPORT_UPSTREAM_FAILURE_LUA } from './upstream-health-scripts.js';
 
+/** How long a settlement may wait in the corked socket for a call that is waited for. */
+export const SETTLEMENT_WAIT_MS = 2;
+
 const SCRIPTS = {
   tollgateAdmit: { lua: ADMISSION_LUA, numberOfKeys: ADMISSION_KEY_COUNT },
-  tollgateSettle: { lua: SETTLEMENT_LUA, numberOfKeys: SETTLEMENT_KEY_COUNT },
+  tollgateSettle: { lua: SETTLEMENT_LUA, numberOfKeys: SETTLEMENT_KEY_COUNT, mayWait: true },
   tollgateReadKeyCounters: { lua: READ_KEY_COUNTERS_LUA, numberOfKeys: 4 },
   tollgateReadAccountCounters: { lua: READ_ACCOUNT_COUNTERS_LUA, numberOfKeys: 3 },
   tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 2 },
@@ -37,7 +47,10 @@ const SCRIPTS = {
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
   // Any number of keys: the call passes them all.
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
-} as const satisfies Record<string, { lua: string; numberOfKeys: number | null }>;
+} as const satisfies Record<
+  string,
+  { lua: string; numberOfKeys: number | null; mayWait?: boolean }
+>;
 
 export type ScriptName = keyof typeof SCRIPTS;
 
@@ -51,6 +64,7 @@ interface Script {
   lua: string;
   sha: string;
   numberOfKeys: number | null;
+  mayWait: boolean;
 }
 
 type Connection = NonNullable<Redis['stream']>;
@@ -69,22 +83,38 @@ function connectionsOf(client: RedisClient): Connection[] {
 
 export function defineStoreScripts(client: RedisClient): RunScript {
   const scripts = Object.fromEntries(
-    Object.entries(SCRIPTS).map(([name, { lua, numberOfKeys }]) => {
-      const sha = createHash('sha1').update(lua).digest('hex');
-      return [name, { lua, sha, numberOfKeys }];
+    Object.entries(SCRIPTS).map(([name, script]) => {
+      const sha = createHash('sha1').update(script.lua).digest('hex');
+      const mayWait = 'mayWait' in script && script.mayWait;
+      return [name, { lua: script.lua, sha, numberOfKeys: script.numberOfKeys, mayWait }];
     }),
   ) as Record<ScriptName, Script>;
   let corked: Connection[] | null = null;
+  // An uncork is due at setImmediate (a call is waited for), or only by the settlement timer.
+  let uncorkSoon = false;
+  let waitTimer: NodeJS.Timeout | null = null;
   const uncork = (): void => {
+    if (waitTimer !== null) clearTimeout(waitTimer);
+    waitTimer = null;
+    uncorkSoon = false;
     const connections = corked ?? [];
     corked = null;
     for (const connection of connections) connection.uncork();
   };
-  const send = (name: 'evalsha' | 'eval', args: (string | number)[]): Promise<unknown> => {
+  const send = (
+    name: 'evalsha' | 'eval',
+    args: (string | number)[],
+    mayWait: boolean,
+  ): Promise<unknown> => {
     if (corked === null) {
       corked = connectionsOf(client);
       for (const connection of corked) connection.cork();
+    }
+    if (!mayWait && !uncorkSoon) {
+      uncorkSoon = true;
       setImmediate(uncork);
+    } else if (mayWait && !uncorkSoon && waitTimer === null) {
+      waitTimer = setTimeout(uncork, SETTLEMENT_WAIT_MS);
     }
     // Both clients answer with the command's own promise (typed `unknown` by ioredis).
     return client.sendCommand(
@@ -97,11 +127,11 @@ export function defineStoreScripts(client: RedisClient): RunScript {
       return Promise.reject(new Error(`${name}: wrong key count`));
     }
     const commandArgs: (string | number)[] = [script.sha, keys.length, ...keys, ...args];
-    return send('evalsha', commandArgs).catch((error: unknown) => {
+    return send('evalsha', commandArgs, script.mayWait).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       // A Command copies its arguments: the array is free to reuse.
       commandArgs[0] = script.lua;
-      return send('eval', commandArgs);
+      return send('eval', commandArgs, script.mayWait);
     });
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The store's script runner on a private Redis: EVALSHA as one plain command per call, EVAL when
- * the server has not seen the script, and calls made in the same turn of the event loop leaving in
- * one socket write.
+ * the server has not seen the script, calls made in the same turn of the event loop leaving in
+ * one socket write, and a settlement waiting in the socket for the next call that is waited for.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineStoreScripts, type RunScript } from '../../../store/define-store-scripts.js';
@@ -62,6 +63,51 @@ describe('store script runner', () => {
     ]);
     expect(stream.writableCorked).toBe(0);
     expect(stream.writableLength).toBe(0);
+  });
+
+  const settle = (requestId: string): Promise<unknown> =>
+    runScript(
+      'tollgateSettle',
+      [
+        'tg:t:kc:k1',
+        'tg:t:ac',
+        'tg:t:inflight',
+        'tg:t:inflight:data',
+        `tg:t:settled:${requestId}`,
+        'tg:t:inflight:charge',
+        'tg:t:session:',
+      ],
+      ['tg:t:', requestId, '100', Date.now(), 60_000, '{"requestId":"r"}', 'k1'],
+    );
+
+  it('keeps a settlement in the socket past the turn, and writes it with the next waited-for call', async () => {
+    const stream = client.stream;
+    await observer.config('RESETSTAT');
+    const settled = settle('r-1');
+    await nextTurn();
+    // Still held: nobody waits for a settlement's answer.
+    expect(stream.writableCorked).toBe(1);
+    expect(stream.writableLength).toBeGreaterThan(0);
+    const position = runScript('tollgateUsageStreamPosition', ['other'], []);
+    await nextTurn();
+    expect(stream.writableCorked).toBe(0);
+    expect(await settled).toBe(1);
+    expect(await position).toEqual([0, '0-0']);
+    // One socket read in Redis for both (the observer's own commands are on another connection,
+    // and INFO counts as one more read).
+    const stats = await observer.info('stats');
+    const reads = Number(/total_reads_processed:(\d+)/.exec(stats)?.[1]);
+    expect(reads).toBeLessThanOrEqual(3);
+  });
+
+  it('writes a settlement on its own once it has waited long enough', async () => {
+    const stream = client.stream;
+    const settled = settle('r-2');
+    await nextTurn();
+    expect(stream.writableCorked).toBe(1);
+    expect(await settled).toBe(1);
+    expect(stream.writableCorked).toBe(0);
+    expect(await observer.xlen('tg:t:usage')).toBe(2);
   });
 
   it('refuses a call with the wrong number of keys without sending it', async () => {
