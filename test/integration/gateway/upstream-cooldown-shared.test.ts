@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStore } from '../../../store/create-store.js';
 import type { Store } from '../../../store/store.js';
@@ -14,6 +13,7 @@ import {
   startFakeProvider,
   type FakeProvider,
 } from '../../../local/simulator/start-fake-provider.js';
+import { monitorRedis } from '../../support/monitor-redis.js';
 import { buildGateway, newSecrets, postWithKey, writeAccount } from './gateway-fixture.js';
 import {
   anthropicError,
@@ -123,41 +123,29 @@ describe('two gateways on one Redis', () => {
 });
 
 describe('Redis commands of one call', () => {
+  // A warm-up call's settlement may wait a moment in the gateway's Redis socket: let it land first.
+  const settled = (answer: { requestId: string }) =>
+    settledRecord(storeA, namespace, answer.requestId);
+
   async function commandsOf(action: () => Promise<unknown>): Promise<string[]> {
-    const url = inject('redisUrl');
-    const watcher = new Redis(url, { maxRetriesPerRequest: 1 });
-    const observer = new Redis(url, { maxRetriesPerRequest: 1 });
-    const monitor = await watcher.monitor();
-    const seen: string[] = [];
-    const marker = randomUUID();
-    const done = new Promise<void>((resolve) => {
-      monitor.on('monitor', (_time: string, args: string[], source: string) => {
-        const [name = '', first] = args;
-        if (name.toLowerCase() === 'echo' && first === marker) resolve();
-        // Only this suite's keys: other suites share the server.
-        else if (source !== 'lua' && args.some((arg) => arg.startsWith(prefix))) {
-          seen.push(name.toLowerCase());
-        }
-      });
-    });
-    try {
+    const commands = await monitorRedis(inject('redisUrl'), async () => {
       await action();
       // The settlement runs when the response closes: give it a moment to reach Redis.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await observer.echo(marker);
-      await done;
-      return seen.sort();
-    } finally {
-      monitor.disconnect();
-      watcher.disconnect();
-      observer.disconnect();
-    }
+    });
+    // Only this suite's keys (other suites share the server), and not what scripts ran inside.
+    return commands
+      .filter(
+        (command) => command.source !== 'lua' && command.args.some((arg) => arg.startsWith(prefix)),
+      )
+      .map((command) => command.name)
+      .sort();
   }
 
   it('adds one EVALSHA (the claim) to a healthy call at most every 500 ms, and the claim replaces the slot script', async () => {
     const plain = await putUpstream(storeA, secrets, { prefix: 'plain', baseURL: provider.url });
     const apiKey = await poolKey(storeA, secrets, { namespace, upstreams: inOrder(plain) });
-    await call(baseA, apiKey); // warms the policy caches and loads the scripts
+    await settled(await call(baseA, apiKey)); // warms the policy caches and loads the scripts
     // Admission and settlement: the key policy and the upstream's clean claim were read by the
     // call before, under 500 ms ago.
     expect(await commandsOf(() => call(baseA, apiKey))).toEqual(['evalsha', 'evalsha']);
@@ -175,7 +163,7 @@ describe('Redis commands of one call', () => {
       maxConcurrent: 5,
     });
     const limitedKey = await poolKey(storeA, secrets, { namespace, upstreams: inOrder(limited) });
-    await call(baseA, limitedKey);
+    await settled(await call(baseA, limitedKey));
     // The same plus the slot's release: as before the pool (the claim takes the slot).
     expect(await commandsOf(() => call(baseA, limitedKey))).toEqual([
       'evalsha',

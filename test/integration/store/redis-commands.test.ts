@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../../store/create-store.js';
 import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
+import { monitorRedis } from '../../support/monitor-redis.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import { freePort, startRedisServer } from '../../support/redis-server.js';
 import { admission, leaseCharge, settlement, tenant } from './store-fixtures.js';
@@ -29,30 +30,13 @@ async function commandCalls(observer: Redis): Promise<Map<string, number>> {
  */
 async function clientCommands(
   url: string,
-  observer: Redis,
   action: () => Promise<unknown>,
   source: 'client' | 'lua' = 'client',
 ): Promise<string[]> {
-  const watcher = new Redis(url, { maxRetriesPerRequest: 1 });
-  const monitor = await watcher.monitor();
-  const seen: string[] = [];
-  const marker = randomUUID();
-  const done = new Promise<void>((resolve) => {
-    monitor.on('monitor', (_time: string, args: string[], from: string) => {
-      const [name = '', first] = args;
-      if (name.toLowerCase() === 'echo' && first === marker) resolve();
-      else if ((from === 'lua') === (source === 'lua')) seen.push(name.toLowerCase());
-    });
-  });
-  try {
-    await action();
-    await observer.echo(marker);
-    await done;
-    return seen;
-  } finally {
-    monitor.disconnect();
-    watcher.disconnect();
-  }
+  const commands = await monitorRedis(url, action);
+  return commands
+    .filter((command) => (command.source === 'lua') === (source === 'lua'))
+    .map((command) => command.name);
 }
 
 describe('redis store commands', () => {
@@ -82,12 +66,12 @@ describe('redis store commands', () => {
 
     await observer.config('RESETSTAT');
     const request = admission({ ...who, now });
-    const admitCommands = await clientCommands(server.url, observer, async () => {
+    const admitCommands = await clientCommands(server.url, async () => {
       expect((await store.admit(request)).admitted).toBe(true);
     });
     expect(admitCommands).toEqual(['evalsha']);
 
-    const settleCommands = await clientCommands(server.url, observer, async () => {
+    const settleCommands = await clientCommands(server.url, async () => {
       const done = await store.settle(
         settlement({ ...who, now }, { requestId: request.requestId }),
       );
@@ -112,7 +96,6 @@ describe('redis store commands', () => {
       await store.admit(request);
       return clientCommands(
         server.url,
-        observer,
         () => store.settle(settlement({ ...who, now }, { requestId: request.requestId })),
         'lua',
       );
@@ -143,7 +126,6 @@ describe('redis store commands', () => {
       const requestId = randomUUID();
       return clientCommands(
         server.url,
-        observer,
         () =>
           store.admit(
             admission(
@@ -182,7 +164,6 @@ describe('redis store commands', () => {
     const claim = (requestsPerMinute: number, limit: number) =>
       clientCommands(
         server.url,
-        observer,
         () =>
           store.claimUpstream({
             upstream,
@@ -229,7 +210,7 @@ describe('redis store commands', () => {
     };
     await store.acquireUpstreamSlot(upstreamSlot);
     const request = admission({ ...who, now });
-    const commands = await clientCommands(server.url, observer, async () => {
+    const commands = await clientCommands(server.url, async () => {
       await store.getKeyPolicy('hot-path-hash');
       await store.admit(request);
       await store.acquireUpstreamSlot({ ...upstreamSlot, requestId: request.requestId });
