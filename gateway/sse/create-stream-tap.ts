@@ -10,6 +10,7 @@
  * parsing, and only the payloads it leaves are decoded and parsed.
  */
 import { Buffer } from 'node:buffer';
+import { asBuffer } from './hold-bytes.js';
 import { createJsonArrayScanner, type JsonArrayScanner } from './parse-json-array-stream.js';
 import { createEventFieldReader, type EventFieldReader } from './read-event-fields.js';
 import {
@@ -115,14 +116,6 @@ const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 const DONE = Buffer.from('[DONE]');
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-function asBuffer(chunk: Uint8Array): Buffer {
-  // Every Buffer's constructor is Buffer: one property read, far cheaper per piece than
-  // `Buffer.isBuffer`. (`Buffer` is imported: the global one is a getter, called on every use.)
-  return chunk.constructor === Buffer
-    ? (chunk as Buffer)
-    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-}
-
 function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): boolean {
   for (let offset = 0; offset < expected.length; offset += 1) {
     if (bytes[start + offset] !== expected[offset]) return false;
@@ -153,8 +146,6 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
   private lastName = '';
   private lastIgnored = false;
   private first = true;
-  /** Neither overflowed nor finished. */
-  private reading = true;
   /** Sees every framed event (a translator sharing the framing), or null. */
   private observer: EventObserver | null = null;
   eventFields: EventFieldReader | null = null;
@@ -169,14 +160,11 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
         this.event(bytes, start, end);
       });
     } else if (options.framing === 'json-array') {
-      const sink = options.sink;
       this.elements = createJsonArrayScanner(
         (bytes, start, end) => {
           this.deliverBytes(bytes, start, end);
         },
-        sink.feedBytesPrefix === undefined
-          ? null
-          : (bytes, start, end) => sink.feedBytesPrefix?.(bytes, start, end) ?? -1,
+        options.sink.feedBytesPrefix?.bind(options.sink) ?? null,
       );
     }
   }
@@ -200,7 +188,12 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
     const size = chunk.length;
     this.bytes += size;
     // Small pieces (a stream cut fine) the short way: straight to the scanner, as they are.
-    if (size <= SMALL_CHUNK && this.reading && this.held + size <= this.limit) {
+    if (
+      size <= SMALL_CHUNK &&
+      !this.overflowed &&
+      this.outcome === undefined &&
+      this.held + size <= this.limit
+    ) {
       const { events } = this;
       if (events !== null) {
         // Not shown to an observer: a small piece's events are always handed over from the
@@ -218,7 +211,6 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
       return;
     }
     if (this.held + size > this.limit) {
-      this.reading = false;
       if (this.observer !== null) {
         // The observer still needs every event: keep framing, stop reading.
         this.overflowed = true;
@@ -249,7 +241,6 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
 
   finish({ sourceEnded }: { sourceEnded: boolean }): TapOutcome<R> {
     if (this.outcome !== undefined) return this.outcome;
-    this.reading = false;
     // An SSE event without its closing blank line is dropped, per the spec; a JSON document is
     // parsed only when it arrived in full.
     if (!this.overflowed && sourceEnded && this.framing === 'json') {

@@ -6,7 +6,7 @@
  * once; an element split across chunks is copied, piece by piece, into one reused buffer.
  */
 import { Buffer } from 'node:buffer';
-import { HeldBytes } from './hold-bytes.js';
+import { asBuffer, HeldBytes } from './hold-bytes.js';
 
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
@@ -20,12 +20,6 @@ const SMALL_CHUNK = 24;
 const SPECIAL = new Uint8Array(256);
 for (const byte of [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) {
   SPECIAL[byte] = 1;
-}
-
-function asBuffer(chunk: Uint8Array): Buffer {
-  return chunk.constructor === Buffer
-    ? (chunk as Buffer)
-    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
 }
 
 /** Receives one element's bytes; the buffer is only valid during the call. */
