@@ -63,15 +63,19 @@ try {
   };
   const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
   const loop = await ask('loop-delay-stop');
-  const calls = rate * seconds;
-  const core = serverCpu === null || before.core === null ? null : readCpuTicks(serverCpu);
   // What the open loop cost on the server's core: if it is nearly always busy, calls queue.
+  const calls = rate * seconds;
+  const perCallMs = (cpuSeconds: number): string => ((cpuSeconds * 1000) / calls).toFixed(3);
+  const gatewayMs = perCallMs(readProcessStats(started.pid).cpuSeconds - before.gateway);
+  const redisMs = perCallMs((await readRedisCpuSeconds(redis)) - before.redis);
+  let busy = '';
+  if (serverCpu !== null && before.core !== null) {
+    const core = readCpuTicks(serverCpu);
+    const share = (core.busy - before.core.busy) / Math.max(1, core.total - before.core.total);
+    busy = `, CPU ${serverCpu} busy ${(share * 100).toFixed(0)} %`;
+  }
   process.stdout.write(
-    `--- CPU during the loop: gateway ${(((readProcessStats(started.pid).cpuSeconds - before.gateway) * 1000) / calls).toFixed(3)} ms per call, Redis ${((((await readRedisCpuSeconds(redis)) - before.redis) * 1000) / calls).toFixed(3)} ms per call${
-      core === null || before.core === null
-        ? ''
-        : `, CPU ${serverCpu} busy ${(((core.busy - before.core.busy) / Math.max(1, core.total - before.core.total)) * 100).toFixed(0)} %`
-    }\n`,
+    `--- CPU during the loop: gateway ${gatewayMs} ms per call, Redis ${redisMs} ms per call${busy}\n`,
   );
   // `calls`: the calls' durations inside the gateway (arrival in fastify to the response's end).
   process.stdout.write(`--- gateway event-loop delay (ms): ${JSON.stringify(loop)}\n`);
