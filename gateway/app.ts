@@ -48,6 +48,10 @@ import { registerModelRoutes } from './routes/register-model-routes.js';
 import { registerUsageRoutes } from './routes/register-usage-routes.js';
 import type { Store } from '../store/store.js';
 import { GatewayError } from './errors/gateway-error.js';
+import { ERROR_CATALOGUE } from './errors/error-catalogue.js';
+
+/** The status a call the client closed before anything was sent is counted and logged with. */
+const CLIENT_CLOSED_STATUS = ERROR_CATALOGUE.TG_CLIENT_CLOSED.status;
 
 export interface BuildOptions {
   store: Store;
@@ -89,6 +93,7 @@ export function build(options: BuildOptions): FastifyInstance {
   // Node cuts requests whose head or whole request is late (408); the check runs this often.
   const headersTimeout = Math.min(config.requestHeadersTimeoutMs, config.requestTimeoutMs);
 
+  const accessLog = new AccessLog();
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -99,7 +104,7 @@ export function build(options: BuildOptions): FastifyInstance {
         }),
       },
     },
-    logController: new AccessLog(),
+    logController: accessLog,
     bodyLimit: config.bodyLimitBytes,
     genReqId: newRequestId,
     requestIdHeader: false,
@@ -189,6 +194,11 @@ export function build(options: BuildOptions): FastifyInstance {
     metrics.inFlight.enter(platform);
     reply.raw.once('close', () => {
       metrics.inFlight.leave(platform);
+      // The response did not end (the client went away): fastify runs no onResponse hook for it.
+      if (reply.raw.writableFinished || state.counted) return;
+      const statusCode = reply.raw.headersSent ? reply.statusCode : CLIENT_CLOSED_STATUS;
+      countCall(request, reply, statusCode);
+      accessLog.requestClosed(request, reply, statusCode);
     });
     reply.header('x-tollgate-request-id', request.id);
     settleOnClose(finishing, state, reply);
@@ -227,15 +237,21 @@ export function build(options: BuildOptions): FastifyInstance {
       sessionTtlMs: config.stickySessionTtlMs,
     }),
   );
-  app.addHook('onResponse', (request, reply, done) => {
+  /** Counts an ended call once: when its response ends, or when the client closes it first. */
+  function countCall(request: FastifyRequest, reply: FastifyReply, statusCode: number): void {
     const state = request.tollgate;
+    state.counted = true;
     const platform = state.platform ?? 'none';
-    const labels = { platform, status_class: statusClass(reply.statusCode) };
+    const labels = { platform, status_class: statusClass(statusCode) };
     metrics.requests.inc(labels);
     metrics.duration.observe(labels, reply.elapsedTime / 1000);
     if (state.errorCode !== null) metrics.refusals.inc({ platform, reason: state.errorCode });
     const firstByteMs = state.outcome.timeToFirstByteMs;
     if (firstByteMs !== null) metrics.timeToFirstByte.observe({ platform }, firstByteMs / 1000);
+  }
+
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!request.tollgate.counted) countCall(request, reply, reply.statusCode);
     done();
   });
 

@@ -54,6 +54,8 @@ export interface RequestState {
   upstreamAbort: UpstreamAbort | null;
   /** The response has closed (finished, or the client went away); set by the close handler. */
   closed: boolean;
+  /** Counted in the request metrics and logged (once: at the response's end, or its early close). */
+  counted: boolean;
   /**
    * Set by the close handler when the client went away before admission returned: settles the
    * request (once). The admission stage calls it as soon as it has admitted (finish-request.ts).
@@ -88,6 +90,7 @@ export function newRequestState(init: {
     upstreamSlot: null,
     upstreamAbort: null,
     closed: false,
+    counted: false,
     settleLate: null,
   };
 }
