@@ -12,6 +12,7 @@ import { loadGatewaySettings, type AppConfig, type GatewaySettings } from './gat
 import { readKeyFile, readPepperFile } from '../store/read-secret-files.js';
 import { buildMetricsServer } from './metrics/serve-metrics.js';
 import { createStore } from '../store/create-store.js';
+import { settlementMarkerTtlMs } from '../store/settled-markers.js';
 
 function appConfigFrom(settings: GatewaySettings): AppConfig {
   const { pepperFile, credentialKeyFile, ...rest } = settings;
@@ -33,6 +34,7 @@ export async function run(args: readonly string[]): Promise<void> {
     ...(settings.redisUrl !== undefined ? { redisUrl: settings.redisUrl } : {}),
     ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
     ...(settings.redisPrefix !== undefined ? { prefix: settings.redisPrefix } : {}),
+    settlementMarkerTtlMs: settlementMarkerTtlMs(config.settlementRetryMs),
   });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });

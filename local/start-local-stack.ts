@@ -23,6 +23,7 @@ import { createUsageStreamLister } from '../ledger/recorder/list-usage-streams.j
 import { MemoryRecordQueue } from '../store/memory-usage-record-source.js';
 import type { RecordSource } from '../store/usage-record-source.js';
 import { createRedisRecordSource } from '../store/redis-usage-record-source.js';
+import { settlementMarkerTtlMs } from '../store/settled-markers.js';
 import { startRecorderService } from '../ledger/start-recorder-service.js';
 import { loadSecretFiles } from '../operator/load-secret-files.js';
 import { startOperator, type RunningOperator } from '../operator/start-operator.js';
@@ -114,10 +115,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const secrets = loadSecretFiles({ dataDir: dataDirectory });
     const queue = new MemoryRecordQueue();
+    const markerTtl = {
+      settlementMarkerTtlMs: settlementMarkerTtlMs(options.gateway.settlementRetryMs),
+    };
     const store = await createStore(
       options.redisUrl === undefined
-        ? { dataDir: join(dataDirectory, 'store'), recordQueue: queue }
-        : { redisUrl: options.redisUrl },
+        ? { dataDir: join(dataDirectory, 'store'), recordQueue: queue, ...markerTtl }
+        : { redisUrl: options.redisUrl, ...markerTtl },
     );
     closers.push(() => store.close());
     const ledger = await openLedgerDatabase(

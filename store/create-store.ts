@@ -13,19 +13,27 @@ export interface CreateStoreOptions {
   prefix?: string;
   /** Where the memory store appends settled records (the in-process recorder's queue). */
   recordQueue?: UsageRecordQueue;
+  /** How long a settled request id is remembered (settled-markers.ts). */
+  settlementMarkerTtlMs?: number;
 }
 
 export function createStore(options: CreateStoreOptions): Promise<Store> {
   const clusterNodes = options.redisClusterNodes ?? [];
+  const markerTtl =
+    options.settlementMarkerTtlMs === undefined
+      ? {}
+      : { settlementMarkerTtlMs: options.settlementMarkerTtlMs };
   if (clusterNodes.length > 0 || (options.redisUrl !== undefined && options.redisUrl !== '')) {
     return createRedisStore({
       ...(clusterNodes.length > 0 ? { clusterNodes } : {}),
       ...(options.redisUrl !== undefined ? { url: options.redisUrl } : {}),
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+      ...markerTtl,
     });
   }
   return createMemoryStore({
     ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
     ...(options.recordQueue !== undefined ? { recordQueue: options.recordQueue } : {}),
+    ...markerTtl,
   });
 }

@@ -27,7 +27,9 @@ import { windowLimit } from './window-limit.js';
 /** What every change needs besides the state: where records go, how long markers live. */
 export interface MemorySpendContext {
   queue: UsageRecordQueue;
-  markerTtlMs: number;
+  /** Lifetimes of a settlement's marker and of a lease charge's (settled-markers.ts). */
+  settlementMarkerTtlMs: number;
+  leaseChargeMarkerTtlMs: number;
 }
 
 function keyState(ns: NamespaceState, keyUid: string): KeyCounterState {
@@ -52,11 +54,26 @@ function releaseEntry(ns: NamespaceState, requestId: string): InFlightEntry | un
   return entry;
 }
 
-/** Sets the settled marker; false when the request id was settled (or charged) before. */
-function markSettled(ns: NamespaceState, requestId: string, until: number): boolean {
-  if (ns.settled.has(requestId)) return false;
-  ns.settled.set(requestId, until);
+/**
+ * Sets a marker in `markers` (the namespace's settled or charged markers); false when the request
+ * id was settled or charged before.
+ */
+function mark(
+  ns: NamespaceState,
+  markers: Map<string, number>,
+  marker: { requestId: string; until: number },
+): boolean {
+  if (ns.settled.has(marker.requestId) || ns.charged.has(marker.requestId)) return false;
+  markers.set(marker.requestId, marker.until);
   return true;
+}
+
+/** Drops the expired markers: each map has one lifetime, so they are at its front. */
+function dropExpiredMarkers(markers: Map<string, number>, now: number): void {
+  for (const [requestId, expires] of markers) {
+    if (expires > now) break;
+    markers.delete(requestId);
+  }
 }
 
 /** Appends to the namespace's stream (the queue's source is the namespace). */
@@ -71,8 +88,8 @@ export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, no
   for (const [requestId, entry] of ns.inFlight) {
     if (entry.leaseUntil > now) continue;
     releaseEntry(ns, requestId);
-    const until = now + context.markerTtlMs;
-    if (entry.charge === undefined || !markSettled(ns, requestId, until)) continue;
+    const until = now + context.leaseChargeMarkerTtlMs;
+    if (entry.charge === undefined || !mark(ns, ns.charged, { requestId, until })) continue;
     const { accountUid, lease } = entry.charge;
     const record: UsageRecord = {
       ...lease.record,
@@ -191,12 +208,10 @@ export function settleInState(
   request: SettlementRequest,
 ): boolean {
   const ns = namespaceState(state, request.namespace);
-  // Markers are inserted in (nearly) expiry order, so the expired ones are at the front.
-  for (const [requestId, expires] of ns.settled) {
-    if (expires > request.now) break;
-    ns.settled.delete(requestId);
-  }
-  if (!markSettled(ns, request.requestId, request.now + context.markerTtlMs)) return false;
+  dropExpiredMarkers(ns.settled, request.now);
+  dropExpiredMarkers(ns.charged, request.now);
+  const until = request.now + context.settlementMarkerTtlMs;
+  if (!mark(ns, ns.settled, { requestId: request.requestId, until })) return false;
   releaseEntry(ns, request.requestId);
   chargeCost(context, ns, request);
   return true;

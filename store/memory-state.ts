@@ -1,7 +1,11 @@
 /**
  * The in-process store's state: the same data the Redis layout holds, in Maps, and its JSON form
  * for the data folder (Maps and Sets are written as entry lists, so no key can touch a prototype),
- * with the usage records still waiting for the recorder.
+ * with the usage records still waiting for the recorder. The file is rewritten after changes, so
+ * it holds only what must outlive a restart: the settled markers of the last minutes
+ * (settled-markers.ts), not a week of them. Files written before the two marker lifetimes hold 7
+ * days of markers of every settlement; those are dropped when read, since only the process that
+ * wrote them could have settled those requests again.
  */
 import type { UpstreamHealthMaps } from './memory-upstream-health.js';
 import type {
@@ -56,8 +60,10 @@ export interface NamespaceState {
   accountReserved: number;
   keys: Map<string, KeyCounterState>;
   inFlight: Map<string, InFlightEntry>;
-  /** Settled request id -> time the marker expires. */
+  /** Settled request id -> time the marker expires (settled-markers.ts). */
   settled: Map<string, number>;
+  /** Request id whose lease was charged as estimated -> time the marker expires. */
+  charged: Map<string, number>;
   /** False until the account is first put (new) or its counters are restored from the ledger. */
   countersPresent: boolean;
   /** Records appended to the namespace's stream so far: the stream's last id. */
@@ -100,6 +106,7 @@ export function namespaceState(state: MemoryState, namespace: string): Namespace
       keys: new Map(),
       inFlight: new Map(),
       settled: new Map(),
+      charged: new Map(),
       countersPresent: false,
       appended: 0,
     };
@@ -172,6 +179,12 @@ export function deserializeState(text: string): { state: MemoryState; queue: Que
     throw new Error(`unknown memory store version ${parsed.version}`);
   }
   markUnmarkedCounters(parsed.state);
+  for (const ns of parsed.state.namespaces.values()) {
+    const older = ns as Partial<NamespaceState>;
+    if (older.charged !== undefined) continue;
+    ns.settled = new Map();
+    ns.charged = new Map();
+  }
   // Files written before upstream health and sticky sessions hold none.
   const older = parsed.state as Partial<UpstreamHealthMaps>;
   older.upstreamHealth ??= new Map();

@@ -36,13 +36,15 @@ import { parsePendingRecord } from './read-pending-usage-records.js';
 import type { SettledRecord } from './usage-records.js';
 import type { Store } from './store.js';
 import { StoreUnavailableError } from './store.js';
+import { LEASE_CHARGE_MARKER_TTL_MS, MIN_SETTLEMENT_MARKER_TTL_MS } from './settled-markers.js';
 
 export interface MemoryStoreOptions {
   /** Folder for `store.json`; no persistence when absent. */
   dataDir?: string;
   /** Delay between a change and its write (default 250 ms). */
   persistDebounceMs?: number;
-  settledMarkerTtlMs?: number;
+  /** How long a settled request id is remembered (settled-markers.ts; default 15 minutes). */
+  settlementMarkerTtlMs?: number;
   /**
    * Where settled records are appended (local mode passes the queue its recorder drains); a
    * queue of its own when absent.
@@ -89,7 +91,8 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
   queue.restore(loaded.queue);
   const context: MemorySpendContext = {
     queue,
-    markerTtlMs: options.settledMarkerTtlMs ?? 7 * 24 * 3600_000,
+    settlementMarkerTtlMs: options.settlementMarkerTtlMs ?? MIN_SETTLEMENT_MARKER_TTL_MS,
+    leaseChargeMarkerTtlMs: LEASE_CHARGE_MARKER_TTL_MS,
   };
   const persister = createPersister(path, () => serializeState(state, queue.snapshot()), {
     debounceMs: options.persistDebounceMs ?? 250,

@@ -18,7 +18,10 @@ export interface RedisSpendOptions {
   client: RedisClient;
   names: RedisKeyNames;
   runScript: RunScript;
-  settledMarkerTtlMs: number;
+  /** How long the marker of a lease charged as estimated lives (settled-markers.ts). */
+  leaseChargeMarkerTtlMs: number;
+  /** How long the marker of a settlement lives (settled-markers.ts). */
+  settlementMarkerTtlMs: number;
 }
 
 export type RedisSpendStore = SpendStore & Pick<PolicyWriter, 'resetQuota' | 'deleteKeyCounters'>;
@@ -53,7 +56,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.keyMaxConcurrent,
           request.sourceDenied ? '1' : '0',
           request.modelDenied ? '1' : '0',
-          options.settledMarkerTtlMs,
+          options.leaseChargeMarkerTtlMs,
           encodeLeaseCharge(request.charge, request.estimateNano),
           request.session?.ttlMs ?? 0,
         );
@@ -90,7 +93,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.requestId,
           request.costNano,
           request.now,
-          options.settledMarkerTtlMs,
+          options.settlementMarkerTtlMs,
           settledRecordJson(request.record, request.now),
           request.keyUid,
         ];
@@ -113,7 +116,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
       guardRedis(async () => {
         const ns = names.namespace(namespace);
         const keys = [ns.keyCounters(keyUid), ns.accountCounters, ns.inFlight, ns.inFlightData];
-        const args = [ns.base, now, options.settledMarkerTtlMs];
+        const args = [ns.base, now, options.leaseChargeMarkerTtlMs];
         const reply = await runScript('tollgateReadKeyCounters', keys, args);
         return parseKeyCounters(reply, now);
       }),
@@ -121,7 +124,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
       guardRedis(async () => {
         const ns = names.namespace(namespace);
         const keys = [ns.accountCounters, ns.inFlight, ns.inFlightData];
-        const args = [ns.base, Date.now(), options.settledMarkerTtlMs];
+        const args = [ns.base, Date.now(), options.leaseChargeMarkerTtlMs];
         const reply = await runScript('tollgateReadAccountCounters', keys, args);
         const [spent, reserved] = reply as [string, string];
         return { spentNano: Number(spent), reservedNano: Number(reserved) };
@@ -144,7 +147,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
             namespaces.map((namespace) => {
               const ns = names.namespace(namespace);
               const keys = [ns.inFlight, ns.inFlightData, ns.inFlightCharge];
-              const args = [ns.base, request.now, options.settledMarkerTtlMs];
+              const args = [ns.base, request.now, options.leaseChargeMarkerTtlMs];
               return runScript('tollgateSweepExpiredLeases', keys, args);
             }),
           );

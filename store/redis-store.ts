@@ -10,19 +10,18 @@ import { createRedisPolicyStore } from './redis-policy-store.js';
 import { createRedisSpendStore } from './redis-spend-store.js';
 import { createRedisCounterRestore } from './redis-counter-restore.js';
 import { createRedisUpstreamHealth } from './redis-upstream-health.js';
+import { LEASE_CHARGE_MARKER_TTL_MS, MIN_SETTLEMENT_MARKER_TTL_MS } from './settled-markers.js';
 import { pendingRecordsOf } from './read-pending-usage-records.js';
 import type { Store } from './store.js';
 
 export interface RedisStoreOptions extends RedisClientOptions {
   /** Prefix of every key name (default `tg:`); tests use a unique one each. */
   prefix?: string;
-  /** How long a settled request id is remembered (default 7 days). */
-  settledMarkerTtlMs?: number;
+  /** How long a settled request id is remembered (settled-markers.ts; default 15 minutes). */
+  settlementMarkerTtlMs?: number;
   /** How long creation waits for the first connection before returning anyway (default 2 s). */
   readyTimeoutMs?: number;
 }
-
-const SEVEN_DAYS_MS = 7 * 24 * 3600_000;
 
 export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
   const client = connectRedisClient(options);
@@ -39,7 +38,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       client,
       names,
       runScript,
-      settledMarkerTtlMs: options.settledMarkerTtlMs ?? SEVEN_DAYS_MS,
+      leaseChargeMarkerTtlMs: LEASE_CHARGE_MARKER_TTL_MS,
+      settlementMarkerTtlMs: options.settlementMarkerTtlMs ?? MIN_SETTLEMENT_MARKER_TTL_MS,
     }),
     ...createRedisCounterRestore({ client, names, runScript }),
     ...createRedisUpstreamHealth({ client, names, runScript }),

@@ -66,6 +66,8 @@ export interface GatewayProcess {
   /** An Anthropic key of the account `namespace`. */
   apiKey: string;
   fake: FakeProvider;
+  /** The process's data folder (its memory store's file is there). */
+  dataDir: string;
   /** Kills the process if it still runs, closes the fake provider, removes the data folder. */
   stop(): Promise<void>;
 }
@@ -118,7 +120,7 @@ export async function startGatewayProcess(options: {
     await stop();
     throw error;
   }
-  return { child, port, metricsPort, apiKey: key.value, fake, stop };
+  return { child, port, metricsPort, apiKey: key.value, fake, dataDir, stop };
 }
 
 /** A short Messages call with the process's key, streamed or not. */

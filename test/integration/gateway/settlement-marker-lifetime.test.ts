@@ -1,0 +1,51 @@
+/**
+ * The gateway gives its store the settlement marker lifetime that covers its own retries
+ * (store/settled-markers.ts): twice `--settlement-retry-ms`, read from the memory store's file of a
+ * real `run-gateway.ts` process after one call.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MEMORY_STORE_FILE } from '../../../store/memory-store.js';
+import { postMessage, startGatewayProcess, type GatewayProcess } from './spawn-run-gateway.js';
+
+let gateway: GatewayProcess;
+const RETRY_MS = 1_800_000;
+
+beforeAll(async () => {
+  gateway = await startGatewayProcess({
+    namespace: 'team-markers',
+    env: { TOLLGATE_SETTLEMENT_RETRY_MS: String(RETRY_MS) },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await gateway.stop();
+});
+
+/** The settled markers (request id, expiry) the store file holds for the namespace. */
+function settledMarkers(): [string, number][] {
+  const file = join(gateway.dataDir, MEMORY_STORE_FILE);
+  if (!existsSync(file)) return [];
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+    state: { namespaces: { $map: [string, { settled?: { $map: [string, number][] } }][] } };
+  };
+  const found = stored.state.namespaces.$map.find(([name]) => name === 'team-markers');
+  return found?.[1].settled?.$map ?? [];
+}
+
+it('remembers a settled call for twice the settlement retry window', async () => {
+  const answered = await postMessage(gateway);
+  expect(answered.statusCode).toBe(200);
+  await answered.body.text();
+  const settledAfter = Date.now();
+  let markers = settledMarkers();
+  for (let attempt = 0; attempt < 200 && markers.length === 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    markers = settledMarkers();
+  }
+  expect(markers).toHaveLength(1);
+  const [, expires] = markers[0] ?? ['', 0];
+  expect(expires - settledAfter).toBeGreaterThan(2 * RETRY_MS - 60_000);
+  expect(expires - settledAfter).toBeLessThanOrEqual(2 * RETRY_MS);
+});
