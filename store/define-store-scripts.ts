@@ -1,5 +1,5 @@
 /**
- * The store's scripts and the one way to run them: EVALSHA as a plain ioredis `Command`, EVAL of
+ * The store's scripts and the one way to run them: EVALSHA as one ioredis `Command`, EVAL of
  * the same script when the server answers NOSCRIPT (a new or restarted server; EVAL also caches it).
  *
  * Not ioredis `defineCommand` with auto-pipelining: that path builds, per batch of commands, a
@@ -17,7 +17,7 @@
  * command the client writes meanwhile waits with it, at most as long.
  */
 import { createHash } from 'node:crypto';
-import { Cluster, Command, type Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { ADMISSION_KEY_COUNT, ADMISSION_LUA } from './admission-script.js';
 import type { RedisClient } from './connect-redis-client.js';
 import {
@@ -29,6 +29,7 @@ import {
 } from './counter-scripts.js';
 import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-restore-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
+import { ScriptCommand, scriptArgs } from './script-command.js';
 import { CLAIM_UPSTREAM_LUA, REPORT_UPSTREAM_FAILURE_LUA } from './upstream-health-scripts.js';
 
 /** How long a settlement may wait in the corked socket for a call that is waited for. */
@@ -101,11 +102,7 @@ export function defineStoreScripts(client: RedisClient): RunScript {
     corked = null;
     for (const connection of connections) connection.uncork();
   };
-  const send = (
-    name: 'evalsha' | 'eval',
-    args: (string | number)[],
-    mayWait: boolean,
-  ): Promise<unknown> => {
+  const send = (name: 'evalsha' | 'eval', args: string[], mayWait: boolean): Promise<unknown> => {
     if (corked === null) {
       corked = connectionsOf(client);
       for (const connection of corked) connection.cork();
@@ -117,21 +114,18 @@ export function defineStoreScripts(client: RedisClient): RunScript {
       waitTimer = setTimeout(uncork, SETTLEMENT_WAIT_MS);
     }
     // Both clients answer with the command's own promise (typed `unknown` by ioredis).
-    return client.sendCommand(
-      new Command(name, args, { replyEncoding: 'utf8' }),
-    ) as Promise<unknown>;
+    return client.sendCommand(new ScriptCommand(name, args)) as Promise<unknown>;
   };
   return (name, keys, args) => {
     const script = scripts[name];
     if (script.numberOfKeys !== null && keys.length !== script.numberOfKeys) {
       return Promise.reject(new Error(`${name}: wrong key count`));
     }
-    const commandArgs: (string | number)[] = [script.sha, keys.length, ...keys, ...args];
-    return send('evalsha', commandArgs, script.mayWait).catch((error: unknown) => {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      // A Command copies its arguments: the array is free to reuse.
-      commandArgs[0] = script.lua;
-      return send('eval', commandArgs, script.mayWait);
-    });
+    return send('evalsha', scriptArgs(script.sha, keys, args), script.mayWait).catch(
+      (error: unknown) => {
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        return send('eval', scriptArgs(script.lua, keys, args), script.mayWait);
+      },
+    );
   };
 }
