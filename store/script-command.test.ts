@@ -19,11 +19,15 @@ const ARGS = [
 ];
 
 describe('ScriptCommand', () => {
-  it("writes what ioredis's Command writes", () => {
-    for (const name of ['evalsha', 'eval'] as const) {
+  it("writes what ioredis's Command writes, for ASCII arguments and others", () => {
+    for (const [name, args] of [
+      ['evalsha', ARGS],
+      ['eval', ARGS],
+      ['evalsha', ARGS.filter((arg) => typeof arg === 'number' || /^[\x20-\x7e]*$/.test(arg))],
+    ] as const) {
       const head = name === 'evalsha' ? 'a'.repeat(40) : "return redis.call('GET', KEYS[1])";
-      const ours = new ScriptCommand(name, scriptArgs(head, KEYS, ARGS));
-      const theirs = new Command(name, [head, KEYS.length, ...KEYS, ...ARGS]);
+      const ours = new ScriptCommand(name, scriptArgs(head, KEYS, args));
+      const theirs = new Command(name, [head, KEYS.length, ...KEYS, ...args]);
       expect(ours.toWritable()).toBe(theirs.toWritable({}));
       expect(ours.getKeys()).toEqual(KEYS);
       expect(ours.getSlot()).toBe(theirs.getSlot());
