@@ -6,43 +6,15 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { postMessage, startGatewayProcess, type GatewayProcess } from './spawn-run-gateway.js';
+import { startLoggedGateway, waitFor, type LogLine } from './read-log-lines.js';
+import { postMessage, type GatewayProcess } from './spawn-run-gateway.js';
 
 let gateway: GatewayProcess;
-let output = '';
-
-interface LogLine {
-  level: number;
-  msg: string;
-  reqId?: string;
-  req?: { method: string; url: string };
-  res?: { statusCode: number };
-  responseTime?: number;
-  code?: string;
-}
-
-const lines = (): LogLine[] =>
-  output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-
-async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const found = find();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never logged: ${what}`);
-}
+let lines: () => LogLine[] = () => [];
+let output: () => string = () => '';
 
 beforeAll(async () => {
-  gateway = await startGatewayProcess({
-    namespace: 'team-log',
-    env: { TOLLGATE_LOG_LEVEL: 'info' },
-    stdout: 'pipe',
-  });
-  gateway.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  ({ gateway, lines, output } = await startLoggedGateway('team-log'));
 }, 60_000);
 
 afterAll(async () => {
@@ -100,6 +72,6 @@ it('writes one line per call when it completes, with its id, status and refusal 
   for (const id of [answeredId, refusedId]) {
     expect(lines().filter((line) => line.reqId === id)).toHaveLength(1);
   }
-  expect(output).not.toContain('incoming request');
-  expect(output).not.toContain(apiKey);
+  expect(output()).not.toContain('incoming request');
+  expect(output()).not.toContain(apiKey);
 });

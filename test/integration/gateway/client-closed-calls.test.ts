@@ -6,33 +6,11 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { postMessage, startGatewayProcess, type GatewayProcess } from './spawn-run-gateway.js';
+import { startLoggedGateway, waitFor, type LogLine } from './read-log-lines.js';
+import { postMessage, type GatewayProcess } from './spawn-run-gateway.js';
 
 let gateway: GatewayProcess;
-let output = '';
-
-interface LogLine {
-  msg: string;
-  reqId?: string;
-  res?: { statusCode: number };
-  responseTime?: number;
-  code?: string;
-}
-
-const lines = (): LogLine[] =>
-  output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-
-async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const found = find();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never seen: ${what}`);
-}
+let lines: () => LogLine[] = () => [];
 
 /** The value of one series of the gateway's metrics page (0 when absent). */
 async function scrape(series: string): Promise<number> {
@@ -58,12 +36,7 @@ const DURATION_4XX =
   'tollgate_request_duration_seconds_count{platform="Anthropic",status_class="4xx"}';
 
 beforeAll(async () => {
-  gateway = await startGatewayProcess({
-    namespace: 'team-closed',
-    env: { TOLLGATE_LOG_LEVEL: 'info' },
-    stdout: 'pipe',
-  });
-  gateway.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  ({ gateway, lines } = await startLoggedGateway('team-closed'));
 }, 60_000);
 
 afterAll(async () => {
