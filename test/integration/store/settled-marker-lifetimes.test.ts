@@ -76,7 +76,9 @@ describe('redis', () => {
     const store = await createRedisStore({ url: inject('redisUrl'), prefix, ...options });
     const client = new Redis(inject('redisUrl'));
     cleanups.push(
-      () => { client.disconnect(); },
+      () => {
+        client.disconnect();
+      },
       () => store.close(),
     );
     return { store, client, names: createRedisKeyNames(prefix) };
@@ -112,7 +114,9 @@ describe('redis', () => {
 describe('memory store file', () => {
   function dataFolder(): string {
     const folder = mkdtempSync(join(tmpdir(), 'tollgate-markers-'));
-    cleanups.push(() => { rmSync(folder, { recursive: true, force: true }); });
+    cleanups.push(() => {
+      rmSync(folder, { recursive: true, force: true });
+    });
     return folder;
   }
 
