@@ -4,9 +4,9 @@
  * serializer), status, duration in ms and, for a refused or failed call, Tollgate's error code.
  * A call the client closes before its response ended gets its line from the response's close
  * instead (`request closed by client`, `requestClosed`, called by the gateway): with the status
- * it was sent, or 499 when nothing was, and `TG_CLIENT_CLOSED`. fastify would only have said
- * `stream closed prematurely`, without duration or id of the cause, and nothing at all when no
- * stream had started. fastify's default also writes a second line when each request arrives; at
+ * it was sent, or 499 when nothing was, and `TG_CLIENT_CLOSED`. fastify would only have written
+ * `stream closed prematurely` (no duration, no code), and nothing at all for a call closed before
+ * its stream started. fastify's default also writes a second line when each request arrives; at
  * gateway rates that line doubled the lines for what the completed line already holds
  * (docs/benchmarks.md, "The forward path, fourth round").
  */
