@@ -7,8 +7,10 @@
  * server under test and its Redis are pinned to CPU 1, the load generator and the upstream to CPU 0
  * (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
  * Completions each: added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
- * rate), then calls/s at saturation (closed loop, 64 callers) with the process's CPU per call and,
- * for D, Redis's CPU (`INFO cpu`) and commands (`INFO commandstats`) per call. Writes
+ * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
+ * the change of load before it: docs/benchmarks.md, "The fifth round"), then calls/s at
+ * saturation (closed loop, 64 callers) with the process's CPU per call and, for D, Redis's CPU
+ * (`INFO cpu`) and commands (`INFO commandstats`) per call. Writes
  * `bench/results/<date>-side-by-side[-quick].json` and prints the tables.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -70,6 +72,8 @@ async function measureKind(options: {
   const rates: KindFigures['rates'] = [];
   for (const rate of RATES) {
     const durationMs = options.quick ? 2_000 : 8_000;
+    const leadInMs = options.quick ? 500 : 2_000;
+    await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs: leadInMs } });
     const result = await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs } });
     const latencies = Object.values(result.latencies).flat();
     const summary = summarizeLatencies(latencies);
