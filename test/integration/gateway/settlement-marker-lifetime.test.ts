@@ -3,10 +3,11 @@
  * (store/settled-markers.ts): twice `--settlement-retry-ms`, read from the memory store's file of a
  * real `run-gateway.ts` process after one call.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MEMORY_STORE_FILE } from '../../../store/memory-store.js';
+import { readStoredNamespace } from '../store/memory-store-file.js';
 import { postMessage, startGatewayProcess, type GatewayProcess } from './spawn-run-gateway.js';
 
 let gateway: GatewayProcess;
@@ -23,15 +24,11 @@ afterAll(async () => {
   await gateway.stop();
 });
 
-/** The settled markers (request id, expiry) the store file holds for the namespace. */
+/** The settled markers (request id, expiry) of the namespace, once the store file exists. */
 function settledMarkers(): [string, number][] {
   const file = join(gateway.dataDir, MEMORY_STORE_FILE);
   if (!existsSync(file)) return [];
-  const stored = JSON.parse(readFileSync(file, 'utf8')) as {
-    state: { namespaces: { $map: [string, { settled?: { $map: [string, number][] } }][] } };
-  };
-  const found = stored.state.namespaces.$map.find(([name]) => name === 'team-markers');
-  return found?.[1].settled?.$map ?? [];
+  return [...readStoredNamespace(file, 'team-markers').settled];
 }
 
 it('remembers a settled call for twice the settlement retry window', async () => {

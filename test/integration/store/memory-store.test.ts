@@ -2,7 +2,7 @@
  * The store contract against the memory store, plain and reloaded from disk before every call,
  * plus its persistence: atomic file, debounced writes, reload on start.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,7 @@ import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
 import type { StoreUnderTest } from './describe-store-contract.js';
 import { describeStoreContract } from './describe-store-contract.js';
+import { editStoredNamespace } from './memory-store-file.js';
 import { admission, settlement, tenant } from './store-fixtures.js';
 
 const folders: string[] = [];
@@ -50,17 +51,6 @@ async function reloadingStore(dataDir: string): Promise<Store> {
   return wrapper as unknown as Store;
 }
 
-/** The store file with the namespace's `countersPresent` flag removed, as stores before it wrote. */
-function withoutCountersFlag(text: string, namespace: string): string {
-  const stored = JSON.parse(text) as {
-    state: { namespaces: { $map: [string, Record<string, unknown>][] } };
-  };
-  const found = stored.state.namespaces.$map.find(([name]) => name === namespace);
-  if (found === undefined) throw new Error(`no namespace ${namespace} in the store file`);
-  delete found[1].countersPresent;
-  return JSON.stringify(stored);
-}
-
 /** A memory store on a data folder; the marker is dropped by closing, editing the file, reopening. */
 async function memoryStoreUnderTest(
   open: (dataDir: string) => Promise<Store>,
@@ -71,7 +61,10 @@ async function memoryStoreUnderTest(
     store,
     dropCountersMarker: async (namespace) => {
       await store.close();
-      writeFileSync(file, withoutCountersFlag(readFileSync(file, 'utf8'), namespace));
+      // As stores before the flag wrote the namespace.
+      editStoredNamespace(file, namespace, (fields) => {
+        delete fields.countersPresent;
+      });
       return underTest(await open(dataDir));
     },
   });

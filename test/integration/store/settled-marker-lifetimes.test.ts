@@ -6,7 +6,7 @@
  * file written with a week of markers of every settlement loses them when read.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -20,34 +20,11 @@ import {
   settlementMarkerTtlMs,
 } from '../../../store/settled-markers.js';
 import type { Store } from '../../../store/store.js';
+import { editStoredNamespace, readStoredNamespace } from './memory-store-file.js';
 import { admission, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
-interface StoredNamespace {
-  settled?: { $map: [string, number][] };
-  charged?: { $map: [string, number][] };
-  [field: string]: unknown;
-}
-
-interface StoredFile {
-  state: { namespaces: { $map: [string, StoredNamespace][] } };
-}
-
-/** A memory store file as written. */
-const readStored = (file: string): StoredFile =>
-  JSON.parse(readFileSync(file, 'utf8')) as StoredFile;
-
-/** The namespace's part of a memory store file (its records are in the queue, not here). */
-function storedNamespace(stored: StoredFile, namespace: string): StoredNamespace {
-  const found = stored.state.namespaces.$map.find(([name]) => name === namespace);
-  if (found === undefined) throw new Error(`no namespace ${namespace} in the file`);
-  return found[1];
-}
-
-/** The request ids of a marker map as written. */
-const idsOf = (markers: StoredNamespace['settled']): string[] =>
-  (markers?.$map ?? []).map(([requestId]) => requestId);
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
@@ -138,10 +115,10 @@ describe('memory store file', () => {
     expect(await store.settle(again)).toEqual({ applied: false });
     const late = await settleOne(store, who, now + 2_000 + lifetime + 1);
     await store.close();
-    const ns = storedNamespace(readStored(join(dataDir, MEMORY_STORE_FILE)), who.namespace);
-    expect(idsOf(ns.settled)).toEqual([late]);
+    const ns = readStoredNamespace(join(dataDir, MEMORY_STORE_FILE), who.namespace);
+    expect([...ns.settled.keys()]).toEqual([late]);
     // The charge marker outlives both, and still refuses a late settlement after a reload.
-    expect(idsOf(ns.charged)).toEqual([charged]);
+    expect([...ns.charged.keys()]).toEqual([charged]);
     const reopened = await createMemoryStore({ dataDir, settlementMarkerTtlMs: lifetime });
     const lateOfCharged = settlement(
       { ...who, now: now + 3 * 24 * 3_600_000 },
@@ -159,18 +136,17 @@ describe('memory store file', () => {
     const requestId = await settleOne(store, who, now);
     await store.close();
     const file = join(dataDir, MEMORY_STORE_FILE);
+    expect([...readStoredNamespace(file, who.namespace).settled.keys()]).toEqual([requestId]);
     // As written before: one `settled` map of 7-day markers, no `charged` map.
-    const stored = readStored(file);
-    const ns = storedNamespace(stored, who.namespace);
-    expect(idsOf(ns.settled)).toEqual([requestId]);
-    delete ns.charged;
-    ns.settled = { $map: [[requestId, now + LEASE_CHARGE_MARKER_TTL_MS]] };
-    writeFileSync(file, JSON.stringify(stored));
+    editStoredNamespace(file, who.namespace, (fields) => {
+      delete fields.charged;
+      fields.settled = { $map: [[requestId, now + LEASE_CHARGE_MARKER_TTL_MS]] };
+    });
     const reopened = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
     expect((await reopened.accountCounters(who.namespace)).spentNano).toBe(25);
     await reopened.close();
-    const rewritten = storedNamespace(readStored(file), who.namespace);
-    expect(idsOf(rewritten.settled)).toEqual([]);
-    expect(idsOf(rewritten.charged)).toEqual([]);
+    const rewritten = readStoredNamespace(file, who.namespace);
+    expect([...rewritten.settled.keys()]).toEqual([]);
+    expect([...rewritten.charged.keys()]).toEqual([]);
   });
 });
