@@ -227,16 +227,13 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
       if (!this.lastDropped) this.keep(bytes, start, start + 1);
       start += 1;
     }
-    if (this.sharedFields !== null) {
-      // Read by the tap from `frameStart`: a LF skipped above ends an empty line, which holds no
-      // field, so the reading is the same.
-      this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
-    } else {
-      // The scanner counted the frame's line ends (a LF skipped above was not one of them).
-      this.fields.lineEnds = this.scanner.eventLineEnds;
-      this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
-      this.fields.lineEnds = 0;
-    }
+    // Read here, the scanner counted the frame's line ends (a LF skipped above was not one of them).
+    // Read by the tap, from `frameStart`: a LF skipped above ends an empty line, which holds no
+    // field, so the reading is the same.
+    const own = this.sharedFields === null;
+    if (own) this.fields.lineEnds = this.scanner.eventLineEnds;
+    this.lastDropped = start < end && this.dropsFrame(bytes, start, end);
+    if (own) this.fields.lineEnds = 0;
     this.endedWithCr = bytes[end - 1] === CR;
     if (this.lastDropped) this.dropped = true;
     else if (start < end) this.keep(bytes, start, end);
