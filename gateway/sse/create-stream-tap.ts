@@ -211,13 +211,12 @@ class Tap<R> implements StreamTap<R>, SharedFraming {
       return;
     }
     if (this.held + size > this.limit) {
+      this.overflowed = true;
       if (this.observer !== null) {
         // The observer still needs every event: keep framing, stop reading.
-        this.overflowed = true;
         this.frameOnly(chunk);
         return;
       }
-      this.overflowed = true;
       this.events?.discard();
       this.elements?.discard();
       this.documentChunks = [];
