@@ -2,8 +2,10 @@
  * Calls the client closes before their response ends, seen from a real `run-gateway.ts` process at
  * `info`: each still gets its one access-log line and is counted in `tollgate_requests_total` and
  * `tollgate_request_duration_seconds`. Mid-stream, with the status it was sent (200); before the
- * upstream answered, as 499 (`TG_CLIENT_CLOSED`). A call that ends normally is counted once.
+ * upstream answered or half way through sending its body, as 499 (`TG_CLIENT_CLOSED`). A call that
+ * ends normally is counted once.
  */
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startLoggedGateway, waitFor, type LogLine } from './read-log-lines.js';
@@ -99,6 +101,37 @@ it('logs and counts a call closed before the upstream answered as 499', async ()
   expect(line).toMatchObject({ res: { statusCode: 499 }, code: 'TG_CLIENT_CLOSED' });
   expect(await scrapeUntil(REQUESTS_4XX, before.requests + 1)).toBe(before.requests + 1);
   expect(await scrapeUntil(DURATION_4XX, before.durations + 1)).toBe(before.durations + 1);
+});
+
+it('logs and counts a call closed half way through its body as 499, logging no error', async () => {
+  const before = await scrape(REQUESTS_4XX);
+  const upstreamCalls = gateway.fake.requests.length;
+  const arrivedLines = lines().length;
+  const socket = connect(gateway.port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(
+    'POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n' +
+      `content-length: 1000\r\nx-api-key: ${gateway.apiKey}\r\n\r\n{"model":"claude-`,
+  );
+  // The key is checked at the head; the body is being read when the client goes.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  socket.destroy();
+
+  const line = await waitFor(
+    () =>
+      lines()
+        .slice(arrivedLines)
+        .find((entry) => entry.msg === 'request closed by client'),
+    'the closed call',
+  );
+  expect(line).toMatchObject({ res: { statusCode: 499 }, code: 'TG_CLIENT_CLOSED' });
+  expect(await scrapeUntil(REQUESTS_4XX, before + 1)).toBe(before + 1);
+  expect(
+    lines()
+      .slice(arrivedLines)
+      .filter((entry) => entry.level >= 50),
+  ).toEqual([]);
+  expect(gateway.fake.requests.length).toBe(upstreamCalls);
 });
 
 it('counts a call that ends normally once', async () => {

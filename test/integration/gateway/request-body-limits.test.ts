@@ -168,6 +168,30 @@ describe('stalled requests are cut', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('does not cut a body that keeps arriving for longer than the idle timeout', async () => {
+    // Five pieces 110 ms apart: 440 ms in all, past the 300 ms idle timeout, never silent for it.
+    const size = Math.ceil(messageBody.length / 5);
+    const pieces = Array.from({ length: 5 }, (_, index) =>
+      messageBody.slice(index * size, (index + 1) * size),
+    );
+    const response = await exchange(
+      strictPort,
+      [
+        head('/v1/messages', {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(messageBody),
+          'x-api-key': await newKey(),
+          connection: 'close',
+        }),
+        ...pieces,
+      ],
+      110,
+    );
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ type: 'message' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('answers 408 when the headers never end', async () => {
     const response = await exchange(strictPort, [
       'POST /v1/responses HTTP/1.1\r\nhost: 127.0.0.1\r\n',
