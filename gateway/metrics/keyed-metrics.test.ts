@@ -86,6 +86,34 @@ describe('keyed metrics', () => {
     expect(await keyedTotal.metrics()).toBe(await ownTotal.metrics());
   });
 
+  it('record through a label set into the same series as through its labels', async () => {
+    const { own, keyed, run, keyedCounter, keyedHistogram } = both();
+    const labels = { platform: 'OpenAI', status_class: '2xx' };
+    run((counter, histogram) => {
+      if (counter instanceof KeyedCounter && histogram instanceof KeyedHistogram) {
+        const set = keyedCounter.labelSet({ status_class: '2xx', platform: 'OpenAI' });
+        counter.incIn(set, 2);
+        counter.inc(labels);
+        histogram.observeIn(set, 0.05);
+        histogram.observe(labels, 3);
+        return;
+      }
+      counter.inc(labels, 3);
+      histogram.observe(labels, 0.05);
+      histogram.observe(labels, 3);
+    });
+    expect(await keyed.metrics()).toBe(await own.metrics());
+    expect(() => {
+      keyedCounter.incIn(keyedCounter.labelSet(labels), -1);
+    }).toThrow();
+    // A set made before a reset records into a new series after it.
+    const set = keyedHistogram.labelSet(labels);
+    keyed.resetMetrics();
+    keyedHistogram.observeIn(set, 0.5);
+    expect((await keyedHistogram.get()).values.at(-1)).toMatchObject({ labels, value: 1 });
+    expect((await keyedCounter.get()).values).toEqual([]);
+  });
+
   it('refuse what prom-client refuses, and start over on reset', async () => {
     const { keyed, keyedCounter, keyedHistogram } = both();
     expect(() => {

@@ -40,6 +40,15 @@ interface KeyedMetricOptions<L extends string> {
 
 type Labels<L extends string> = Readonly<Record<L, string>>;
 
+/**
+ * One label set, resolved once (its key built, its labels copied), for a caller that records into
+ * the same sets again and again: recording into it is one map lookup, with no key to build.
+ */
+export interface LabelSet<L extends string> {
+  readonly key: string;
+  readonly labels: Labels<L>;
+}
+
 const SEPARATOR = '\u0001';
 
 abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }> {
@@ -65,12 +74,32 @@ abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }>
     for (const name of this.#labelNames) key += labels[name] + SEPARATOR;
     let cell = this.cells.get(key);
     if (cell === undefined) {
-      const copy = {} as Record<L, string>;
-      for (const name of this.#labelNames) copy[name] = labels[name];
-      cell = this.newCell(copy);
+      cell = this.newCell(this.#copy(labels));
       this.cells.set(key, cell);
     }
     return cell;
+  }
+
+  /** The label set for `labels` (the declared names only), to record into with `…In`. */
+  labelSet(labels: Labels<L>): LabelSet<L> {
+    let key = '';
+    for (const name of this.#labelNames) key += labels[name] + SEPARATOR;
+    return { key, labels: this.#copy(labels) };
+  }
+
+  protected cellIn(set: LabelSet<L>): Cell {
+    let cell = this.cells.get(set.key);
+    if (cell === undefined) {
+      cell = this.newCell(set.labels);
+      this.cells.set(set.key, cell);
+    }
+    return cell;
+  }
+
+  #copy(labels: Labels<L>): Labels<L> {
+    const copy = {} as Record<L, string>;
+    for (const name of this.#labelNames) copy[name] = labels[name];
+    return copy;
   }
 
   reset(): void {
@@ -103,9 +132,19 @@ export class KeyedCounter<L extends string> extends KeyedMetric<
   }
 
   inc(labels: Labels<L>, value = 1): void {
+    this.#check(value);
+    this.cell(labels).value += value;
+  }
+
+  /** `inc` into a label set made by a metric with the same label names in the same order. */
+  incIn(set: LabelSet<L>, value = 1): void {
+    this.#check(value);
+    this.cellIn(set).value += value;
+  }
+
+  #check(value: number): void {
     checkValue(this.name, value);
     if (value < 0) throw new Error(`${this.name}: a counter cannot be decreased`);
-    this.cell(labels).value += value;
   }
 
   get(): Promise<ExposedMetric> {
@@ -138,7 +177,16 @@ export class KeyedHistogram<L extends string> extends KeyedMetric<L, HistogramCe
 
   observe(labels: Labels<L>, value: number): void {
     checkValue(this.name, value);
-    const cell = this.cell(labels);
+    this.#record(this.cell(labels), value);
+  }
+
+  /** `observe` into a label set made by a metric with the same label names in the same order. */
+  observeIn(set: LabelSet<L>, value: number): void {
+    checkValue(this.name, value);
+    this.#record(this.cellIn(set), value);
+  }
+
+  #record(cell: HistogramCell<L>, value: number): void {
     cell.sum += value;
     cell.count += 1;
     const bounds = this.#upperBounds;

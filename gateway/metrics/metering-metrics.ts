@@ -6,7 +6,7 @@
  * and expired leases charged as estimated records.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
+import { KeyedCounter, KeyedHistogram, type LabelSet } from './keyed-metrics.js';
 import { USAGE_BUCKETS, type UsageBuckets } from '../../store/usage-buckets.js';
 import { statusClass } from './gateway-metrics.js';
 
@@ -31,9 +31,24 @@ export interface MeteringMetrics {
   expiredLeasesCharged: Counter;
 }
 
+/** A settled call's label sets, made once per platform, group, model and status class. */
+interface SettledLabelSets {
+  /** Duration, time to first byte and cost (the same label names in the same order). */
+  call: LabelSet<Labels>;
+  requests: Map<string, LabelSet<Labels | 'accuracy'>>;
+  /** Per usage bucket, made when the bucket first has tokens (a series appears only then). */
+  tokens: Map<string, LabelSet<Labels | 'bucket'>>;
+}
+
+/**
+ * Each metrics object's label sets, by their values joined: bounded as its series are (the model
+ * label is a price-table key or `other`).
+ */
+const labelSetsOf = new WeakMap<MeteringMetrics, Map<string, SettledLabelSets>>();
+
 export function createMeteringMetrics(registry: Registry): MeteringMetrics {
   const labelNames = ['platform', 'group', 'model', 'status_class'] as const;
-  return {
+  const metrics: MeteringMetrics = {
     requests: new KeyedCounter({
       name: 'tollgate_settled_requests_total',
       help: 'Forwarded requests settled, by platform, group, model, status class and accuracy.',
@@ -91,6 +106,7 @@ export function createMeteringMetrics(registry: Registry): MeteringMetrics {
       registers: [registry],
     }),
   };
+  return metrics;
 }
 
 export interface SettledRequest {
@@ -105,21 +121,51 @@ export interface SettledRequest {
   costNano: number;
 }
 
+function settledLabelSets(metrics: MeteringMetrics, settled: SettledRequest): SettledLabelSets {
+  const status = statusClass(settled.status);
+  const key = `${settled.platform}\u0001${settled.group}\u0001${settled.model}\u0001${status}`;
+  let byKey = labelSetsOf.get(metrics);
+  if (byKey === undefined) {
+    byKey = new Map();
+    labelSetsOf.set(metrics, byKey);
+  }
+  let sets = byKey.get(key);
+  if (sets === undefined) {
+    const labels = {
+      platform: settled.platform,
+      group: settled.group,
+      model: settled.model,
+      status_class: status,
+    };
+    sets = { call: metrics.duration.labelSet(labels), requests: new Map(), tokens: new Map() };
+    byKey.set(key, sets);
+  }
+  return sets;
+}
+
+/** Records one settled call: one lookup finds its label sets, none is built per metric. */
 export function observeSettledRequest(metrics: MeteringMetrics, settled: SettledRequest): void {
-  const labels = {
-    platform: settled.platform,
-    group: settled.group,
-    model: settled.model,
-    status_class: statusClass(settled.status),
-  };
-  metrics.requests.inc({ ...labels, accuracy: settled.accuracy });
-  metrics.duration.observe(labels, settled.durationMs / 1000);
+  const sets = settledLabelSets(metrics, settled);
+  const { call } = sets;
+  let requests = sets.requests.get(settled.accuracy);
+  if (requests === undefined) {
+    requests = metrics.requests.labelSet({ ...call.labels, accuracy: settled.accuracy });
+    sets.requests.set(settled.accuracy, requests);
+  }
+  metrics.requests.incIn(requests);
+  metrics.duration.observeIn(call, settled.durationMs / 1000);
   if (settled.timeToFirstByteMs !== null) {
-    metrics.timeToFirstByte.observe(labels, settled.timeToFirstByteMs / 1000);
+    metrics.timeToFirstByte.observeIn(call, settled.timeToFirstByteMs / 1000);
   }
   for (const bucket of USAGE_BUCKETS) {
     const tokens = settled.usage[bucket];
-    if (tokens > 0) metrics.tokens.inc({ ...labels, bucket }, tokens);
+    if (tokens <= 0) continue;
+    let set = sets.tokens.get(bucket);
+    if (set === undefined) {
+      set = metrics.tokens.labelSet({ ...call.labels, bucket });
+      sets.tokens.set(bucket, set);
+    }
+    metrics.tokens.incIn(set, tokens);
   }
-  if (settled.costNano > 0) metrics.cost.inc(labels, settled.costNano / 1e9);
+  if (settled.costNano > 0) metrics.cost.incIn(call, settled.costNano / 1e9);
 }
