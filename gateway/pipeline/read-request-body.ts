@@ -37,13 +37,14 @@ export function hasBody(headers: Headers): boolean {
 
 /** Pure: true for `application/json`, `application/*+json`, or no content-type at all. */
 export function isJsonMediaType(header: string | undefined): boolean {
-  if (header === undefined) return true;
+  if (header === undefined || header === 'application/json') return true;
   const type = (header.split(';')[0] ?? '').trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
 /** Pure: the decoding steps for a `content-encoding` header, in the order to apply them. */
 export function decodingSteps(header: string | undefined): string[] | GatewayError {
+  if (header === undefined) return [];
   const codings = (header ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
