@@ -43,4 +43,26 @@ describe('headersForUpstream', () => {
       'anthropic-version': '2023-06-01',
     });
   });
+
+  it('drops hop-by-hop headers and those the Connection header names', () => {
+    expect(
+      headersForUpstream({
+        connection: 'keep-alive, X-Trace-Hop',
+        'keep-alive': 'timeout=5',
+        'x-trace-hop': '1',
+        'x-trace-end': '2',
+        te: 'trailers',
+      }),
+    ).toEqual({ 'x-trace-end': '2' });
+    expect(
+      headersForUpstream({
+        connection: ['close', 'x-trace-hop'],
+        'x-trace-hop': '1',
+        accept: '*/*',
+      }),
+    ).toEqual({ accept: '*/*' });
+    expect(headersForUpstream({ connection: 'keep-alive', accept: '*/*' })).toEqual({
+      accept: '*/*',
+    });
+  });
 });

@@ -49,14 +49,20 @@ const forwardedDownstreamPrefixes = ['anthropic-ratelimit-', 'anthropic-priority
 export function isForwardedDownstream(name: string): boolean {
   const lower = name.toLowerCase();
   if (forwardedDownstream.has(lower)) return true;
-  return forwardedDownstreamPrefixes.some((prefix) => lower.startsWith(prefix));
+  for (const prefix of forwardedDownstreamPrefixes) if (lower.startsWith(prefix)) return true;
+  return false;
 }
 
 type HeaderValue = string | string[] | undefined;
 
-function connectionTokens(headers: Record<string, HeaderValue>): Set<string> {
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
+/** The header names a `Connection` header names (hop-by-hop too); none for the usual values. */
+function connectionTokens(headers: Record<string, HeaderValue>): ReadonlySet<string> {
   const value = headers.connection;
-  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+  // Most calls: no header, or one that names only a hop-by-hop header already dropped.
+  if (value === undefined || value === 'keep-alive' || value === 'close') return NO_TOKENS;
+  const text = Array.isArray(value) ? value.join(',') : value;
   return new Set(
     text
       .split(',')
@@ -71,7 +77,9 @@ function filterHeaders(
 ): Record<string, string | string[]> {
   const named = connectionTokens(headers);
   const result: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  // `for…in`, not `Object.entries`: no array per header. Header objects carry own names only.
+  for (const name in headers) {
+    const value = headers[name];
     const lower = name.toLowerCase();
     if (value === undefined || hopByHop.has(lower) || dropped.has(lower) || named.has(lower)) {
       continue;
@@ -91,7 +99,8 @@ export function headersForClient(
   headers: Record<string, HeaderValue>,
 ): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined && isForwardedDownstream(name)) result[name.toLowerCase()] = value;
   }
   return result;
