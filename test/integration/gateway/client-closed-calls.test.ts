@@ -37,6 +37,17 @@ const REQUESTS_4XX = 'tollgate_requests_total{platform="Anthropic",status_class=
 const DURATION_4XX =
   'tollgate_request_duration_seconds_count{platform="Anthropic",status_class="4xx"}';
 
+/** The first `request closed by client` line after the first `from` lines. */
+function closedLineAfter(from: number): Promise<LogLine> {
+  return waitFor(
+    () =>
+      lines()
+        .slice(from)
+        .find((entry) => entry.msg === 'request closed by client'),
+    'the closed call',
+  );
+}
+
 beforeAll(async () => {
   ({ gateway, lines } = await startLoggedGateway('team-closed'));
 }, 60_000);
@@ -91,13 +102,7 @@ it('logs and counts a call closed before the upstream answered as 499', async ()
   controller.abort();
   await expect(call).rejects.toThrow();
 
-  const line = await waitFor(
-    () =>
-      lines()
-        .slice(arrivedLines)
-        .find((entry) => entry.msg === 'request closed by client'),
-    'the closed call',
-  );
+  const line = await closedLineAfter(arrivedLines);
   expect(line).toMatchObject({ res: { statusCode: 499 }, code: 'TG_CLIENT_CLOSED' });
   expect(await scrapeUntil(REQUESTS_4XX, before.requests + 1)).toBe(before.requests + 1);
   expect(await scrapeUntil(DURATION_4XX, before.durations + 1)).toBe(before.durations + 1);
@@ -117,13 +122,7 @@ it('logs and counts a call closed half way through its body as 499, logging no e
   await new Promise((resolve) => setTimeout(resolve, 200));
   socket.destroy();
 
-  const line = await waitFor(
-    () =>
-      lines()
-        .slice(arrivedLines)
-        .find((entry) => entry.msg === 'request closed by client'),
-    'the closed call',
-  );
+  const line = await closedLineAfter(arrivedLines);
   expect(line).toMatchObject({ res: { statusCode: 499 }, code: 'TG_CLIENT_CLOSED' });
   expect(await scrapeUntil(REQUESTS_4XX, before + 1)).toBe(before + 1);
   expect(
