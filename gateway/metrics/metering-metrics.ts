@@ -48,7 +48,7 @@ const labelSetsOf = new WeakMap<MeteringMetrics, Map<string, SettledLabelSets>>(
 
 export function createMeteringMetrics(registry: Registry): MeteringMetrics {
   const labelNames = ['platform', 'group', 'model', 'status_class'] as const;
-  const metrics: MeteringMetrics = {
+  return {
     requests: new KeyedCounter({
       name: 'tollgate_settled_requests_total',
       help: 'Forwarded requests settled, by platform, group, model, status class and accuracy.',
@@ -106,7 +106,6 @@ export function createMeteringMetrics(registry: Registry): MeteringMetrics {
       registers: [registry],
     }),
   };
-  return metrics;
 }
 
 export interface SettledRequest {

@@ -45,7 +45,7 @@ export function isJsonMediaType(header: string | undefined): boolean {
 /** Pure: the decoding steps for a `content-encoding` header, in the order to apply them. */
 export function decodingSteps(header: string | undefined): string[] | GatewayError {
   if (header === undefined) return [];
-  const codings = (header ?? '')
+  const codings = header
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
