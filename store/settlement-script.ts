@@ -7,7 +7,8 @@
  * releases and charges the key's counters with one HMGET and one HSET).
  * KEYS: keyCounters, accountCounters, inFlight, inFlightData, settledMarker, inFlightCharge,
  * usageStream.
- * ARGV: base, requestId, cost, now, markerTtlMs (settled-markers.ts), recordJson (with chargedAt = now), keyUid.
+ * ARGV: base, requestId, cost, now, markerTtlMs (settled-markers.ts), recordJson (with chargedAt =
+ * now), keyUid.
  * Reply: 1 when applied, 0 when the request id was settled (or charged) before.
  */
 import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';

@@ -178,7 +178,7 @@ function watchPlainBody(raw: IncomingMessage, idleMs: number): void {
 }
 
 export function createBodyReader(bounds: { limitBytes: number; idleTimeoutMs: number }) {
-  // Fastify's callback form (its four parameters): no promise per call, and the body is read at once.
+  // Fastify's callback form (its four parameters): no promise per call, the body read at once.
   // eslint-disable-next-line max-params
   return function readRequestBody(
     request: FastifyRequest,

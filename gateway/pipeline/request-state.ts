@@ -54,7 +54,7 @@ export interface RequestState {
   upstreamAbort: UpstreamAbort | null;
   /** The response has closed (finished, or the client went away); set by the close handler. */
   closed: boolean;
-  /** Counted in the request metrics and logged (once: at the response's end, or its early close). */
+  /** Counted in the request metrics and logged: once, at the response's end or its early close. */
   counted: boolean;
   /**
    * Set by the close handler when the client went away before admission returned: settles the

@@ -227,7 +227,7 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
       if (!this.lastDropped) this.keep(bytes, start, start + 1);
       start += 1;
     }
-    // Read here, the scanner counted the frame's line ends (a LF skipped above was not one of them).
+    // Read here: the scanner counted the frame's line ends (a LF skipped above was not one).
     // Read by the tap, from `frameStart`: a LF skipped above ends an empty line, which holds no
     // field, so the reading is the same.
     const own = this.sharedFields === null;
