@@ -15,16 +15,11 @@ import type * as ConfigModule from '../gateway/gateway-config.js';
 import type * as WorkersModule from '../gateway/run-gateway-workers.js';
 import type * as StoreModule from '../store/create-store.js';
 import type * as HashModule from '../store/hash-key-value.js';
-import type { Platform } from '../store/store.js';
-import {
-  keyPolicy,
-  writeAccount,
-  writeUpstreams,
-} from '../test/integration/gateway/gateway-fixture.js';
-import type { BenchCredentials, BenchPlatform } from './describe-bench-requests.js';
+import type { BenchCredentials } from './describe-bench-requests.js';
 import { answerProfileRequests } from './record-cpu-profile.js';
 import { answerAllocationRequests } from './record-heap-sampling.js';
 import { answerLoopDelayRequests, recordCallDuration } from './record-loop-delay.js';
+import { seedBenchStore } from './seed-bench-store.js';
 
 export interface BenchGatewaySettings {
   store: 'memory' | 'redis';
@@ -45,15 +40,6 @@ export interface BenchGatewaySettings {
   /** Run the compiled build (default) or the sources. */
   compiled?: boolean;
 }
-
-const LARGE = 1_000_000_000_000_000;
-
-const PLATFORM: Record<BenchPlatform, Platform> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  gemini: 'Gemini',
-};
-const NAMESPACE = 'bench';
 
 const settings = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BenchGatewaySettings;
 
@@ -79,30 +65,13 @@ async function serve(): Promise<void> {
   const store = await createStore(
     settings.store === 'redis' ? { redisUrl: settings.redisUrl, prefix: settings.redisPrefix } : {},
   );
-  const all = settings.allFeatures === true;
-  await writeUpstreams(store, { secrets, baseURL: settings.providerUrl });
-  if (all) {
-    const openai = await store.getUpstream('openai-upstream');
-    if (openai !== null) {
-      await store.putUpstream({
-        ...openai,
-        digest: `${openai.digest}-native`,
-        chatCompletions: 'Native',
-      });
-    }
-  }
-  await writeAccount(store, NAMESPACE, all ? { creditNano: LARGE, maxConcurrent: 100_000 } : {});
-  for (const [platform, value] of Object.entries(settings.keys) as [BenchPlatform, string][]) {
-    const overrides = all
-      ? {
-          limits: { quotaNano: LARGE, fiveHourNano: LARGE, dailyNano: LARGE, sevenDayNano: LARGE },
-          sourceRanges: { allow: ['127.0.0.1/32'], deny: ['10.0.0.0/8'] },
-          maxConcurrent: 100_000,
-        }
-      : {};
-    const policy = keyPolicy({ platform: PLATFORM[platform], namespace: NAMESPACE, overrides });
-    await store.putKeyPolicy(hashKeyValue(secrets.pepper, value), policy);
-  }
+  await seedBenchStore(store, {
+    secrets,
+    providerUrl: settings.providerUrl,
+    keys: settings.keys,
+    allFeatures: settings.allFeatures === true,
+    hashKeyValue,
+  });
   const app = build({
     store,
     // `warn` unless TOLLGATE_BENCH_LOG_LEVEL says otherwise (`info` is what the chart runs: one

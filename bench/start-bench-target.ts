@@ -12,6 +12,7 @@ import { freePort } from '../test/support/redis-server.js';
 import type { BenchCredentials } from './describe-bench-requests.js';
 import type { BenchTarget } from './plan-bench-run.js';
 import type { BenchGatewaySettings } from './serve-bench-gateway.js';
+import { newBenchKeys } from './seed-bench-store.js';
 import { spawnBenchChild, type BenchChild } from './spawn-bench-child.js';
 
 export interface StartedTarget {
@@ -68,11 +69,7 @@ export async function startBenchTarget(
     };
   }
   if (target.scenario === 'D' && environment.redisUrl === null) throw new Error('no bench Redis');
-  const keys: BenchCredentials = {
-    anthropic: `sk-tg-bench-${randomBytes(16).toString('hex')}`,
-    openai: `sk-tg-bench-${randomBytes(16).toString('hex')}`,
-    gemini: `sk-tg-bench-${randomBytes(16).toString('hex')}`,
-  };
+  const keys = newBenchKeys();
   const port = await freePort();
   const settings: BenchGatewaySettings = {
     store: target.scenario === 'D' ? 'redis' : 'memory',
