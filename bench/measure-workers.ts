@@ -1,10 +1,12 @@
 /**
- * `npx tsx bench/measure-workers.ts [seconds] [worker counts...]`: Tollgate with 1 and 2 cluster
- * workers (default) in the side-by-side layout, every worker and Redis pinned to the server's CPUs,
- * the load generator and the mock upstream on the others; non-streamed Chat Completions in a closed
- * loop of 64 callers. Prints calls/s and CPU ms per call of the whole process tree (primary and
- * workers) and of Redis for each count, so the cost of running several workers is measured on the
- * same cores: equal CPU per call means throughput grows with the cores given to the workers.
+ * `npx tsx bench/measure-workers.ts [seconds] [worker counts...] [--spread]`: Tollgate with 1 and 2
+ * cluster workers (default) in the side-by-side layout, every worker and Redis pinned to the
+ * server's CPUs, the load generator and the mock upstream on the others; non-streamed Chat
+ * Completions in a closed loop of 64 callers. Prints calls/s and CPU ms per call of the whole
+ * process tree (primary and workers) and of Redis for each count, so the cost of running several
+ * workers is measured on the same cores: equal CPU per call means throughput grows with the cores
+ * given to the workers. `--spread` leaves the workers unpinned, free to use every CPU the other
+ * processes leave idle (on two CPUs: what remains of the load generator's).
  */
 import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
@@ -14,7 +16,10 @@ import { readRedisCpuSeconds } from './read-redis-commandstats.js';
 import { startBenchTarget } from './start-bench-target.js';
 import { answeredCalls, driveLoad, startSideBySideLayout } from './start-side-by-side-layout.js';
 
-const [secondsText = '6', ...countTexts] = process.argv.slice(2);
+const spread = process.argv.includes('--spread');
+const [secondsText = '6', ...countTexts] = process.argv
+  .slice(2)
+  .filter((arg) => arg !== '--spread');
 const seconds = Number(secondsText);
 const counts = countTexts.length > 0 ? countTexts.map(Number) : [1, 2];
 const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
@@ -31,7 +36,7 @@ try {
   for (const workers of counts) {
     const started = await startBenchTarget(
       { id: `D${workers}`, scenario: 'D', label: 'D', workers, hold: false, crossCheck: false },
-      layout.environment,
+      spread ? { ...layout.environment, gatewayCpus: null } : layout.environment,
     );
     try {
       const drive = async (durationMs: number): Promise<number> =>
