@@ -100,6 +100,12 @@ export async function startProductionGateway(
       TOLLGATE_DRAIN_TIMEOUT_MS: '2000',
     },
   });
+  // As every bench child: killed when the bench exits, whatever way it does.
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const url = `http://127.0.0.1:${port}`;
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
   const stop = async (): Promise<void> => {
