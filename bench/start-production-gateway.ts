@@ -18,8 +18,8 @@ import { GATEWAY_NODE_FLAGS } from '../gateway/gateway-node-flags.js';
 import { createStore } from '../store/create-store.js';
 import { hashKeyValue } from '../store/hash-key-value.js';
 import { freePort } from '../test/support/redis-server.js';
+import type { BenchCredentials } from './describe-bench-requests.js';
 import { newBenchKeys, seedBenchStore } from './seed-bench-store.js';
-import type { StartedTarget } from './start-bench-target.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const READY_WITHIN_MS = 30_000;
@@ -47,9 +47,14 @@ async function waitUntilReady(url: string, exited: () => boolean): Promise<void>
   throw new Error(`the gateway was not ready within ${READY_WITHIN_MS} ms`);
 }
 
-export interface ProductionGateway extends StartedTarget {
+export interface ProductionGateway {
+  url: string;
   /** Its metrics port (`/metrics`: prom-client's process and heap figures among Tollgate's). */
   metricsUrl: string;
+  /** The gateway's own process: its memory is the figure. */
+  pid: number;
+  credentials: BenchCredentials;
+  stop(): Promise<void>;
 }
 
 export async function startProductionGateway(
@@ -130,7 +135,6 @@ export async function startProductionGateway(
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     pid: child.pid,
     credentials: keys,
-    child: null,
     stop,
   };
 }
