@@ -24,6 +24,7 @@ import {
   ACQUIRE_UPSTREAM_SLOT_LUA,
   READ_ACCOUNT_COUNTERS_LUA,
   READ_KEY_COUNTERS_LUA,
+  RENEW_LEASE_LUA,
   RESET_QUOTA_LUA,
   SWEEP_EXPIRED_LEASES_LUA,
 } from './counter-scripts.js';
@@ -45,6 +46,7 @@ const SCRIPTS = {
   tollgateClaimUpstream: { lua: CLAIM_UPSTREAM_LUA, numberOfKeys: 3 },
   tollgateReportUpstreamFailure: { lua: REPORT_UPSTREAM_FAILURE_LUA, numberOfKeys: 1 },
   tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
+  tollgateRenewLease: { lua: RENEW_LEASE_LUA, numberOfKeys: 2 },
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
   // Any number of keys: the call passes them all.
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },

@@ -4,8 +4,10 @@
  * lease end) plus `inflight:data[requestId] = keyUid TAB estimateNano`, and, when the gateway
  * prepared one, `inflight:charge[requestId]` = the estimated usage record to write if the lease ends
  * unsettled. The key's counters hold `reserved` and `inflight` (its slot count), the account
- * counters hold `reserved`. An expired member gives all three back and is charged its estimate
- * once (settled marker), so a gateway that died neither leaks a slot nor makes the call free.
+ * counters hold `reserved`. An expired member gives all three back and is charged once (settled
+ * marker): its estimate, or the progress its last renewal brought (RENEW_LEASE_LUA), so a gateway
+ * that died neither leaks a slot nor makes the call free, nor bills it more than was delivered
+ * plus what the upstream may still bill.
  *
  * Charging moves the counters and appends the usage record to the namespace's stream in the same
  * script, so a counter change and its record cannot diverge; the recorder drains the stream into
@@ -121,7 +123,10 @@ local function chargeCost(base, c)
 end
 
 -- The estimated charge of a lease that ended unsettled, once per request id. The charge entry is
--- accountUid TAB recordTime TAB record JSON without its closing brace (encode-lease-charge.ts).
+-- accountUid TAB recordTime TAB deliveredNano TAB chargeNano TAB record JSON without costNano and
+-- its closing brace (encode-lease-charge.ts). Without progress (deliveredNano empty) the
+-- reservation is charged; with it, the charge bounded as leaseExpiryCostNano does (store.ts): at
+-- most the reservation, never less than what was delivered.
 local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
   local charge = redis.call('HGET', base .. 'inflight:charge', requestId)
   if not charge then return 0 end
@@ -130,12 +135,16 @@ local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
     return 0
   end
   local reserved = splitTabs(entry, 2)
-  local fields = splitTabs(charge, 3)
+  local fields = splitTabs(charge, 5)
+  local cost = reserved[2]
+  if fields[3] ~= '' then
+    cost = int(math.max(tonumber(fields[3]), math.min(tonumber(fields[4]), tonumber(cost))))
+  end
   local duration = int(math.max(0, leaseEnd - tonumber(fields[2])))
   chargeCost(base, {
-    keyUid = reserved[1], cost = reserved[2], now = now,
-    recordJson = fields[3] .. ',"accountUid":' .. cjson.encode(fields[1]) ..
-      ',"durationMs":' .. duration .. ',"chargedAt":' .. int(now) .. '}',
+    keyUid = reserved[1], cost = cost, now = now,
+    recordJson = fields[5] .. ',"costNano":' .. cost .. ',"accountUid":' ..
+      cjson.encode(fields[1]) .. ',"durationMs":' .. duration .. ',"chargedAt":' .. int(now) .. '}',
   })
   return 1
 end

@@ -17,9 +17,10 @@ import type {
   AdmissionRequest,
   AdmissionResult,
   KeyCounters,
+  LeaseRenewal,
   SettlementRequest,
 } from './store.js';
-import { WINDOWS } from './store.js';
+import { leaseExpiryCostNano, WINDOWS } from './store.js';
 import type { QuotaResetEvent, UsageRecord } from './usage-records.js';
 import { settledRecordJson } from './usage-records.js';
 import { windowLimit } from './window-limit.js';
@@ -82,7 +83,10 @@ function appendToStream(context: MemorySpendContext, ns: NamespaceState, body: s
   ns.appended += 1;
 }
 
-/** Releases every lease that ended by `now` and charges its estimate once; returns the count. */
+/**
+ * Releases every lease that ended by `now` and charges it once (its estimate, or the progress its
+ * renewals brought, bounded by `leaseExpiryCostNano`); returns the count.
+ */
 export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, now: number): number {
   let charged = 0;
   for (const [requestId, entry] of ns.inFlight) {
@@ -90,14 +94,15 @@ export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, no
     releaseEntry(ns, requestId);
     const until = now + context.leaseChargeMarkerTtlMs;
     if (entry.charge === undefined || !mark(ns, ns.charged, { requestId, until })) continue;
-    const { accountUid, lease } = entry.charge;
+    const { accountUid, lease, progress } = entry.charge;
+    const costNano = leaseExpiryCostNano(entry.estimateNano, progress);
     const record: UsageRecord = {
       ...lease.record,
-      costNano: entry.estimateNano,
+      costNano,
       accountUid,
       durationMs: Math.max(0, entry.leaseUntil - lease.record.time),
     };
-    chargeCost(context, ns, { keyUid: entry.keyUid, costNano: entry.estimateNano, now, record });
+    chargeCost(context, ns, { keyUid: entry.keyUid, costNano, now, record });
     charged += 1;
   }
   return charged;
@@ -272,4 +277,22 @@ export function resetQuotaInState(
   };
   appendToStream(context, ns, JSON.stringify(event));
   return true;
+}
+
+/** A renewal: extends the lease (never shortens it) and keeps the progress it carries. */
+export function renewLeaseInState(
+  state: MemoryState,
+  request: { renewal: LeaseRenewal; untilMs: number },
+): void {
+  const { renewal, untilMs } = request;
+  const entry = state.namespaces.get(renewal.namespace)?.inFlight.get(renewal.requestId);
+  if (entry === undefined) return;
+  entry.leaseUntil = Math.max(entry.leaseUntil, untilMs);
+  const { progress } = renewal;
+  if (progress === undefined || entry.charge === undefined) return;
+  entry.charge.lease = { record: structuredClone(progress.record) };
+  entry.charge.progress = {
+    deliveredNano: progress.deliveredNano,
+    chargeNano: progress.chargeNano,
+  };
 }

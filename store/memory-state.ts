@@ -13,6 +13,7 @@ import type {
   GroupPolicy,
   KeyPolicy,
   LeaseCharge,
+  LeaseProgress,
   UpstreamPolicy,
   WindowName,
 } from './store.js';
@@ -48,8 +49,15 @@ export interface InFlightEntry {
   keyUid: string;
   estimateNano: number;
   leaseUntil: number;
-  /** Charged as an estimated record if the lease ends unsettled (`accountUid` as admitted). */
-  charge?: { accountUid: string; lease: LeaseCharge };
+  /**
+   * Charged as an estimated record if the lease ends unsettled (`accountUid` as admitted): the
+   * reservation, or the latest progress a renewal brought (its record replaces the lease's).
+   */
+  charge?: {
+    accountUid: string;
+    lease: LeaseCharge;
+    progress?: Pick<LeaseProgress, 'deliveredNano' | 'chargeNano'>;
+  };
 }
 
 export interface NamespaceState {

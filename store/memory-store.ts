@@ -26,6 +26,7 @@ import {
   admitInState,
   purgeExpired,
   readKeyCounters,
+  renewLeaseInState,
   resetQuotaInState,
   settleInState,
   sweepExpiredInState,
@@ -146,10 +147,7 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     admit: (request) => change(() => admitInState(context, state, request)),
     renewLease: (requests, untilMs) =>
       change(() => {
-        for (const request of requests) {
-          const entry = state.namespaces.get(request.namespace)?.inFlight.get(request.requestId);
-          if (entry !== undefined) entry.leaseUntil = Math.max(entry.leaseUntil, untilMs);
-        }
+        for (const renewal of requests) renewLeaseInState(state, { renewal, untilMs });
       }),
     settle: (request) => change(() => ({ applied: settleInState(context, state, request) })),
     // One process holds the memory store, so there is no other replica to share the sweep with.

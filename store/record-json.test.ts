@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeLeaseCharge } from './encode-lease-charge.js';
+import { encodeLeaseCharge, encodeLeaseProgress } from './encode-lease-charge.js';
 import { leaseChargeJsonPrefix, settledRecordJson } from './record-json.js';
 import type { LeaseCharge } from './store.js';
 import type { UsageRecord } from './usage-records.js';
@@ -90,35 +90,42 @@ describe('encodeLeaseCharge', () => {
     return { record: fields as LeaseCharge['record'] };
   }
 
-  /** The encoding before the template: a copy without two fields, stringified. */
-  function copied(lease: LeaseCharge, estimateNano: number): string {
-    const fields: Record<string, unknown> = { ...lease.record, costNano: estimateNano };
+  /** The encoding before the template: a copy without three fields, stringified. */
+  function copied(lease: LeaseCharge): string {
+    const fields: Record<string, unknown> = { ...lease.record };
+    delete fields.costNano;
     delete fields.accountUid;
     delete fields.durationMs;
-    return `${lease.record.time}\t${JSON.stringify(fields).slice(0, -1)}`;
+    return JSON.stringify(fields).slice(0, -1);
   }
 
   for (const [name, overrides] of Object.entries(VARIANTS)) {
-    it(`writes the record time, a TAB and the record's JSON without its brace: ${name}`, () => {
+    it(`writes the record time, three TABs and the record's JSON without its cost and brace: ${name}`, () => {
       const lease = charge({ upstream: null, accuracy: 'estimated', ...overrides });
       if (name === 'no attempts') delete lease.record.attempts;
-      expect(encodeLeaseCharge(lease, 76_804_050)).toBe(copied(lease, 76_804_050));
+      expect(encodeLeaseCharge(lease)).toBe(`${lease.record.time}\t\t\t${copied(lease)}`);
     });
   }
 
-  it('leaves out accountUid and durationMs a record carries anyway', () => {
+  it('leaves out costNano, accountUid and durationMs a record carries anyway', () => {
     const lease = { record: record() } as LeaseCharge;
-    const prefix = leaseChargeJsonPrefix(lease, 9);
-    expect(JSON.parse(`${prefix}}`)).toEqual({
-      ...record(),
-      accountUid: undefined,
-      durationMs: undefined,
-      costNano: 9,
-    });
-    expect(prefix).not.toContain('accountUid');
+    const prefix = leaseChargeJsonPrefix(lease.record);
+    const { costNano, accountUid, durationMs, ...rest } = record();
+    expect([costNano, accountUid, durationMs]).not.toContain(undefined);
+    expect(JSON.parse(`${prefix}}`)).toEqual(rest);
+    expect(prefix).not.toMatch(/accountUid|durationMs|costNano/);
+  });
+
+  it("writes a renewal's progress as delivered TAB charge TAB the record prefix", () => {
+    const lease = charge({ upstream: 'up', accuracy: 'estimated' });
+    const progress = { record: lease.record, deliveredNano: 1_200.4, chargeNano: 3_000 };
+    expect(encodeLeaseProgress(progress)).toBe(`1200\t3000\t${copied(lease)}`);
+    expect(encodeLeaseProgress({ ...progress, deliveredNano: Number.NaN, chargeNano: -5 })).toBe(
+      `0\t0\t${copied(lease)}`,
+    );
   });
 
   it('is empty without a charge', () => {
-    expect(encodeLeaseCharge(undefined, 1)).toBe('');
+    expect(encodeLeaseCharge(undefined)).toBe('');
   });
 });

@@ -77,8 +77,8 @@ function head(record: RecordFields): string {
   return `{"requestId":${jsonString(record.requestId)},"time":${jsonNumber(record.time)},"namespace":${jsonString(record.namespace)}`;
 }
 
-/** From `,"keyUid"` to `"multiplier":...`, with `costNano` as given. */
-function middle(record: RecordFields, costNano: number): string {
+/** From `,"keyUid"` to `"multiplier":...`, with `costNano` as given (left out when null). */
+function middle(record: RecordFields, costNano: number | null): string {
   const { usage } = record;
   return (
     `,"keyUid":${jsonString(record.keyUid)},"keyName":${jsonString(record.keyName)}` +
@@ -89,7 +89,8 @@ function middle(record: RecordFields, costNano: number): string {
     `,"usage":{"inputUncached":${jsonNumber(usage.inputUncached)}` +
     `,"cacheRead":${jsonNumber(usage.cacheRead)},"cacheWrite5m":${jsonNumber(usage.cacheWrite5m)}` +
     `,"cacheWrite1h":${jsonNumber(usage.cacheWrite1h)},"output":${jsonNumber(usage.output)}` +
-    `,"reasoning":${jsonNumber(usage.reasoning)}},"costNano":${jsonNumber(costNano)}` +
+    `,"reasoning":${jsonNumber(usage.reasoning)}}` +
+    (costNano === null ? '' : `,"costNano":${jsonNumber(costNano)}`) +
     `,"priceVersion":${jsonString(record.priceVersion)}` +
     `,"multiplier":${jsonString(record.multiplier)}`
   );
@@ -127,16 +128,17 @@ export function settledRecordJson(record: UsageRecord, chargedAt: number): strin
 }
 
 /**
- * The JSON of a lease charge's record with `costNano` set to the reservation, without
- * `accountUid` and `durationMs` and without its closing brace (the store appends those).
+ * The JSON of a lease charge's record without `costNano`, `accountUid` and `durationMs` and
+ * without its closing brace: the store appends those when it charges the lease (the cost is known
+ * only then: the reservation, or the progress a renewal brought, bounded by the reservation).
  */
-export function leaseChargeJsonPrefix(charge: LeaseCharge, costNano: number): string {
-  const { record } = charge;
+export function leaseChargeJsonPrefix(record: LeaseCharge['record']): string {
   if (!hasDeclaredTypes(record)) {
-    const fields: Record<string, unknown> = { ...record, costNano };
+    const fields: Record<string, unknown> = { ...record };
+    delete fields.costNano;
     delete fields.accountUid;
     delete fields.durationMs;
     return JSON.stringify(fields).slice(0, -1);
   }
-  return `${head(record)}${middle(record, costNano)}${tail(record)}`;
+  return `${head(record)}${middle(record, null)}${tail(record)}`;
 }

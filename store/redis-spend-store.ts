@@ -8,7 +8,7 @@ import { guardRedis } from './connect-redis-client.js';
 import type { RunScript } from './define-store-scripts.js';
 import { parseAdmissionReply, parseKeyCounters } from './parse-script-replies.js';
 import type { RedisKeyNames } from './redis-key-names.js';
-import { encodeLeaseCharge } from './encode-lease-charge.js';
+import { encodeLeaseCharge, encodeLeaseProgress } from './encode-lease-charge.js';
 import type { PolicyWriter, SpendStore } from './store.js';
 import { settledRecordJson, type QuotaResetEvent } from './usage-records.js';
 import { WINDOWS } from './store.js';
@@ -57,23 +57,25 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.sourceDenied ? '1' : '0',
           request.modelDenied ? '1' : '0',
           options.leaseChargeMarkerTtlMs,
-          encodeLeaseCharge(request.charge, request.estimateNano),
+          encodeLeaseCharge(request.charge),
           request.session?.ttlMs ?? 0,
         );
         return runScript('tollgateAdmit', keys, args).then(parseAdmissionReply);
       }),
     renewLease: (requests, untilMs) =>
       guardRedis(async () => {
+        // One command per request either way: a plain ZADD, or the script that also keeps the
+        // progress (the same round trip).
         await Promise.all(
-          requests.map((request) =>
-            client.zadd(
-              names.namespace(request.namespace).inFlight,
-              'XX',
-              'GT',
-              untilMs,
-              request.requestId,
-            ),
-          ),
+          requests.map((request) => {
+            const ns = names.namespace(request.namespace);
+            if (request.progress === undefined) {
+              return client.zadd(ns.inFlight, 'XX', 'GT', untilMs, request.requestId);
+            }
+            const keys = [ns.inFlight, ns.inFlightCharge];
+            const args = [request.requestId, untilMs, encodeLeaseProgress(request.progress)];
+            return runScript('tollgateRenewLease', keys, args);
+          }),
         );
       }),
     settle: (request) =>

@@ -50,7 +50,8 @@ export interface AdmissionRequest {
   leaseMs: number;
   /**
    * What to charge if the lease ends before the request is settled (a gateway died): the
-   * reservation `estimateNano` is charged once, with this record (`accuracy: 'estimated'`). Without
+   * reservation `estimateNano` is charged once, with this record (`accuracy: 'estimated'`), unless
+   * a renewal brought the request's progress (`LeaseProgress`), which is charged then. Without
    * it an expired lease is only released (store-level callers that never forward anything).
    */
   charge?: LeaseCharge;
@@ -63,11 +64,44 @@ export interface AdmissionRequest {
 
 /**
  * The usage record of a request whose lease ended unsettled, prepared at admission. The store adds
- * `accountUid` (known inside the admission step) and `durationMs` (until the lease ended); the
- * record's `costNano` is the reservation.
+ * `accountUid` (known inside the admission step) and `durationMs` (until the lease ended), and
+ * writes `costNano` (the reservation, or the progress a renewal brought: `leaseExpiryCostNano`).
  */
 export interface LeaseCharge {
   record: Omit<UsageRecord, 'accountUid' | 'durationMs'>;
+}
+
+/**
+ * What a renewal tells the store about a request still streaming: the usage record as it stands
+ * (the buckets delivered so far), their cost, and the charge to make if the lease ends unsettled
+ * (the delivered cost plus what the upstream may still bill). The store keeps the latest with the
+ * lease and charges it instead of the reservation: `leaseExpiryCostNano` bounds it.
+ */
+export interface LeaseProgress {
+  record: LeaseCharge['record'];
+  deliveredNano: number;
+  chargeNano: number;
+}
+
+/** One request whose lease a renewal extends, with its progress when it has streamed. */
+export interface LeaseRenewal {
+  namespace: string;
+  keyUid: string;
+  requestId: string;
+  progress?: LeaseProgress | undefined;
+}
+
+/**
+ * The charge of a lease that ended unsettled: the reservation without progress; with progress its
+ * charge, at most the reservation, and never less than what was delivered (which wins over the
+ * reservation when the delivered usage already exceeds it: that much was billed upstream).
+ */
+export function leaseExpiryCostNano(
+  estimateNano: number,
+  progress: Pick<LeaseProgress, 'deliveredNano' | 'chargeNano'> | undefined,
+): number {
+  if (progress === undefined) return estimateNano;
+  return Math.max(progress.deliveredNano, Math.min(progress.chargeNano, estimateNano));
 }
 
 export interface LeaseSweepRequest {
@@ -171,11 +205,11 @@ export interface PolicyReader {
 export interface SpendStore {
   /** One atomic step: every check in order, then the reservation and the concurrency slots. */
   admit(request: AdmissionRequest): Promise<AdmissionResult>;
-  /** Extends the reservation and slot leases of requests still streaming. */
-  renewLease(
-    requests: readonly { namespace: string; keyUid: string; requestId: string }[],
-    untilMs: number,
-  ): Promise<void>;
+  /**
+   * Extends the reservation and slot leases of requests still streaming, and keeps the progress a
+   * renewal carries with the lease (in the same command per request: no extra round trip).
+   */
+  renewLease(requests: readonly LeaseRenewal[], untilMs: number): Promise<void>;
   /**
    * Exactly once per request id: replaces the reservation by the cost, releases the slots. A
    * request whose lease ended unsettled was charged its estimate then; settling it later changes

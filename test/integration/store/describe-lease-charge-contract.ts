@@ -1,9 +1,11 @@
 /**
- * Contract: a lease that ends unsettled (the gateway died) is charged its reservation once, as an
- * `estimated` usage record, whether admission, a counter read or the sweep notices it first; a
- * late settlement of the same request id changes nothing.
+ * Contract: a lease that ends unsettled (the gateway died) is charged once, as an `estimated` usage
+ * record, whether admission, a counter read or the sweep notices it first: its reservation, or the
+ * progress its last renewal brought (the delivered record and a charge bounded by the reservation
+ * and the delivered cost); a late settlement of the same request id changes nothing.
  */
 import { describe, expect, it } from 'vitest';
+import type { LeaseProgress } from '../../../store/store.js';
 import type { StoreHolder } from './describe-store-contract.js';
 import { admission, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
@@ -72,6 +74,77 @@ export function describeLeaseChargeContract(holder: StoreHolder): void {
         spentNano: 900,
         reservedNano: 0,
       });
+    });
+
+    // [delivered, charge] a renewal brought, the reservation 900, and what the lease is charged.
+    const bounds: [string, number, number, number][] = [
+      ['its charge', 200, 350, 350],
+      ['at most the reservation', 200, 5_000, 900],
+      ['at least what was delivered', 200, 100, 200],
+      ['what was delivered, past the reservation', 1_200, 1_300, 1_200],
+    ];
+    for (const [name, deliveredNano, chargeNano, charged] of bounds) {
+      it(`are charged the progress a renewal brought: ${name}`, async () => {
+        const { store } = holder;
+        const who = await tenant(store);
+        const now = Date.now();
+        const { requestId, charge } = await admitChargedLease(store, { ...who, now }, 900);
+        const ref = { namespace: who.namespace, keyUid: who.keyUid, requestId };
+        const progress = (output: number, upstream: string): LeaseProgress => ({
+          record: {
+            ...charge.record,
+            upstream,
+            usage: { ...charge.record.usage, inputUncached: 37, output },
+            timeToFirstByteMs: 80,
+          },
+          deliveredNano,
+          chargeNano,
+        });
+        // The later renewal's progress replaces the earlier one; neither moves the lease back.
+        await store.renewLease([{ ...ref, progress: progress(3, 'up-first') }], now + 500);
+        await store.renewLease([{ ...ref, progress: progress(12, 'up-second') }], now + 600);
+        await store.sweepExpiredLeases({ now: now + 999, claimMs: 1 });
+        expect(await store.pendingUsageRecords(who.namespace, 10)).toEqual([]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect((await store.sweepExpiredLeases({ now: now + 1_000, claimMs: 1 })).swept).toBe(true);
+        const records = await store.pendingUsageRecords(who.namespace, 10);
+        expect(records).toEqual([
+          {
+            ...progress(12, 'up-second').record,
+            costNano: charged,
+            accountUid: who.accountUid,
+            durationMs: 1_000,
+            chargedAt: now + 1_000,
+          },
+        ]);
+        expect(await store.accountCounters(who.namespace)).toEqual({
+          spentNano: charged,
+          reservedNano: 0,
+        });
+        const counters = await store.keyCounters(who.namespace, who.keyUid, now + 1_000);
+        expect([counters.usedNano, counters.reservedNano]).toEqual([charged, 0]);
+      });
+    }
+
+    it('keep no progress once settled', async () => {
+      const { store } = holder;
+      const who = await tenant(store);
+      const now = Date.now();
+      const { requestId, charge } = await admitChargedLease(store, { ...who, now }, 900);
+      const settled = settlement({ ...who, now: now + 100 }, { requestId, costNano: 300 });
+      expect(await store.settle(settled)).toEqual({ applied: true });
+      const progress = { record: charge.record, deliveredNano: 400, chargeNano: 500 };
+      await store.renewLease(
+        [{ namespace: who.namespace, keyUid: who.keyUid, requestId, progress }],
+        now + 5_000,
+      );
+      await store.sweepExpiredLeases({ now: now + 10_000, claimMs: 1 });
+      expect(await store.accountCounters(who.namespace)).toEqual({
+        spentNano: 300,
+        reservedNano: 0,
+      });
+      const records = await store.pendingUsageRecords(who.namespace, 10);
+      expect(records.map((record) => [record.costNano, record.accuracy])).toEqual([[300, 'exact']]);
     });
 
     it('are not charged once settled', async () => {
