@@ -13,7 +13,7 @@
  * KEYS: keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge.
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
  * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs (of a lease charged by the
- * purge), lease charge ('' for none: encode-lease-charge.ts), session binding TTL
+ * purge), lease charge ('' for none: recordTime TAB record JSON prefix), session binding TTL
  * (0 = no session).
  * KEYS[7] is the session binding (sticky sessions; any name of the namespace when there is none):
  * when admitted, its upstream is read and its TTL renewed.

@@ -3,6 +3,7 @@
  * quota reset once per token, and the upstream concurrency slot. Each touches one slot: a
  * namespace's, or one upstream's.
  */
+import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
 import { LUA_RELEASE_AND_PURGE, USAGE_STREAM_FIELD } from './lua-shared-functions.js';
 
 /**
@@ -23,20 +24,16 @@ return purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
 
 /**
  * A renewal that carries a request's progress: the lease extended as the plain renewal does it
- * (ZADD XX GT: only a request still in flight, never shortened), and the charge entry's last three
- * fields replaced (deliveredNano TAB chargeNano TAB record JSON prefix, encode-lease-charge.ts),
- * so an expired lease is charged what was delivered. A request settled or charged has no entry:
- * nothing is written.
+ * (ZADD XX GT: only a request still in flight, never shortened), and the progress stored beside
+ * the request's charge entry (field requestId:progress, encode-lease-charge.ts), replacing the
+ * previous one, so an expired lease is charged what was delivered. A request settled or charged
+ * has no charge entry: nothing is written.
  * KEYS: inFlight, inFlightCharge. ARGV: requestId, untilMs, progress. Reply: 1 when kept.
  */
 export const RENEW_LEASE_LUA = `
 redis.call('ZADD', KEYS[1], 'XX', 'GT', ARGV[2], ARGV[1])
-local entry = redis.call('HGET', KEYS[2], ARGV[1])
-if not entry then return 0 end
-local first = string.find(entry, '\t', 1, true)
-local second = first and string.find(entry, '\t', first + 1, true)
-if not second then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], string.sub(entry, 1, second) .. ARGV[3])
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1] .. '${PROGRESS_FIELD_SUFFIX}', ARGV[3])
 return 1
 `;
 

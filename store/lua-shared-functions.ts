@@ -3,7 +3,8 @@
  * expired leases. A request in flight is one member of the namespace's `inflight` ZSET (score =
  * lease end) plus `inflight:data[requestId] = keyUid TAB estimateNano`, and, when the gateway
  * prepared one, `inflight:charge[requestId]` = the estimated usage record to write if the lease ends
- * unsettled. The key's counters hold `reserved` and `inflight` (its slot count), the account
+ * unsettled (and `inflight:charge[requestId:progress]` = what the request delivered, once a renewal
+ * brought it). The key's counters hold `reserved` and `inflight` (its slot count), the account
  * counters hold `reserved`. An expired member gives all three back and is charged once (settled
  * marker): its estimate, or the progress its last renewal brought (RENEW_LEASE_LUA), so a gateway
  * that died neither leaks a slot nor makes the call free, nor bills it more than was delivered
@@ -23,6 +24,7 @@ import {
   COUNTERS_PRESENT_FIELD,
   COUNTERS_SPENT_FIELD,
 } from './redis-key-names.js';
+import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
 import { WINDOWS } from './store.js';
 
 /** What admission and charge read from the key's counters (the Lua table keyCounterFields). */
@@ -123,28 +125,33 @@ local function chargeCost(base, c)
 end
 
 -- The estimated charge of a lease that ended unsettled, once per request id. The charge entry is
--- accountUid TAB recordTime TAB deliveredNano TAB chargeNano TAB record JSON without costNano and
--- its closing brace (encode-lease-charge.ts). Without progress (deliveredNano empty) the
--- reservation is charged; with it, the charge bounded as leaseExpiryCostNano does (store.ts): at
--- most the reservation, never less than what was delivered.
+-- accountUid TAB recordTime TAB record JSON without its closing brace, its cost the reservation;
+-- a renewal's progress beside it (field requestId:progress) is deliveredNano TAB chargeNano TAB
+-- record JSON without its cost and closing brace (encode-lease-charge.ts). With progress, the
+-- charge is bounded as leaseExpiryCostNano does (store.ts): at most the reservation, never less
+-- than what was delivered.
 local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
-  local charge = redis.call('HGET', base .. 'inflight:charge', requestId)
+  local chargeKey = base .. 'inflight:charge'
+  local charge = redis.call('HGET', chargeKey, requestId)
   if not charge then return 0 end
-  redis.call('HDEL', base .. 'inflight:charge', requestId)
+  local progress = redis.call('HGET', chargeKey, requestId .. '${PROGRESS_FIELD_SUFFIX}')
+  redis.call('HDEL', chargeKey, requestId, requestId .. '${PROGRESS_FIELD_SUFFIX}')
   if not redis.call('SET', base .. 'settled:' .. requestId, '1', 'NX', 'PX', markerTtl) then
     return 0
   end
   local reserved = splitTabs(entry, 2)
-  local fields = splitTabs(charge, 5)
-  local cost = reserved[2]
-  if fields[3] ~= '' then
-    cost = int(math.max(tonumber(fields[3]), math.min(tonumber(fields[4]), tonumber(cost))))
+  local fields = splitTabs(charge, 3)
+  local cost, json = reserved[2], fields[3]
+  local delivered = progress and splitTabs(progress, 3)
+  if delivered then
+    cost = int(math.max(tonumber(delivered[1]), math.min(tonumber(delivered[2]), tonumber(cost))))
+    json = delivered[3] .. ',"costNano":' .. cost
   end
   local duration = int(math.max(0, leaseEnd - tonumber(fields[2])))
   chargeCost(base, {
     keyUid = reserved[1], cost = cost, now = now,
-    recordJson = fields[5] .. ',"costNano":' .. cost .. ',"accountUid":' ..
-      cjson.encode(fields[1]) .. ',"durationMs":' .. duration .. ',"chargedAt":' .. int(now) .. '}',
+    recordJson = json .. ',"accountUid":' .. cjson.encode(fields[1]) ..
+      ',"durationMs":' .. duration .. ',"chargedAt":' .. int(now) .. '}',
   })
   return 1
 end
@@ -162,7 +169,7 @@ local function purgeExpired(base, now, markerTtl)
       redis.call('HDEL', inFlightData, requestId)
       charged = charged + chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
     end
-    redis.call('HDEL', base .. 'inflight:charge', requestId)
+    redis.call('HDEL', base .. 'inflight:charge', requestId, requestId .. '${PROGRESS_FIELD_SUFFIX}')
     redis.call('ZREM', inFlight, requestId)
   end
   return charged

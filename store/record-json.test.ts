@@ -90,42 +90,46 @@ describe('encodeLeaseCharge', () => {
     return { record: fields as LeaseCharge['record'] };
   }
 
-  /** The encoding before the template: a copy without three fields, stringified. */
-  function copied(lease: LeaseCharge): string {
-    const fields: Record<string, unknown> = { ...lease.record };
-    delete fields.costNano;
+  /** The encoding before the template: a copy without two fields, stringified. */
+  function copied(lease: LeaseCharge, estimateNano: number): string {
+    const fields: Record<string, unknown> = { ...lease.record, costNano: estimateNano };
     delete fields.accountUid;
     delete fields.durationMs;
-    return JSON.stringify(fields).slice(0, -1);
+    return `${lease.record.time}\t${JSON.stringify(fields).slice(0, -1)}`;
   }
 
   for (const [name, overrides] of Object.entries(VARIANTS)) {
-    it(`writes the record time, three TABs and the record's JSON without its cost and brace: ${name}`, () => {
+    it(`writes the record time, a TAB and the record's JSON without its brace: ${name}`, () => {
       const lease = charge({ upstream: null, accuracy: 'estimated', ...overrides });
       if (name === 'no attempts') delete lease.record.attempts;
-      expect(encodeLeaseCharge(lease)).toBe(`${lease.record.time}\t\t\t${copied(lease)}`);
+      expect(encodeLeaseCharge(lease, 76_804_050)).toBe(copied(lease, 76_804_050));
     });
   }
 
-  it('leaves out costNano, accountUid and durationMs a record carries anyway', () => {
+  it('leaves out accountUid and durationMs a record carries anyway', () => {
     const lease = { record: record() } as LeaseCharge;
-    const prefix = leaseChargeJsonPrefix(lease.record);
-    const { costNano, accountUid, durationMs, ...rest } = record();
-    expect([costNano, accountUid, durationMs]).not.toContain(undefined);
-    expect(JSON.parse(`${prefix}}`)).toEqual(rest);
-    expect(prefix).not.toMatch(/accountUid|durationMs|costNano/);
+    const prefix = leaseChargeJsonPrefix(lease.record, 9);
+    expect(JSON.parse(`${prefix}}`)).toEqual({
+      ...record(),
+      accountUid: undefined,
+      durationMs: undefined,
+      costNano: 9,
+    });
+    expect(prefix).not.toContain('accountUid');
   });
 
-  it("writes a renewal's progress as delivered TAB charge TAB the record prefix", () => {
+  it("writes a renewal's progress as delivered TAB charge TAB the record without its cost", () => {
     const lease = charge({ upstream: 'up', accuracy: 'estimated' });
     const progress = { record: lease.record, deliveredNano: 1_200.4, chargeNano: 3_000 };
-    expect(encodeLeaseProgress(progress)).toBe(`1200\t3000\t${copied(lease)}`);
-    expect(encodeLeaseProgress({ ...progress, deliveredNano: Number.NaN, chargeNano: -5 })).toBe(
-      `0\t0\t${copied(lease)}`,
-    );
+    const fields: Record<string, unknown> = { ...lease.record };
+    delete fields.costNano;
+    const prefix = JSON.stringify(fields).slice(0, -1);
+    expect(encodeLeaseProgress(progress)).toBe(`1200\t3000\t${prefix}`);
+    const odd = { ...progress, deliveredNano: Number.NaN, chargeNano: -5 };
+    expect(encodeLeaseProgress(odd)).toBe(`0\t0\t${prefix}`);
   });
 
   it('is empty without a charge', () => {
-    expect(encodeLeaseCharge(undefined)).toBe('');
+    expect(encodeLeaseCharge(undefined, 1)).toBe('');
   });
 });

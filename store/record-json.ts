@@ -128,17 +128,19 @@ export function settledRecordJson(record: UsageRecord, chargedAt: number): strin
 }
 
 /**
- * The JSON of a lease charge's record without `costNano`, `accountUid` and `durationMs` and
- * without its closing brace: the store appends those when it charges the lease (the cost is known
- * only then: the reservation, or the progress a renewal brought, bounded by the reservation).
+ * The JSON of a lease charge's record with `costNano` set to the reservation (left out when null:
+ * a renewal's progress, whose cost the store writes when it charges it), without `accountUid` and
+ * `durationMs` and without its closing brace (the store appends those).
  */
-export function leaseChargeJsonPrefix(record: LeaseCharge['record']): string {
+export function leaseChargeJsonPrefix(
+  record: LeaseCharge['record'],
+  costNano: number | null,
+): string {
   if (!hasDeclaredTypes(record)) {
-    const fields: Record<string, unknown> = { ...record };
-    delete fields.costNano;
+    const fields: Record<string, unknown> = { ...record, costNano: costNano ?? undefined };
     delete fields.accountUid;
     delete fields.durationMs;
     return JSON.stringify(fields).slice(0, -1);
   }
-  return `${head(record)}${middle(record, null)}${tail(record)}`;
+  return `${head(record)}${middle(record, costNano)}${tail(record)}`;
 }

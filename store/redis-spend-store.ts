@@ -57,7 +57,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           request.sourceDenied ? '1' : '0',
           request.modelDenied ? '1' : '0',
           options.leaseChargeMarkerTtlMs,
-          encodeLeaseCharge(request.charge),
+          encodeLeaseCharge(request.charge, request.estimateNano),
           request.session?.ttlMs ?? 0,
         );
         return runScript('tollgateAdmit', keys, args).then(parseAdmissionReply);

@@ -11,6 +11,7 @@
  * now), keyUid.
  * Reply: 1 when applied, 0 when the request id was settled (or charged) before.
  */
+import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
 import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
 
 export const SETTLEMENT_KEY_COUNT = 7;
@@ -31,7 +32,7 @@ if entry then
   if reserved[1] == ARGV[7] then release = tonumber(reserved[2]) else releaseEntry(base, entry) end
   redis.call('HDEL', inFlightData, requestId)
 end
-redis.call('HDEL', inFlightCharge, requestId)
+redis.call('HDEL', inFlightCharge, requestId, requestId .. '${PROGRESS_FIELD_SUFFIX}')
 redis.call('ZREM', inFlight, requestId)
 
 chargeCost(base, {

@@ -7,7 +7,8 @@ import { COUNTERS_PRESENT_FIELD, createRedisKeyNames } from '../../../store/redi
 import { createRedisStore } from '../../../store/redis-store.js';
 import type { StoreUnderTest } from './describe-store-contract.js';
 import { describeStoreContract } from './describe-store-contract.js';
-import { accountPolicy, settlement, tenant } from './store-fixtures.js';
+import type { LeaseCharge } from '../../../store/store.js';
+import { accountPolicy, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
 const clients: Redis[] = [];
 afterAll(() => {
@@ -48,6 +49,42 @@ describe('redis counters of a release before the present marker', () => {
     expect(await client.sismember(names.restoreQueue, who.namespace)).toBe(0);
     const counters = names.namespace(who.namespace).accountCounters;
     expect(await client.hmget(counters, COUNTERS_PRESENT_FIELD, 'spent')).toEqual(['1', '700']);
+    await store.close();
+  });
+});
+
+describe('redis lease progress', () => {
+  it('leaves nothing behind once the request is settled or its lease charged', async () => {
+    const { underTest, client, names } = await standalone();
+    const { store } = underTest;
+    const who = await tenant(store);
+    const charges = names.namespace(who.namespace).inFlightCharge;
+    const now = Date.now();
+    const renew = async (requestId: string, record: LeaseCharge['record']) => {
+      const progress = { record, deliveredNano: 100, chargeNano: 200 };
+      await store.renewLease([{ ...who, requestId, progress }], now + 500);
+    };
+    const settled = await admitChargedLease(store, { ...who, now }, 900);
+    const expired = await admitChargedLease(store, { ...who, now }, 900);
+    await renew(settled.requestId, settled.charge.record);
+    await renew(expired.requestId, expired.charge.record);
+    expect(await client.hlen(charges)).toBe(4);
+    const done = settlement(
+      { ...who, now: now + 10 },
+      { requestId: settled.requestId, costNano: 300 },
+    );
+    expect((await store.settle(done)).applied).toBe(true);
+    expect(await client.hkeys(charges)).toEqual(
+      expect.arrayContaining([expired.requestId, `${expired.requestId}:progress`]),
+    );
+    expect(await client.hlen(charges)).toBe(2);
+    // A renewal after the settlement writes no progress.
+    await renew(settled.requestId, settled.charge.record);
+    expect(await client.hlen(charges)).toBe(2);
+    await store.sweepExpiredLeases({ now: now + 1_000, claimMs: 1 });
+    expect(await client.hlen(charges)).toBe(0);
+    const records = await store.pendingUsageRecords(who.namespace, 10);
+    expect(records.map((record) => record.costNano)).toEqual([300, 200]);
     await store.close();
   });
 });
