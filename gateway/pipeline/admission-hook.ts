@@ -16,13 +16,15 @@ import { estimateReservation, isTokenCountPath, priceRequest } from '../billing/
 import type { PriceTable } from '../billing/load-price-table.js';
 import { estimateTokensFromBytes } from '../metering/accumulate-text.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Store } from '../../store/store.js';
+import type { LeaseCharge, LeaseProgress, Store } from '../../store/store.js';
 import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
+import { describeLeaseProgress } from './describe-lease-progress.js';
 import { isSourceDenied } from './match-source-ranges.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
+import type { RequestState } from './request-state.js';
 import './route-config.js';
 
 export interface AdmissionDependencies {
@@ -38,6 +40,31 @@ export interface AdmissionDependencies {
   timeZone?: string;
   /** Sticky sessions: the binding TTL for groups that do not set one; 0 = off. */
   sessionTtlMs?: number;
+}
+
+/**
+ * The request's progress for each lease renewal, once its reply is relayed (a reply read whole has
+ * none: its lease keeps the reservation). Remembers the output of the previous renewal.
+ */
+function readLeaseProgress(
+  state: RequestState,
+  charge: LeaseCharge,
+): () => LeaseProgress | undefined {
+  let previousOutput = 0;
+  return () => {
+    const { relay, price, estimatedInputTokens } = state.metering;
+    if (relay?.delivered === undefined) return undefined;
+    const progress = describeLeaseProgress({
+      charge,
+      report: relay.delivered(),
+      price,
+      estimatedInputTokens,
+      previousOutput,
+      outcome: state.outcome,
+    });
+    previousOutput = progress.record.usage.output;
+    return progress;
+  };
 }
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
@@ -89,6 +116,16 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     const now = dependencies.clock();
     const sessionTtlMs = policy.group.sessionTtlMs ?? dependencies.sessionTtlMs ?? 0;
     const sessionId = sessionTtlMs > 0 ? readSessionIdentity(request.headers, context.json) : null;
+    const charge = describeLeaseCharge({
+      requestId: state.requestId,
+      policy,
+      model,
+      now,
+      stream: adapter.isStream(context),
+      priceVersion: price?.version ?? dependencies.prices.version,
+      inputTokens: metering.estimatedInputTokens,
+      outputCap,
+    });
     state.admitted = await admitRequest(dependencies.store, {
       ...(sessionId === null ? {} : { session: { id: sessionId, ttlMs: sessionTtlMs } }),
       policy,
@@ -99,21 +136,13 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       now,
       leaseMs: dependencies.leaseMs,
       modelNotPriced: !free && price === null,
-      charge: describeLeaseCharge({
-        requestId: state.requestId,
-        policy,
-        model,
-        now,
-        stream: adapter.isStream(context),
-        priceVersion: price?.version ?? dependencies.prices.version,
-        inputTokens: metering.estimatedInputTokens,
-        outputCap,
-      }),
+      charge,
     });
     dependencies.renewer.add({
       namespace: policy.namespace,
       keyUid: policy.keyUid,
       requestId: state.requestId,
+      progress: readLeaseProgress(state, charge),
     });
     if (state.settleLate !== null) {
       // The client left while the store admitted it: settle now, and forward nothing.

@@ -43,6 +43,11 @@ export interface MeteredRelay {
   outcome: Promise<MeteredReply>;
   /** Ends the meter as `client-closed` unless it has ended already. */
   clientClosed(): void;
+  /**
+   * The meter's report of what was relayed so far, without ending it (the lease renewals carry it,
+   * so a gateway that dies mid-stream is charged what it delivered).
+   */
+  delivered(): UsageReport;
 }
 
 /** SSE when the reply says so; a streamed reply in JSON is a JSON array (Gemini without alt=sse). */
@@ -142,5 +147,6 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     clientClosed: () => {
       finish('client-closed');
     },
+    delivered: () => sink.result(),
   };
 }

@@ -1,16 +1,23 @@
 /**
  * Keeps the reservation and slot leases of in-flight requests alive: one shared interval renews
  * every registered request with one store call, so a long stream never loses its slot while a
- * crashed gateway's leases still expire (and are charged as estimated). A finished request stays
+ * crashed gateway's leases still expire (and are charged as estimated: each renewal carries what
+ * the request has delivered so far, which the store charges then). A finished request stays
  * registered until its settlement is confirmed or handed over (settle-with-retry.ts); only its
  * upstream slot is let go at once.
  */
-import type { SpendStore } from '../../store/store.js';
+import type { LeaseProgress, LeaseRenewal, SpendStore } from '../../store/store.js';
 
 export interface LeaseRef {
   namespace: string;
   keyUid: string;
   requestId: string;
+  /**
+   * What the request has delivered so far, read at each renewal and kept by the store with the
+   * lease, so an expired lease is charged for it (describe-lease-progress.ts); undefined until
+   * there is a relayed reply.
+   */
+  progress?: () => LeaseProgress | undefined;
 }
 
 /** An upstream concurrency slot held by a request (re-acquiring a held slot extends its lease). */
@@ -24,6 +31,15 @@ export interface LeaseRenewerOptions {
   leaseMs: number;
   clock: () => number;
   onError: (error: unknown) => void;
+}
+
+/** A progress that cannot be read leaves the lease as it was: the renewal itself goes on. */
+function readProgress(ref: LeaseRef): LeaseProgress | undefined {
+  try {
+    return ref.progress?.();
+  } catch {
+    return undefined;
+  }
 }
 
 export class LeaseRenewer {
@@ -69,11 +85,15 @@ export class LeaseRenewer {
 
   async renewNow(): Promise<void> {
     if (this.#inFlight.size === 0) return;
-    const refs = [...this.#inFlight.values()];
     const now = this.#options.clock();
     const { store, leaseMs } = this.#options;
     try {
-      await store.renewLease(refs, now + leaseMs);
+      const renewals: LeaseRenewal[] = [];
+      for (const ref of this.#inFlight.values()) {
+        const { namespace, keyUid, requestId } = ref;
+        renewals.push({ namespace, keyUid, requestId, progress: readProgress(ref) });
+      }
+      await store.renewLease(renewals, now + leaseMs);
       for (const [requestId, slot] of this.#upstreamSlots) {
         await store.acquireUpstreamSlot({ ...slot, requestId, now, leaseMs });
       }

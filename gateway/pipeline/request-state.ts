@@ -30,8 +30,13 @@ export interface RequestMetering {
   price: RequestPrice | null;
   /** Input tokens estimated from the request body, for replies without usage. */
   estimatedInputTokens: number;
-  /** The reply meter, set once the upstream answered with a success status. */
-  relay: Pick<MeteredRelay, 'outcome' | 'clientClosed'> | null;
+  /**
+   * The reply meter, set once the upstream answered with a success status; a relayed reply also
+   * tells what it delivered so far (a JSON document read whole does not).
+   */
+  relay:
+    | (Pick<MeteredRelay, 'outcome' | 'clientClosed'> & Partial<Pick<MeteredRelay, 'delivered'>>)
+    | null;
 }
 
 export interface RequestState {

@@ -15,6 +15,7 @@ import {
   writeAccount,
   type StoreKind,
 } from './gateway-fixture.js';
+import { admission, leaseCharge } from '../store/store-fixtures.js';
 
 const leaseMs = 150;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,6 +77,57 @@ describe.each<StoreKind>(['memory', 'redis'])('on the %s store', (kind) => {
     await sleep(leaseMs * 2);
     expect(await slot('other')).toBe(true);
     renewer.stop();
+  });
+
+  it("carries each request's progress, which the store charges when the lease ends", async () => {
+    const keyUid = randomUUID();
+    const requestId = `cut-${randomUUID()}`;
+    const now = Date.now();
+    const charge = leaseCharge({ namespace: 'team-lease', keyUid, now, requestId });
+    const admitted = await store.admit({
+      ...admission({ namespace: 'team-lease', keyUid, now }, { requestId, charge }),
+      estimateNano: 900,
+      leaseMs,
+    });
+    expect(admitted.admitted).toBe(true);
+    const renewer = new LeaseRenewer({ store, leaseMs, clock: Date.now, onError: () => undefined });
+    const delivered = { ...charge.record, upstream: 'up-1', flags: ['lease-expired', 'x'] };
+    let reads = 0;
+    renewer.add({
+      namespace: 'team-lease',
+      keyUid,
+      requestId,
+      progress: () => {
+        reads += 1;
+        return { record: delivered, deliveredNano: 200, chargeNano: 350 };
+      },
+    });
+    // A request whose progress cannot be read is still renewed.
+    const other = `other-${randomUUID()}`;
+    const otherKey = randomUUID();
+    expect((await admit(otherKey, other)).admitted).toBe(true);
+    renewer.add({
+      namespace: 'team-lease',
+      keyUid: otherKey,
+      requestId: other,
+      progress: () => {
+        throw new Error('unreadable');
+      },
+    });
+    await renewer.renewNow();
+    expect(reads).toBeGreaterThanOrEqual(1);
+    // Renewed by the renewer's own period despite its progress: the key's one slot is still held
+    // twice its lease later.
+    await sleep(leaseMs * 2);
+    const during = await admit(otherKey, `third-${randomUUID()}`);
+    expect(during.admitted ? 'admitted' : during.refusal.reason).toBe('KeyConcurrency');
+    renewer.remove(requestId);
+    renewer.remove(other);
+    await sleep(leaseMs * 2);
+    await store.sweepExpiredLeases({ now: Date.now(), claimMs: 1 });
+    const records = await store.pendingUsageRecords('team-lease', 100);
+    const cut = records.find((record) => record.requestId === requestId);
+    expect(cut).toMatchObject({ costNano: 350, upstream: 'up-1', flags: ['lease-expired', 'x'] });
   });
 
   it('uses the right-most untrusted X-Forwarded-For entry behind a trusted proxy', async () => {
