@@ -80,6 +80,14 @@ describe('describeLeaseProgress', () => {
     expect(progress.chargeNano).toBeGreaterThan(0);
   });
 
+  it('charges a reply that came whole what it delivered, nothing more', () => {
+    const usage = { ...emptyUsage(), inputUncached: 90, output: 30 };
+    const progress = describeLeaseProgress(input({ usage, complete: true, textChars: 120 }));
+    expect(progress.record.usage).toEqual(usage);
+    expect(progress.chargeNano).toBe(progress.deliveredNano);
+    expect(progress.deliveredNano).toBe(costOf(usage));
+  });
+
   it('charges nothing on a free endpoint', () => {
     const progress = describeLeaseProgress({ ...input({ textChars: 400 }), price: null });
     expect([progress.deliveredNano, progress.chargeNano]).toEqual([0, 0]);

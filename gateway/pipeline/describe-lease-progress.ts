@@ -14,6 +14,9 @@
  *   counted once more (the recent rate for one more period). The rest of the reservation is not
  *   charged.
  *
+ * A reply that arrived whole (the request finished; its settlement waits for the store, or was
+ * handed over to the lease) is charged what it delivered, nothing more.
+ *
  * The store bounds the charge (`leaseExpiryCostNano`): never more than the reservation, never less
  * than the delivered cost.
  */
@@ -68,9 +71,11 @@ export function describeLeaseProgress(input: LeaseProgressInput): LeaseProgress 
     reply: { report: input.report, end: 'client-closed', bytes: 0, overflowed: false },
     estimatedInputTokens: input.estimatedInputTokens,
   });
+  // A reply that came whole (its settlement waits, or was handed over to the lease) is billed
+  // nothing more upstream.
   const chargeNano =
-    price === null
-      ? 0
+    price === null || input.report.complete
+      ? bill.costNano
       : computeBoundedCost(mayStillBill(bill.usage, input), price.price, price.multiplier).costNano;
   const flags = [LEASE_EXPIRED_FLAG, DELIVERED_USAGE_FLAG];
   for (const flag of bill.flags) if (flag !== 'client-closed') flags.push(flag);
