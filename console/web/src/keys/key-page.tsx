@@ -11,6 +11,7 @@ import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
 import { formatRelative, formatUsd } from '../format/format-values.js';
 import { ErrorNote } from '../shell/error-note.js';
+import { isUsageUnavailable, UsageUnavailableNote } from '../usage/usage-unavailable.js';
 import { ConfirmAction } from './confirm-action.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { readinessOf } from './key-readiness.js';
@@ -90,6 +91,14 @@ function KeyUsagePanel(props: {
   chart: ReturnType<typeof useKeyUsageChart>;
 }) {
   const { usage, chart } = props;
+  if (isUsageUnavailable(usage.error)) {
+    return (
+      <section className="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Usage</h2>
+        <UsageUnavailableNote />
+      </section>
+    );
+  }
   if (usage.error !== null) return <ErrorNote error={usage.error} />;
   if (usage.data === undefined) return <p role="status">Loading usage…</p>;
   const { today, lastDays, quota } = usage.data;
