@@ -51,7 +51,7 @@ describe('the console in Chromium with the usage ledger unreachable', () => {
     expect(await today.textContent()).toBe('unavailable');
     const note = page.getByRole('status').filter({ hasText: 'Usage figures are unavailable' });
     await note.waitFor();
-    expect(await page.getByRole('status').filter({ hasText: 'keys' }).textContent()).toBe('1 key');
+    expect(await page.locator('p.count').textContent()).toBe('1 key');
     await shootThemes(run.browser, 'ledger-down-1-keys');
 
     // The key's page: the key and its actions; the usage card says why it has no figures.
@@ -62,8 +62,23 @@ describe('the console in Chromium with the usage ledger unreachable', () => {
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.locator('.page-head .badge').filter({ hasText: 'disabled' }).waitFor();
     await shootThemes(run.browser, 'ledger-down-2-key');
+    // Read again after the action, the usage card keeps its note (no "Loading usage…").
+    await page.waitForTimeout(2_500);
+    expect(await usage.textContent()).toContain('Usage figures are unavailable');
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.locator('.page-head .badge').filter({ hasText: 'enabled' }).waitFor();
+
+    // The dashboard: the account's standing (from the Account), the ledger's panels say why
+    // they are empty.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const notes = page.getByRole('status').filter({ hasText: 'Usage figures are unavailable' });
+    // The trend, the models and the top keys (after the page's retries of a 503).
+    await expect.poll(() => notes.count(), { timeout: 20_000 }).toBe(3);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    const totals = page.getByLabel(/^Totals/);
+    expect(await totals.getByText('unavailable').count()).toBe(3);
+    await page.getByRole('heading', { name: 'Balance' }).waitFor();
+    await shootThemes(run.browser, 'ledger-down-3-dashboard');
 
     // The export answers the error before it sends anything.
     const csv = await page.request.get(`${run.consoleUrl}/api/v1/accounts/demo/usage/records.csv`);

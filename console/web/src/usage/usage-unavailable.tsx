@@ -4,13 +4,27 @@
  * missing, so this is a note and not an error.
  */
 import { ApiError } from '../api/console-api.js';
+import { ErrorNote } from '../shell/error-note.js';
 
 export const USAGE_UNAVAILABLE_TEXT =
   'Usage figures are unavailable: the console cannot read the usage ledger right now. Keys can still be managed.';
 
 /** True for the console's 503 USAGE_UNAVAILABLE answer. */
-export function isUsageUnavailable(error: Error | null): boolean {
+export function isUsageUnavailable(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'USAGE_UNAVAILABLE';
+}
+
+/**
+ * A usage read whose "unavailable" answer is a result, not a failure: it is not retried, and the
+ * page keeps showing it while it reads again (a failed query without data shows as loading then).
+ */
+export async function orUnavailable<T>(read: Promise<T>): Promise<T | 'unavailable'> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isUsageUnavailable(error)) return 'unavailable';
+    throw error;
+  }
 }
 
 export function UsageUnavailableNote() {
@@ -27,5 +41,15 @@ export function UnavailableFigure() {
     <span className="unavailable-figure" title={USAGE_UNAVAILABLE_TEXT}>
       unavailable
     </span>
+  );
+}
+
+/** A usage panel's failure: the note when the ledger cannot be read, else the error itself. */
+export function UsageErrorNote(props: { error: Error | null }) {
+  if (props.error === null) return null;
+  return isUsageUnavailable(props.error) ? (
+    <UsageUnavailableNote />
+  ) : (
+    <ErrorNote error={props.error} />
   );
 }
