@@ -26,11 +26,10 @@ import {
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import {
-  bindRole,
   buildConsole,
   call,
+  prepareTeamK,
   signIn,
-  writeUsersSecret,
   type ApiBody,
   type Signed,
 } from './console-harness.js';
@@ -39,7 +38,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 const NOW = Date.UTC(2026, 2, 20, 15);
 const HOUR = 3_600_000;
-const user = { username: 'lena', password: 'lena-password-123', groups: ['team-l-managers'] };
+const user = { username: 'lena', password: 'lena-password-123', groups: ['team-k-managers'] };
 
 interface KeyItem {
   name: string;
@@ -58,7 +57,7 @@ async function seed(ledger: LedgerDatabase, keyUid: string): Promise<void> {
     makeRecord({
       requestId: 'l-1',
       time: NOW - HOUR,
-      namespace: 'team-l',
+      namespace: 'team-k',
       keyUid,
       keyName: 'ledger-key',
       costNano: 250_000_000,
@@ -125,20 +124,13 @@ let keyUid: string;
 
 beforeAll(async () => {
   plane = await startPlane();
-  await plane.ok(['create', 'namespace', 'team-l']);
-  await bindRole(plane, 'l-managers', 'tollgate-key-manager', [
-    '--group',
-    'team-l-managers',
-    '-n',
-    'team-l',
-  ]);
-  await writeUsersSecret(plane, [user]);
+  await prepareTeamK(plane, user);
   await plane.ok(
     ['apply', '-f', '-'],
     [
       'apiVersion: tollgate.dev/v1alpha1',
       'kind: ApiKey',
-      'metadata: { name: ledger-key, namespace: team-l }',
+      'metadata: { name: ledger-key, namespace: team-k }',
       "spec: { displayName: Ledger key, limits: { quotaUSD: '5' } }",
     ].join('\n'),
   );
@@ -147,7 +139,7 @@ beforeAll(async () => {
     'apikey',
     'ledger-key',
     '-n',
-    'team-l',
+    'team-k',
     '-o',
     'jsonpath={.metadata.uid}',
   ]);
@@ -158,11 +150,11 @@ afterAll(async () => {
 });
 
 const USAGE_ROUTES = [
-  'team-l/keys/ledger-key/usage',
-  'team-l/usage/trend',
-  'team-l/usage/models',
-  'team-l/usage/top-keys',
-  'team-l/usage/records',
+  'team-k/keys/ledger-key/usage',
+  'team-k/usage/trend',
+  'team-k/usage/models',
+  'team-k/usage/top-keys',
+  'team-k/usage/records',
 ];
 
 describe.each([
@@ -179,7 +171,7 @@ describe.each([
    * how it ended when the stream was cut after the header.
    */
   const exportCsv = async () => {
-    const response = await fetch(`${origin}/api/v1/accounts/team-l/usage/records.csv`, {
+    const response = await fetch(`${origin}/api/v1/accounts/team-k/usage/records.csv`, {
       headers: { cookie: signed.cookie },
     });
     const body = await response.text().catch((error: unknown) => `cut: ${String(error)}`);
@@ -206,7 +198,7 @@ describe.each([
   });
 
   it('reads usage while the ledger is up', async () => {
-    const list = await get('team-l/keys');
+    const list = await get('team-k/keys');
     expect(list.statusCode).toBe(200);
     expect(list.json<{ items: KeyItem[] }>().items[0]?.usage).toMatchObject({
       todayCostUSD: '0.25',
@@ -220,17 +212,17 @@ describe.each([
   it('keeps the keys working, answers usage with 503 and the export before it streams', async () => {
     await broken.takeAway();
 
-    const list = await get('team-l/keys');
-    const key = await get('team-l/keys/ledger-key');
+    const list = await get('team-k/keys');
+    const key = await get('team-k/keys/ledger-key');
     // A change to a key does not need the ledger.
     const disabled = await call(app, signed, {
       method: 'POST',
-      url: '/api/v1/accounts/team-l/keys/ledger-key/disable',
+      url: '/api/v1/accounts/team-k/keys/ledger-key/disable',
       payload: {},
     });
     const enabled = await call(app, signed, {
       method: 'POST',
-      url: '/api/v1/accounts/team-l/keys/ledger-key/enable',
+      url: '/api/v1/accounts/team-k/keys/ledger-key/enable',
       payload: {},
     });
     const usage = await Promise.all(USAGE_ROUTES.map((url) => get(url)));
