@@ -38,6 +38,7 @@ import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 import type { AccountCountersSource } from './usage/account-standing.js';
+import { guardLedger } from './usage/guard-ledger.js';
 
 export interface ConsoleParts {
   kubeConfig?: KubeConfig;
@@ -107,7 +108,7 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     sessions: parts.sessions ?? sessionStoreOf(config),
     policy,
     limiter: new SignInFailureLimiter(config.signInFailures, now),
-    ledger: parts.ledger,
+    ledger: parts.ledger === undefined ? undefined : guardLedger(parts.ledger, app.log),
     store: parts.store,
     audit: createAuditRecorder({ client: kube, log: app.log, now }),
     oidc: config.oidc === undefined ? undefined : createOidcSignIn(config.oidc),

@@ -53,20 +53,25 @@ export function csvLine(values: readonly (string | number | boolean | null)[]): 
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
-/** Yields the header line, then one line per record, newest first. */
+/**
+ * Yields the header line, then one line per record, newest first. The first page is read before
+ * the header is yielded: a ledger that cannot be read fails the export before anything is sent.
+ */
 export async function* exportRecordsCsv(
   db: LedgerQueryable,
   filter: RecordFilter & { pageSize?: number },
 ): AsyncGenerator<string> {
-  yield csvLine(CSV_COLUMNS.map(([name]) => name));
-  let cursor: string | undefined;
-  do {
-    const page = await queryRecordsPage(db, {
+  const readPage = (cursor: string | undefined) =>
+    queryRecordsPage(db, {
       ...filter,
       limit: filter.pageSize ?? 1000,
       ...(cursor === undefined ? {} : { cursor }),
     });
+  let page = await readPage(undefined);
+  yield csvLine(CSV_COLUMNS.map(([name]) => name));
+  for (;;) {
     for (const row of page.records) yield csvLine(CSV_COLUMNS.map(([, read]) => read(row)));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+    if (page.nextCursor === null) return;
+    page = await readPage(page.nextCursor);
+  }
 }

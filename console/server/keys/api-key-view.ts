@@ -18,10 +18,13 @@ export function nanoToUsd(nano: number): string {
   return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
-export function keyViewOf(
-  apiKey: ApiKey,
-  extra: { now: number; todayCostNano?: number | undefined },
-): KeyView {
+/**
+ * Today's cost of a key in nano-USD; undefined when the user may not read usage, `'unavailable'`
+ * when the ledger cannot be read (none configured, or unreachable).
+ */
+export type TodayCost = number | 'unavailable' | undefined;
+
+export function keyViewOf(apiKey: ApiKey, extra: { now: number; todayCost?: TodayCost }): KeyView {
   const { spec, status, metadata } = apiKey;
   const ready = status?.conditions?.find((condition) => condition.type === 'Ready');
   const limit = (value: string | number | undefined): string | null =>
@@ -59,7 +62,8 @@ export function keyViewOf(
         resetTime: window.resetTime ?? null,
       })),
       lastUsedTime: status?.usage?.lastUsedTime ?? null,
-      todayCostUSD: extra.todayCostNano === undefined ? null : nanoToUsd(extra.todayCostNano),
+      todayCostUSD: typeof extra.todayCost === 'number' ? nanoToUsd(extra.todayCost) : null,
+      ledgerUnavailable: extra.todayCost === 'unavailable',
     },
     createdTime: metadata.creationTimestamp,
   };

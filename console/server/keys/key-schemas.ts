@@ -110,7 +110,10 @@ export const keyViewSchema = z.object({
       z.object({ name: z.string(), usedUSD: z.string(), resetTime: z.string().nullable() }),
     ),
     lastUsedTime: z.string().nullable(),
+    /** Null when the user may not read usage, or when `ledgerUnavailable`. */
     todayCostUSD: z.string().nullable(),
+    /** True when the usage ledger could not be read (none configured, or unreachable). */
+    ledgerUnavailable: z.boolean(),
   }),
   createdTime: z.string(),
 });

@@ -1,6 +1,7 @@
 /** Keys of one account (namespace), all as the signed-in user: list, read, create, edit, actions. */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { LedgerQueryable } from '../../../ledger/ledger-database.js';
 import { queryKeySummary } from '../../../ledger/queries/key-summary.js';
 import { RESET_QUOTA_ANNOTATION, type ApiKey } from '../../../crds/schema/resources.js';
 import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
@@ -9,12 +10,13 @@ import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError } from '../console-error.js';
 import { patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
-import { keyViewOf } from '../keys/api-key-view.js';
+import { keyViewOf, type TodayCost } from '../keys/api-key-view.js';
 import { buildCreateSpec, buildEditPatch, nameFromDisplayName } from '../keys/build-key-spec.js';
 import { generateKeyValue, randomSuffix } from '../keys/generate-key-value.js';
 import { createKeySecret, keySecretName } from '../keys/key-secret.js';
 import { keyClientConfigOrNull } from '../keys/read-key-client-config.js';
 import { queryTodayCosts } from '../keys/today-costs.js';
+import { unlessLedgerUnavailable } from '../usage/guard-ledger.js';
 import {
   createdKeySchema,
   createKeySchema,
@@ -32,54 +34,31 @@ function param(call: RouteCall<unknown, unknown>, name: string): string {
   return value;
 }
 
-/** True when the user may read the namespace's usage (`get` on its ApiKeys, as the usage API). */
-function mayReadUsage(
+/**
+ * A usage figure for the keys routes, read from the ledger only when the user may read the
+ * namespace's usage (`get` on its ApiKeys, as the usage API): undefined when they may not,
+ * `'unavailable'` without a ledger or when it cannot be reached (the keys are answered all the same).
+ */
+async function readUsageFigure<T>(
   context: ConsoleContext,
-  kube: UserKube,
-  namespace: string,
-): Promise<boolean> {
-  if (context.ledger === undefined) return Promise.resolve(false);
-  return kube.can({ verb: 'get', group: 'tollgate.dev', resource: 'apikeys', namespace });
-}
-
-/** Today's cost of every key of the namespace (one query), empty when usage may not be read. */
-async function todayCostsOf(
-  context: ConsoleContext,
-  namespace: string,
-  allowed: Promise<boolean>,
-): Promise<Map<string, number>> {
+  options: { kube: UserKube; namespace: string; read: (ledger: LedgerQueryable) => Promise<T> },
+): Promise<T | 'unavailable' | undefined> {
+  const { kube, namespace, read } = options;
   const ledger = context.ledger;
-  if (ledger === undefined || !(await allowed)) return new Map();
-  return queryTodayCosts(ledger, {
+  if (ledger === undefined) return 'unavailable';
+  const allowed = await kube.can({
+    verb: 'get',
+    group: 'tollgate.dev',
+    resource: 'apikeys',
     namespace,
-    now: context.now(),
-    timeZone: context.config.timeZone,
   });
-}
-
-/** Today's cost of one key, undefined when usage may not be read. */
-async function todayCostOf(
-  context: ConsoleContext,
-  key: ApiKey,
-  kube: UserKube,
-): Promise<number | undefined> {
-  const ledger = context.ledger;
-  const namespace = key.metadata.namespace ?? '';
-  if (ledger === undefined || !(await mayReadUsage(context, kube, namespace))) return undefined;
-  const summary = await queryKeySummary(ledger, {
-    namespace,
-    keyUid: key.metadata.uid,
-    now: context.now(),
-    timeZone: context.config.timeZone,
-    days: 1,
-  });
-  return summary.today.costNano;
+  return allowed ? unlessLedgerUnavailable(() => read(ledger)) : undefined;
 }
 
 export function keyRoutes(context: ConsoleContext): ApiRoute[] {
   const base = '/accounts/{namespace}/keys';
-  const view = (key: ApiKey, todayCostNano?: number): KeyView =>
-    keyViewOf(key, { now: context.now(), todayCostNano });
+  const view = (key: ApiKey, todayCost?: TodayCost): KeyView =>
+    keyViewOf(key, { now: context.now(), todayCost });
   const ref = (call: RouteCall<unknown, unknown>) => ({
     kind: 'ApiKey' as const,
     namespace: param(call, 'namespace'),
@@ -118,13 +97,23 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
       handler: async (call) => {
         const { kube } = session(call);
         const namespace = param(call, 'namespace');
-        // The list, the access review and today's costs (one query) run side by side.
-        const allowed = mayReadUsage(context, kube, namespace);
+        // The list runs beside the access review and today's costs (one query).
         const [list, costs] = await Promise.all([
           kube.list<ApiKey>({ kind: 'ApiKey', namespace }),
-          todayCostsOf(context, namespace, allowed),
+          readUsageFigure(context, {
+            kube,
+            namespace,
+            read: (ledger) =>
+              queryTodayCosts(ledger, {
+                namespace,
+                now: context.now(),
+                timeZone: context.config.timeZone,
+              }),
+          }),
         ]);
-        return { items: list.items.map((key) => view(key, costs.get(key.metadata.uid) ?? 0)) };
+        const todayOf = (key: ApiKey): TodayCost =>
+          costs instanceof Map ? (costs.get(key.metadata.uid) ?? 0) : costs;
+        return { items: list.items.map((key) => view(key, todayOf(key))) };
       },
     }),
     defineRoute({
@@ -136,7 +125,22 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
       handler: async (call) => {
         const { kube } = session(call);
         const key = await kube.get<ApiKey>(ref(call));
-        return view(key, await todayCostOf(context, key, kube));
+        const namespace = key.metadata.namespace ?? '';
+        const today = await readUsageFigure(context, {
+          kube,
+          namespace,
+          read: async (ledger) => {
+            const summary = await queryKeySummary(ledger, {
+              namespace,
+              keyUid: key.metadata.uid,
+              now: context.now(),
+              timeZone: context.config.timeZone,
+              days: 1,
+            });
+            return summary.today.costNano;
+          },
+        });
+        return view(key, today);
       },
     }),
     defineRoute<CreateKeyInput>({

@@ -4,7 +4,6 @@
  * top keys, records page and CSV export; and the account's standing (credit, spent, balance,
  * concurrency) from the Account and the store's live counters.
  */
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Account, ApiKey } from '../../../crds/schema/resources.js';
 import type { LedgerQueryable } from '../../../ledger/ledger-database.js';
@@ -17,6 +16,7 @@ import { queryKeySummary } from '../../../ledger/queries/key-summary.js';
 import { queryRecordsPage } from '../../../ledger/queries/records-page.js';
 import { queryTopKeys } from '../../../ledger/queries/top-keys.js';
 import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
+import { startedStream } from '../api/started-stream.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError, isConsoleError } from '../console-error.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
@@ -25,6 +25,7 @@ import {
   accountStandingSchema,
   readLiveCounters,
 } from '../usage/account-standing.js';
+import { NO_LEDGER_MESSAGE } from '../usage/guard-ledger.js';
 import { quotaLimitNano, readLastQuotaReset } from '../usage/key-quota.js';
 
 const DAY = 86_400_000;
@@ -84,7 +85,7 @@ async function authorizeUsage(
 ): Promise<{ kube: UserKube; namespace: string; ledger: LedgerQueryable }> {
   const { kube, namespace } = await authorizeNamespace(call);
   if (context.ledger === undefined) {
-    throw new ConsoleError('USAGE_UNAVAILABLE', 'No usage ledger is configured for this console.');
+    throw new ConsoleError('USAGE_UNAVAILABLE', NO_LEDGER_MESSAGE);
   }
   return { kube, namespace, ledger: context.ledger };
 }
@@ -260,11 +261,12 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
           ...(outcome === undefined ? {} : { outcome }),
           ...(key === undefined ? {} : { keyUid: await keyUid(kube, { namespace, name: key }) }),
         };
-        const lines = exportRecordsCsv(ledger, filter);
+        // The first page is read before the status is sent: an unreadable ledger is a 503 answer.
+        const lines = await startedStream(exportRecordsCsv(ledger, filter));
         return call.reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="usage-${namespace}.csv"`)
-          .send(Readable.from(lines));
+          .send(lines);
       },
     }),
   ];

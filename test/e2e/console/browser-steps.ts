@@ -17,13 +17,16 @@ export interface LocalConsole {
   stop(): Promise<void>;
 }
 
-/** Builds the web app, starts `tollgate local --port 0` on a fresh data folder, opens Chromium. */
-export async function startLocalConsole(): Promise<LocalConsole> {
+/**
+ * Builds the web app, starts `tollgate local --port 0` on a fresh data folder (with `extraArgs`),
+ * opens Chromium.
+ */
+export async function startLocalConsole(extraArgs: readonly string[] = []): Promise<LocalConsole> {
   await buildWebApp();
   // The browser first: a machine without Chromium fails before a local stack is left running.
   const browser = await openBrowser();
   const data = mkdtempSync(join(tmpdir(), 'tollgate-console-e2e-'));
-  const local = await startLocalProcess(data);
+  const local = await startLocalProcess(data, extraArgs);
   const match = /^\s+console:\s+(\S+)/m.exec(local.output());
   if (match?.[1] === undefined) {
     await local.stop();

@@ -8,9 +8,13 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { usageApi, type ModelShare } from '../api/usage-api.js';
 import { AccountPicker } from '../keys/account-picker.js';
-import { ErrorNote } from '../shell/error-note.js';
 import { formatCount, formatRequests, formatShare, usdOfNano } from '../usage/format-usage.js';
 import { trendRange, trendSlots, type TrendBucket } from '../usage/trend-slots.js';
+import {
+  isUsageUnavailable,
+  UnavailableFigure,
+  UsageErrorNote,
+} from '../usage/usage-unavailable.js';
 import { useNow } from '../usage/use-now.js';
 import { AccountStandingPanel } from './account-standing-panel.js';
 import { modelColor } from './model-colors.js';
@@ -130,6 +134,9 @@ export function DashboardPage(props: { namespace: string }) {
     }),
     { requests: 0, tokens: 0, cost: 0 },
   );
+  // Without the trend because the ledger cannot be read: "unavailable", not a false zero.
+  const total = (figure: string) =>
+    trend.data === undefined && isUsageUnavailable(trend.error) ? <UnavailableFigure /> : figure;
   const period = PERIOD_LABELS[bucket].toLowerCase();
   const chartLabel = `${METRIC_LABELS[metric]} per ${bucket}, ${period}`;
   return (
@@ -160,15 +167,15 @@ export function DashboardPage(props: { namespace: string }) {
           <dl className="figures totals three" aria-label={`Totals, ${period}`}>
             <div>
               <dt>Requests</dt>
-              <dd className="big">{formatRequests(totals.requests)}</dd>
+              <dd className="big">{total(formatRequests(totals.requests))}</dd>
             </div>
             <div>
               <dt>Tokens</dt>
-              <dd className="big">{formatCount(totals.tokens)}</dd>
+              <dd className="big">{total(formatCount(totals.tokens))}</dd>
             </div>
             <div>
               <dt>Cost</dt>
-              <dd className="big">{usdOfNano(Math.round(totals.cost * 1e9))}</dd>
+              <dd className="big">{total(usdOfNano(Math.round(totals.cost * 1e9)))}</dd>
             </div>
           </dl>
           <Toggle
@@ -180,7 +187,7 @@ export function DashboardPage(props: { namespace: string }) {
               label: METRIC_LABELS[value],
             }))}
           />
-          {trend.error !== null && <ErrorNote error={trend.error} />}
+          <UsageErrorNote error={trend.error} />
           {trend.data === undefined && trend.error === null && (
             <p role="status">Loading the trend…</p>
           )}
@@ -195,7 +202,7 @@ export function DashboardPage(props: { namespace: string }) {
         <section className="card" aria-labelledby="models-title">
           <h2 id="models-title">Models</h2>
           <p className="hint">Share of the cost, {period}.</p>
-          {models.error !== null && <ErrorNote error={models.error} />}
+          <UsageErrorNote error={models.error} />
           {models.data === undefined && models.error === null && (
             <p role="status">Loading models…</p>
           )}

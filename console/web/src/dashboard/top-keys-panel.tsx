@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { totalTokens, usageApi } from '../api/usage-api.js';
-import { ErrorNote } from '../shell/error-note.js';
 import { formatCount, formatShare, usdOfNano } from '../usage/format-usage.js';
+import { UsageErrorNote } from '../usage/usage-unavailable.js';
 
 const PERIODS = [
   { days: 1, label: 'Last 24 hours' },
@@ -41,7 +41,7 @@ export function TopKeysPanel(props: { namespace: string; now: number }) {
           </select>
         </label>
       </div>
-      {top.error !== null && <ErrorNote error={top.error} />}
+      <UsageErrorNote error={top.error} />
       {top.data === undefined && top.error === null && <p role="status">Loading top keys…</p>}
       {top.data !== undefined && top.data.keys.length === 0 && (
         <p className="hint">No usage in this period.</p>

@@ -24,6 +24,7 @@ export function keyFixture(index: number, changes: Partial<KeyView> = {}): KeyVi
       windows: [{ name: 'Daily', usedUSD: '1', resetTime: '2026-06-02T00:00:00Z' }],
       lastUsedTime: null,
       todayCostUSD: String(index / 100),
+      ledgerUnavailable: false,
     },
     createdTime: '2026-06-01T00:00:00Z',
     ...changes,

@@ -11,6 +11,7 @@ import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
 import { formatRelative, formatUsd } from '../format/format-values.js';
 import { ErrorNote } from '../shell/error-note.js';
+import { orUnavailable, UsageUnavailableNote } from '../usage/usage-unavailable.js';
 import { ConfirmAction } from './confirm-action.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { readinessOf } from './key-readiness.js';
@@ -76,7 +77,7 @@ function KeyClientConfig(props: { namespace: string; name: string }) {
 function useKeyUsage(ref: { namespace: string; name: string }, watching: () => boolean) {
   return useQuery({
     queryKey: ['key-usage', ref.namespace, ref.name],
-    queryFn: () => consoleApi.keyUsage(ref),
+    queryFn: () => orUnavailable(consoleApi.keyUsage(ref)),
     placeholderData: keepPreviousData,
     refetchOnMount: 'always',
     refetchInterval: () => (watching() ? 2_000 : 60_000),
@@ -90,6 +91,14 @@ function KeyUsagePanel(props: {
   chart: ReturnType<typeof useKeyUsageChart>;
 }) {
   const { usage, chart } = props;
+  if (usage.data === 'unavailable') {
+    return (
+      <section className="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Usage</h2>
+        <UsageUnavailableNote />
+      </section>
+    );
+  }
   if (usage.error !== null) return <ErrorNote error={usage.error} />;
   if (usage.data === undefined) return <p role="status">Loading usage…</p>;
   const { today, lastDays, quota } = usage.data;
@@ -193,7 +202,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   const readiness = readinessOf(apiKey);
   // The ledger's figure since the last reset when it has one (the usage card shows the same);
   // else what the operator last reported in the key's status.
-  const ledgerQuota = usage.data?.quota ?? null;
+  const ledgerQuota = usage.data === 'unavailable' ? null : (usage.data?.quota ?? null);
   const quotaUsed =
     ledgerQuota === null ? formatUsd(apiKey.usage.usedUSD ?? '0') : usd(ledgerQuota.usedNano);
   const busy = action.isPending || rotate.isPending || remove.isPending;

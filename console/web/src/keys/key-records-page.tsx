@@ -7,7 +7,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { usageApi, type UsageRecordRow } from '../api/usage-api.js';
-import { ErrorNote } from '../shell/error-note.js';
 import { formatCount, formatDuration, usdOfNano } from '../usage/format-usage.js';
 import {
   EMPTY_FILTER,
@@ -16,6 +15,7 @@ import {
   recordFilterOf,
   type RecordFilterForm,
 } from '../usage/record-filters.js';
+import { UsageErrorNote } from '../usage/usage-unavailable.js';
 import '../usage/records.css';
 
 const PAGE_SIZES = [25, 50, 100, 200] as const;
@@ -205,7 +205,7 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
           {problem}
         </p>
       )}
-      {records.error !== null && <ErrorNote error={records.error} />}
+      <UsageErrorNote error={records.error} />
       {page === undefined && records.error === null && problem === null && (
         <p role="status">Loading records…</p>
       )}

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { Link } from 'wouter';
 import type { KeyView } from '../api/console-api.js';
 import { formatRelative, formatUsd, usedFraction } from '../format/format-values.js';
+import { UnavailableFigure } from '../usage/usage-unavailable.js';
 import { readinessOf } from './key-readiness.js';
 
 const WINDOWS = [
@@ -82,7 +83,15 @@ export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number
           })}
         </ul>
       </td>
-      <td data-label="Today">{formatUsd(apiKey.usage.todayCostUSD ?? '0')}</td>
+      <td data-label="Today">
+        {apiKey.usage.ledgerUnavailable ? (
+          <UnavailableFigure />
+        ) : apiKey.usage.todayCostUSD === null ? (
+          '—'
+        ) : (
+          formatUsd(apiKey.usage.todayCostUSD)
+        )}
+      </td>
       <td data-label="Last used">{formatRelative(apiKey.usage.lastUsedTime, now)}</td>
     </tr>
   );

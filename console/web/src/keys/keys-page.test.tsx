@@ -26,9 +26,15 @@ const CHANGED: Record<number, Partial<KeyView>> = {
   8: { state: 'enabled', ready: { status: 'False', reason: 'Suspended', message: 'suspended' } },
 };
 
-function renderWithKeys(count: number, options: { mayCreate?: boolean } = {}) {
+function renderWithKeys(
+  count: number,
+  options: { mayCreate?: boolean; change?: (key: KeyView) => KeyView } = {},
+) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-  const items = Array.from({ length: count }, (_, index) => keyFixture(index, CHANGED[index]));
+  const change = options.change ?? ((key: KeyView) => key);
+  const items = Array.from({ length: count }, (_, index) =>
+    change(keyFixture(index, CHANGED[index])),
+  );
   client.setQueryData(['keys', 'demo'], { items });
   client.setQueryData(['accounts'], {
     items: [
@@ -111,5 +117,20 @@ describe('keys page', () => {
     expect(within(row).getByText('enabled')).toBeTruthy();
     expect(within(row).getByText('being enabled')).toBeTruthy();
     expect(within(row).queryByText(/Suspended/)).toBeNull();
+  });
+
+  it('lists the keys with today\'s cost "unavailable" when the usage ledger cannot be read', () => {
+    renderWithKeys(3, {
+      change: (key) => ({
+        ...key,
+        usage: { ...key.usage, todayCostUSD: null, ledgerUnavailable: true },
+      }),
+    });
+    expect(screen.getByText('3 keys')).toBeTruthy();
+    expect(screen.getByText(/Usage figures are unavailable/)).toBeTruthy();
+    const row = screen.getByRole('row', { name: /key-0001/ });
+    expect(row.querySelector('td[data-label="Today"]')?.textContent).toBe('unavailable');
+    // The operator's figures (quota, windows) are still shown.
+    expect(row.textContent).toContain('$1.50 / $10.00');
   });
 });

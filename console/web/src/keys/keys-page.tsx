@@ -8,6 +8,7 @@ import { Link, useLocation } from 'wouter';
 import { consoleApi } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
 import { ErrorNote } from '../shell/error-note.js';
+import { UsageUnavailableNote } from '../usage/usage-unavailable.js';
 import { AccountPicker } from './account-picker.js';
 import { KeyRow } from './key-row.js';
 import { KEY_PAGE_SIZES, keyPageOf } from './page-keys.js';
@@ -124,6 +125,9 @@ export function KeysPage(props: { namespace: string }) {
       {keys.data === undefined && keys.error === null && <p role="status">Loading keys…</p>}
       {keys.data !== undefined && (
         <>
+          {keys.data.items.some((apiKey) => apiKey.usage.ledgerUnavailable) && (
+            <UsageUnavailableNote />
+          )}
           <p className="count" role="status">
             {rows.length === keys.data.items.length
               ? countKeys(rows.length)
