@@ -19,7 +19,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Store } from '../../store/store.js';
 import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
-import { isSourceDenied } from './match-source-ranges.js';
+import { isSourceDenied } from '../../network/match-source-ranges.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
