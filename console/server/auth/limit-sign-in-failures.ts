@@ -117,27 +117,30 @@ export class SignInFailureLimiter {
   }
 
   private liveCount(key: string, now: number): Count | undefined {
-    const count = this.counts.get(key);
-    if (count !== undefined && count.resetAt <= now) {
-      this.counts.delete(key);
-      return undefined;
-    }
-    return count;
+    return live(this.counts, { key, now });
   }
 
   private livePair(key: string, now: number): Pair | undefined {
-    const pair = this.pairs.get(key);
-    if (pair !== undefined && pair.resetAt <= now) {
-      this.pairs.delete(key);
-      return undefined;
-    }
-    return pair;
+    return live(this.pairs, { key, now });
   }
 
   private prune(now: number): void {
     for (const key of [...this.counts.keys()]) this.liveCount(key, now);
     for (const key of [...this.pairs.keys()]) this.livePair(key, now);
   }
+}
+
+/** The entry under `key` unless its window has ended (then it is dropped). */
+function live<T extends { resetAt: number }>(
+  entries: Map<string, T>,
+  at: { key: string; now: number },
+): T | undefined {
+  const entry = entries.get(at.key);
+  if (entry !== undefined && entry.resetAt <= at.now) {
+    entries.delete(at.key);
+    return undefined;
+  }
+  return entry;
 }
 
 function refusal(waitMs: number): ConsoleError {

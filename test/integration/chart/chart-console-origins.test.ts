@@ -32,6 +32,15 @@ async function consoleEnvironment(
   );
 }
 
+/** The public origins and cookie setting the chart gave the console. */
+function expectConsole(
+  environment: Record<string, string>,
+  expected: { origins: string; cookieSecure: string },
+): void {
+  expect(environment.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe(expected.origins);
+  expect(environment.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe(expected.cookieSecure);
+}
+
 function parsed(environment: Record<string, string>) {
   return parseConsoleConfig([], environment);
 }
@@ -39,18 +48,17 @@ function parsed(environment: Record<string, string>) {
 describe('the console behind the chart', () => {
   it('without Ingress or HTTPRoute: the port-forward address, cookie auto', async () => {
     const environment = await consoleEnvironment('default');
-    expect(environment.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe(
-      'http://127.0.0.1:8084,http://localhost:8084',
-    );
-    expect(environment.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('auto');
+    expectConsole(environment, {
+      origins: 'http://127.0.0.1:8084,http://localhost:8084',
+      cookieSecure: 'auto',
+    });
     expect(environment.TOLLGATE_CONSOLE_TRUSTED_PROXIES).toBeUndefined();
     expect(parsed(environment).cookieSecure).toBe('auto');
   });
 
   it('behind an Ingress with TLS: https origins and a Secure cookie under auto', async () => {
     const environment = await consoleEnvironment('production', ['console.cookieSecure=auto']);
-    expect(environment.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe('https://tollgate.example.com');
-    expect(environment.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('true');
+    expectConsole(environment, { origins: 'https://tollgate.example.com', cookieSecure: 'true' });
     const config = parsed(environment);
     expect(config.publicOrigins).toEqual(['https://tollgate.example.com']);
     expect(config.cookieSecure).toBe(true);
@@ -61,35 +69,32 @@ describe('the console behind the chart', () => {
       'console.ingress.enabled=true',
       'console.ingress.tls[0].secretName=wildcard-tls',
     ]);
-    expect(environment.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe(
-      'https://tollgate-console.example.com',
-    );
-    expect(environment.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('true');
+    expectConsole(environment, {
+      origins: 'https://tollgate-console.example.com',
+      cookieSecure: 'true',
+    });
   });
 
   it('behind an Ingress without TLS, or TLS for some hosts only: cookie auto', async () => {
     const plain = await consoleEnvironment('default', ['console.ingress.enabled=true']);
-    expect(plain.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe('http://tollgate-console.example.com');
-    expect(plain.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('auto');
+    expectConsole(plain, { origins: 'http://tollgate-console.example.com', cookieSecure: 'auto' });
     const mixed = await consoleEnvironment('production', [
       'console.cookieSecure=auto',
       'console.ingress.hosts[1].host=plain.example.com',
       'console.ingress.hosts[1].paths[0].path=/',
       'console.ingress.hosts[1].paths[0].pathType=Prefix',
     ]);
-    expect(mixed.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe(
-      'https://tollgate.example.com,http://plain.example.com',
-    );
-    expect(mixed.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('auto');
+    expectConsole(mixed, {
+      origins: 'https://tollgate.example.com,http://plain.example.com',
+      cookieSecure: 'auto',
+    });
   });
 
   it('behind an HTTPRoute: https unless its listener is plain http', async () => {
     const tls = await consoleEnvironment('gatewayApi');
-    expect(tls.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe('https://tollgate.example.com');
-    expect(tls.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('true');
+    expectConsole(tls, { origins: 'https://tollgate.example.com', cookieSecure: 'true' });
     const plain = await consoleEnvironment('gatewayApi', ['console.httpRoute.tls=false']);
-    expect(plain.TOLLGATE_CONSOLE_PUBLIC_ORIGINS).toBe('http://tollgate.example.com');
-    expect(plain.TOLLGATE_CONSOLE_COOKIE_SECURE).toBe('auto');
+    expectConsole(plain, { origins: 'http://tollgate.example.com', cookieSecure: 'auto' });
     const none = await templateChart('gatewayApi', ['console.httpRoute.hostnames=null']);
     expect(none.code).not.toBe(0);
     expect(none.stderr).toContain('set console.publicOrigins');

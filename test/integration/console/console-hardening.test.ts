@@ -8,14 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
-import { startPlane } from '../control-plane/control-plane-harness.js';
 import {
-  bindRole,
   buildConsole,
   call,
   signIn,
   writeUsersSecret,
   type ApiBody,
+  startTeamAPlane,
 } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -33,14 +32,7 @@ let app: ConsoleApp;
 let clock = Date.now();
 
 beforeAll(async () => {
-  plane = await startPlane();
-  await plane.ok(['create', 'namespace', 'team-a']);
-  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
-    '--group',
-    'team-a-managers',
-    '-n',
-    'team-a',
-  ]);
+  plane = await startTeamAPlane();
   await writeUsersSecret(plane, [admin, alice]);
   app = buildConsole(plane, {
     config: { publicOrigins: [PUBLIC], trustedProxies: PROXY },
