@@ -62,4 +62,35 @@ describe('local console', () => {
     await signIn(second.app, { username: 'admin', password: first.adminPassword! });
     await second.app.close();
   });
+
+  it('accepts changes from its own address only, whatever Host a caller sends', async () => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(plane.local.kubeconfigPath);
+    const started = await startLocalConsole({
+      dataDirectory: plane.dataDirectory,
+      host: '127.0.0.1',
+      port: 0,
+      kubeConfig,
+      ledger,
+      operatorNamespace: 'tollgate-system',
+      timeZone: 'UTC',
+      logLevel: 'silent',
+    });
+    const password = readFileSync(join(plane.dataDirectory, 'console-admin-password'), 'utf8');
+    const signInFrom = (headers: Record<string, string>) =>
+      started.app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        headers,
+        payload: { username: 'admin', password: password.trim() },
+      });
+    const port = new URL(started.url).port;
+    for (const origin of [started.url, `http://localhost:${port}`]) {
+      expect((await signInFrom({ origin })).statusCode, origin).toBe(200);
+    }
+    const forged = await signInFrom({ host: 'evil.example', origin: 'http://evil.example' });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json<{ error: { code: string } }>().error.code).toBe('CSRF_REJECTED');
+    await started.app.close();
+  });
 });
