@@ -28,20 +28,25 @@ afterAll(async () => {
   await plane.stop();
 });
 
+/** The console as local mode starts it, on the plane's data folder and a free port. */
+function localConsoleOptions() {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(plane.local.kubeconfigPath);
+  return {
+    dataDirectory: plane.dataDirectory,
+    host: '127.0.0.1',
+    port: 0,
+    kubeConfig,
+    ledger,
+    operatorNamespace: 'tollgate-system',
+    timeZone: 'UTC',
+    logLevel: 'silent' as const,
+  };
+}
+
 describe('local console', () => {
   it('creates admin once, with a 0600 password file, and signs it in as cluster-admin', async () => {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(plane.local.kubeconfigPath);
-    const options = {
-      dataDirectory: plane.dataDirectory,
-      host: '127.0.0.1',
-      port: 0,
-      kubeConfig,
-      ledger,
-      operatorNamespace: 'tollgate-system',
-      timeZone: 'UTC',
-      logLevel: 'silent' as const,
-    };
+    const options = localConsoleOptions();
     const first = await startLocalConsole(options);
     const file = join(plane.dataDirectory, 'console-admin-password');
     expect(first.adminPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
@@ -64,18 +69,7 @@ describe('local console', () => {
   });
 
   it('accepts changes from its own address only, whatever Host a caller sends', async () => {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(plane.local.kubeconfigPath);
-    const started = await startLocalConsole({
-      dataDirectory: plane.dataDirectory,
-      host: '127.0.0.1',
-      port: 0,
-      kubeConfig,
-      ledger,
-      operatorNamespace: 'tollgate-system',
-      timeZone: 'UTC',
-      logLevel: 'silent',
-    });
+    const started = await startLocalConsole(localConsoleOptions());
     const password = readFileSync(join(plane.dataDirectory, 'console-admin-password'), 'utf8');
     const signInFrom = (headers: Record<string, string>) =>
       started.app.inject({
