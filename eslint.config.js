@@ -34,6 +34,12 @@ function rulesFor(/** @type {string} */ file) {
       forbidden: (/** @type {string} */ t) => !t.startsWith('crds/'),
     });
   }
+  if (file.startsWith('network/')) {
+    rules.push({
+      message: 'network/ (caller addresses, trusted proxies) is shared: it imports no other part.',
+      forbidden: (/** @type {string} */ t) => !t.startsWith('network/'),
+    });
+  }
   if (file.startsWith('store/')) {
     rules.push({
       message:

@@ -4,30 +4,17 @@
  * zod. The only place the gateway reads the environment.
  */
 import { z } from 'zod';
-import { parseRange } from './pipeline/match-source-ranges.js';
+import { trustedProxyList } from '../network/trusted-proxy-list.js';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
-
-const cidrList = z
-  .string()
-  .default('')
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ''),
-  )
-  .refine((entries) => entries.every((entry) => parseRange(entry) !== null), {
-    message: 'every trusted proxy must be an IP address or CIDR range',
-  });
 
 export const gatewaySettingsSchema = z.object({
   port: port(8080),
   host: z.string().min(1).default('0.0.0.0'),
   metricsPort: port(9090),
   metricsHost: z.string().min(1).default('0.0.0.0'),
-  trustedProxies: cidrList,
+  trustedProxies: trustedProxyList,
   pepperFile: z.string().min(1).optional(),
   credentialKeyFile: z.string().min(1).optional(),
   redisUrl: z.string().min(1).optional(),

@@ -45,6 +45,17 @@ describe('parseLocalConfig', () => {
     expect(() => parseLocalConfig([], { TOLLGATE_TRUSTED_PROXIES: 'nope' })).toThrow(/trusted/);
   });
 
+  it("takes the console's public origins from TOLLGATE_CONSOLE_PUBLIC_ORIGINS", () => {
+    expect(parseLocalConfig([], {}).consolePublicOrigins).toEqual([]);
+    const config = parseLocalConfig([], {
+      TOLLGATE_CONSOLE_PUBLIC_ORIGINS: 'http://192.0.2.10:8084, https://console.lan',
+    });
+    expect(config.consolePublicOrigins).toEqual(['http://192.0.2.10:8084', 'https://console.lan']);
+    expect(() => parseLocalConfig([], { TOLLGATE_CONSOLE_PUBLIC_ORIGINS: 'console.lan' })).toThrow(
+      /consolePublicOrigins/,
+    );
+  });
+
   it('keeps the ledger in the data folder unless a database URL is given', () => {
     expect(parseLocalConfig([], {})).toMatchObject({ retentionDays: 90 });
     expect(parseLocalConfig([], {}).databaseUrl).toBeUndefined();

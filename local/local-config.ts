@@ -15,6 +15,11 @@ const configSchema = z.object({
   operatorMetricsPort: port,
   /** The console (web app and its API). */
   consolePort: port,
+  /**
+   * Where people open the console, when not at its own address on this machine (local mode
+   * bound to another interface): the Origin check accepts these.
+   */
+  consolePublicOrigins: z.array(z.url({ protocol: /^https?$/ })).default([]),
   redisUrl: z.string().min(1).optional(),
   /** PostgreSQL for the ledger; without it, embedded PGlite in `<data>/ledger`. */
   databaseUrl: z.string().min(1).optional(),
@@ -69,6 +74,9 @@ export function parseLocalConfig(
       nextPort(gatewayPort, 3),
     consolePort:
       values['console-port'] ?? environment.TOLLGATE_CONSOLE_PORT ?? nextPort(gatewayPort, 4),
+    consolePublicOrigins: environment.TOLLGATE_CONSOLE_PUBLIC_ORIGINS?.split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ''),
     redisUrl: redisUrl === '' ? undefined : redisUrl,
     databaseUrl: databaseUrl === '' ? undefined : databaseUrl,
     retentionDays: values['retention-days'] ?? environment.TOLLGATE_RETENTION_DAYS,

@@ -23,6 +23,11 @@ export async function startLocalConsole(options: {
   dataDirectory: string;
   host: string;
   port: number;
+  /**
+   * Where people open the console. Empty (the default): its own listening address as a browser on
+   * this machine opens it (`http://127.0.0.1:<port>`, `http://localhost:<port>`), once it listens.
+   */
+  publicOrigins?: readonly string[];
   kubeConfig: KubeConfig;
   ledger: LedgerQueryable;
   /** The stack's store: the dashboard shows its live account counters. */
@@ -39,6 +44,7 @@ export async function startLocalConsole(options: {
     host: options.host,
     port: options.port,
     operatorNamespace: options.operatorNamespace,
+    publicOrigins: [...(options.publicOrigins ?? [])],
     sessionFile: join(options.dataDirectory, 'console-sessions.json'),
     timeZone: options.timeZone,
     logLevel: options.logLevel,

@@ -44,6 +44,8 @@ export interface LocalStackOptions {
   operatorMetricsPort: number;
   /** The console; default: any free port. */
   consolePort?: number;
+  /** The console's public origins; default: its own address on this machine. */
+  consolePublicOrigins?: readonly string[];
   redisUrl?: string | undefined;
   /** PostgreSQL for the ledger; PGlite in `<data>/ledger` when absent. */
   databaseUrl?: string | undefined;
@@ -180,6 +182,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataDirectory,
       host: options.host,
       port: options.consolePort ?? 0,
+      publicOrigins: options.consolePublicOrigins ?? [],
       kubeConfig,
       ledger,
       store,

@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import type { LedgerQueryable } from '../../ledger/ledger-database.js';
+import { parseRanges } from '../../network/match-source-ranges.js';
 import { connectRedisClient } from '../../store/connect-redis-client.js';
 import type { ApiRoute, RouteCall } from './api/api-route.js';
 import { buildOpenApi } from './api/build-openapi.js';
@@ -23,6 +24,7 @@ import {
 } from './auth/guard-request.js';
 import { SignInFailureLimiter } from './auth/limit-sign-in-failures.js';
 import { createOidcSignIn } from './auth/oidc-sign-in.js';
+import { permittedOrigins } from './auth/permitted-origins.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from './auth/session-store.js';
 import type { ConsoleConfig } from './console-config.js';
 import type { ConsoleContext } from './console-context.js';
@@ -37,6 +39,7 @@ import { clientConfigRoutes } from './routes/client-config-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 import type { AccountCountersSource } from './usage/account-standing.js';
 import { guardLedger } from './usage/guard-ledger.js';
 
@@ -90,6 +93,11 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     },
     trustProxy: false,
     bodyLimit: 1024 * 1024,
+    // A path fastify cannot decode (a malformed percent-encoding) never reaches a route or the
+    // error handler: it is answered here, in the console's shape, on every path.
+    frameworkErrors: (error, request, reply) => {
+      answerFrameworkError(error, { request, reply });
+    },
   });
   const metrics = new ConsoleMetrics(parts.registry ?? new Registry());
   const kube = new KubeClient(
@@ -102,8 +110,11 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     maxMs: config.sessionMaxSeconds * 1000,
     now,
   };
+  let origins = permittedOrigins(config, undefined);
   const context: ConsoleContext = {
     config,
+    permittedOrigins: () => origins,
+    trustedProxies: parseRanges(config.trustedProxies),
     kube,
     sessions: parts.sessions ?? sessionStoreOf(config),
     policy,
@@ -152,6 +163,18 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     return reply.status(mapped.statusCode).send(toErrorBody(mapped));
   });
 
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(SECURITY_HEADERS);
+    done();
+  });
+  // Without configured public origins, the console's own address once it listens (port 0 too).
+  app.addHook('onListen', (done) => {
+    const address = app.server.address();
+    if (address !== null && typeof address !== 'string') {
+      origins = permittedOrigins(config, address);
+    }
+    done();
+  });
   app.get('/api/v1/openapi.json', () => openapi);
   for (const route of routes) registerRoute(app, { route, context });
   app.setNotFoundHandler((request, reply) => {
@@ -185,6 +208,21 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
   return Object.assign(app, { consoleRoutes: routes, consoleMetrics: metrics });
 }
 
+function answerFrameworkError(
+  error: { code: string; message: string },
+  call: { request: FastifyRequest; reply: FastifyReply },
+): void {
+  const mapped =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new ConsoleError(
+          'INVALID_INPUT',
+          `The path has a malformed percent-encoding: ${(call.request.url.split('?')[0] ?? '').slice(0, 200)}`,
+        )
+      : new ConsoleError('INVALID_INPUT', error.message);
+  void call.reply.headers(SECURITY_HEADERS);
+  void call.reply.status(mapped.statusCode).send(toErrorBody(mapped));
+}
+
 function registerRoute(
   app: FastifyInstance,
   options: { route: ApiRoute; context: ConsoleContext },
@@ -196,7 +234,7 @@ function registerRoute(
     url,
     handler: async (request, reply) => {
       const changing = !isSafeMethod(request.method);
-      if (changing) checkOrigin(request, context.config.allowedOrigins);
+      if (changing) checkOrigin(request, context.permittedOrigins());
       let session;
       let sessionId;
       if (route.public !== true) {

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { trustedProxyList } from '../../network/trusted-proxy-list.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().min(1).max(31_536_000);
@@ -55,16 +56,36 @@ export const consoleConfigSchema = z.object({
   sessionMaxSeconds: seconds.default(43_200),
   /** Secure cookies: true, false, or auto (when the request came over TLS). */
   cookieSecure: z.union([z.boolean(), z.literal('auto')]).default('auto'),
-  /** Origins allowed on state-changing calls besides the console's own (from Host). */
+  /**
+   * Where people open the console (`https://console.example.com`): state-changing calls are
+   * accepted from these origins only, never from the request's own Host header. Empty: the
+   * console's listening address on loopback (`http://localhost:<port>`, `http://127.0.0.1:<port>`,
+   * `http://[::1]:<port>`, and the bound address when it is a specific one).
+   */
+  publicOrigins: z.array(z.url({ protocol: /^https?$/ })).default([]),
+  /** Further origins allowed on state-changing calls (another site that calls the API). */
   allowedOrigins: z.array(z.url()).default([]),
+  /**
+   * Proxies (addresses or CIDR ranges, comma-separated) whose `X-Forwarded-For` gives the client
+   * address for the sign-in limits and whose `X-Forwarded-Proto: https` makes the cookie Secure
+   * under `cookieSecure: auto`. From anyone else both headers are ignored.
+   */
+  trustedProxies: trustedProxyList,
   timeZone: z.string().min(1).default('UTC'),
   /** PostgreSQL of the ledger; without it the usage endpoints answer 503. */
   databaseUrl: z.string().min(1).optional(),
-  /** Failed sign-ins allowed per username and per client address in the window. */
+  /**
+   * Failed sign-ins: per (username, client address) the first `freeFailures` are free, then each
+   * failure doubles the wait before the next attempt (1 s, 2 s, 4 s ... up to `maxDelaySeconds`);
+   * beyond that, ceilings per username (all addresses) and per address (all usernames) in the
+   * window. A pair's count is forgotten `windowSeconds` after its last failure.
+   */
   signInFailures: z
     .object({
-      perUsername: z.number().int().min(1).default(5),
-      perAddress: z.number().int().min(1).default(20),
+      freeFailures: z.number().int().min(0).default(3),
+      maxDelaySeconds: z.number().int().min(1).default(900),
+      perUsername: z.number().int().min(1).default(100),
+      perAddress: z.number().int().min(1).default(50),
       windowSeconds: z.number().int().min(1).default(900),
     })
     .prefault({}),
@@ -114,7 +135,9 @@ const options = {
   'session-idle-seconds': { type: 'string' },
   'session-max-seconds': { type: 'string' },
   'cookie-secure': { type: 'string' },
+  'public-origins': { type: 'string' },
   'allowed-origins': { type: 'string' },
+  'trusted-proxies': { type: 'string' },
   'time-zone': { type: 'string' },
   'database-url': { type: 'string' },
   'web-root': { type: 'string' },
@@ -126,6 +149,13 @@ type Environment = Readonly<Record<string, string | undefined>>;
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 /** Flags win over `TOLLGATE_CONSOLE_<FLAG>` (upper case, dashes as underscores). */
@@ -156,9 +186,9 @@ export function parseConsoleConfig(
     sessionIdleSeconds: read('session-idle-seconds'),
     sessionMaxSeconds: read('session-max-seconds'),
     cookieSecure: secure,
-    allowedOrigins: read('allowed-origins')
-      ?.split(',')
-      .map((origin) => origin.trim()),
+    publicOrigins: list(read('public-origins')),
+    allowedOrigins: list(read('allowed-origins')),
+    trustedProxies: read('trusted-proxies'),
     timeZone: read('time-zone') ?? nonEmpty(environment.TOLLGATE_TIME_ZONE),
     databaseUrl: read('database-url') ?? nonEmpty(environment.TOLLGATE_DATABASE_URL),
     webRoot: read('web-root'),

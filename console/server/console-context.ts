@@ -1,5 +1,6 @@
 /** What the routes share: configuration, the Kubernetes client, sessions, ledger, audit. */
 import type { LedgerQueryable } from '../../ledger/ledger-database.js';
+import type { ParsedRange } from '../../network/match-source-ranges.js';
 import type { AuditRecorder } from './audit/record-audit.js';
 import type { SignInFailureLimiter } from './auth/limit-sign-in-failures.js';
 import type { OidcSignIn } from './auth/oidc-sign-in.js';
@@ -11,6 +12,10 @@ import type { AccountCountersSource } from './usage/account-standing.js';
 
 export interface ConsoleContext {
   config: ConsoleConfig;
+  /** Origins a state-changing call may come from (public origins and allowed ones). */
+  permittedOrigins: () => readonly string[];
+  /** Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed. */
+  trustedProxies: readonly ParsedRange[];
   kube: KubeClient;
   sessions: SessionStore;
   policy: SessionPolicy;

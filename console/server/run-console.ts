@@ -33,6 +33,11 @@ export async function run(args: readonly string[]): Promise<void> {
   if (ledger !== undefined) app.addHook('onClose', () => ledger.close());
   if (store !== undefined) app.addHook('onClose', () => store.close());
   await app.listen({ host: config.host, port: config.port });
+  if (config.publicOrigins.length === 0) {
+    app.log.warn(
+      'no public origins set (--public-origins, TOLLGATE_CONSOLE_PUBLIC_ORIGINS): sign-in and changes are accepted only from the console opened at its own address on this machine (http://localhost:<port>)',
+    );
+  }
   const metrics =
     config.metricsPort === undefined
       ? undefined

@@ -20,7 +20,7 @@ import type { LeaseCharge, LeaseProgress, Store } from '../../store/store.js';
 import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { describeLeaseProgress } from './describe-lease-progress.js';
-import { isSourceDenied } from './match-source-ranges.js';
+import { isSourceDenied } from '../../network/match-source-ranges.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';

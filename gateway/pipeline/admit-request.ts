@@ -3,7 +3,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { AdmissionRefusal, LeaseCharge, SpendStore } from '../../store/store.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import { isModelAllowed } from './match-model-globs.js';
-import { isSourceDenied } from './match-source-ranges.js';
+import { isSourceDenied } from '../../network/match-source-ranges.js';
 
 export interface AdmitInput {
   policy: AuthorizedPolicy;

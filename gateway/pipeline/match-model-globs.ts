@@ -1,4 +1,4 @@
-import { remembered } from './remember-parses.js';
+import { remembered } from '../../network/remember-parses.js';
 
 /** Model allow lists: `*` matches any run of characters, `?` one character; null allows all. */
 function globToRegExp(glob: string): RegExp {

@@ -266,3 +266,53 @@ imagePullPolicy: {{ .Values.image.pullPolicy }}
 securityContext:
   {{- toYaml .Values.containerSecurityContext | nindent 2 }}
 {{- end }}
+
+{{/*
+The console's public origins, comma-separated: console.publicOrigins, else the Ingress hosts
+(https for a host its tls covers), else the HTTPRoute hostnames (https unless httpRoute.tls is
+false), else the port-forward address that NOTES.txt gives.
+*/}}
+{{- define "tollgate.console.publicOrigins" -}}
+{{- $values := .Values.console -}}
+{{- $origins := list -}}
+{{- if $values.publicOrigins -}}
+{{- $origins = $values.publicOrigins -}}
+{{- else if $values.ingress.enabled -}}
+{{- $tlsHosts := list -}}
+{{- $tlsAll := false -}}
+{{- range $values.ingress.tls -}}
+{{- if .hosts }}{{ $tlsHosts = concat $tlsHosts .hosts }}{{ else }}{{ $tlsAll = true }}{{ end -}}
+{{- end -}}
+{{- range $values.ingress.hosts -}}
+{{- $https := or $tlsAll (has .host $tlsHosts) -}}
+{{- $origins = append $origins (printf "%s://%s" (ternary "https" "http" $https) .host) -}}
+{{- end -}}
+{{- else if $values.httpRoute.enabled -}}
+{{- if not $values.httpRoute.hostnames -}}
+{{- fail "console.httpRoute: without hostnames, set console.publicOrigins to the address people open" -}}
+{{- end -}}
+{{- range $values.httpRoute.hostnames -}}
+{{- $origins = append $origins (printf "%s://%s" (ternary "https" "http" $values.httpRoute.tls) .) -}}
+{{- end -}}
+{{- else -}}
+{{- $origins = list "http://127.0.0.1:8084" "http://localhost:8084" -}}
+{{- end -}}
+{{- join "," $origins -}}
+{{- end -}}
+
+{{/*
+The console's cookieSecure: auto becomes true when every public origin is https (TLS ends at the
+Ingress or the Gateway, so the console itself sees plain http).
+*/}}
+{{- define "tollgate.console.cookieSecure" -}}
+{{- $setting := .Values.console.cookieSecure | toString -}}
+{{- if ne $setting "auto" -}}
+{{- $setting -}}
+{{- else -}}
+{{- $https := true -}}
+{{- range splitList "," (include "tollgate.console.publicOrigins" .) -}}
+{{- if not (hasPrefix "https://" .) }}{{ $https = false }}{{ end -}}
+{{- end -}}
+{{- ternary "true" "auto" $https -}}
+{{- end -}}
+{{- end -}}

@@ -57,14 +57,19 @@ export function isSafeMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
 
-/** The console's own origin (from the Host header as received) and the configured extra ones. */
-export function checkOrigin(request: FastifyRequest, allowed: readonly string[]): void {
+/**
+ * A state-changing call must come from a permitted origin (the console's public origins, never
+ * derived from the request's own Host header, which the caller chooses). Without an Origin header,
+ * Fetch Metadata must not say cross-site.
+ */
+export function checkOrigin(request: FastifyRequest, permitted: readonly string[]): void {
   const origin = request.headers.origin;
   if (origin !== undefined) {
-    const own = `${request.protocol}://${request.headers.host ?? ''}`;
-    const permitted = [own, ...allowed.map((item) => new URL(item).origin)];
     if (!permitted.includes(origin)) {
-      throw new ConsoleError('CSRF_REJECTED', `Requests from origin ${origin} are not accepted.`);
+      throw new ConsoleError(
+        'CSRF_REJECTED',
+        `Requests from origin ${origin} are not accepted: it is not one of the console's public origins (--public-origins).`,
+      );
     }
     return;
   }

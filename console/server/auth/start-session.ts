@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleContext } from '../console-context.js';
 import { readCookie, serializeCookie, SESSION_COOKIE } from './cookies.js';
+import { clientProtocol } from './read-client.js';
 import { sessionTtl } from './guard-request.js';
 import { newOpaqueId, type Session } from './session-store.js';
 
+/** `auto`: Secure when the client used https (TLS here, or X-Forwarded-Proto from a trusted proxy). */
 export function cookieSecure(request: FastifyRequest, context: ConsoleContext): boolean {
   const setting = context.config.cookieSecure;
-  return setting === 'auto' ? request.protocol === 'https' : setting;
+  return setting === 'auto' ? clientProtocol(request, context.trustedProxies) === 'https' : setting;
 }
 
 export async function startSession(

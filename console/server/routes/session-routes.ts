@@ -4,6 +4,7 @@ import { defineRoute, session, type ApiRoute } from '../api/api-route.js';
 import { checkLocalPassword, readLocalUsers } from '../auth/local-users.js';
 import { OIDC_COOKIE, readCookie, serializeCookie } from '../auth/cookies.js';
 import { accessSchema, readAccess } from '../auth/read-access.js';
+import { clientAddress } from '../auth/read-client.js';
 import { newOpaqueId, pendingOidcSchema } from '../auth/session-store.js';
 import { clearSessionCookie, cookieSecure, startSession } from '../auth/start-session.js';
 import type { ConsoleContext } from '../console-context.js';
@@ -92,19 +93,26 @@ export function sessionRoutes(context: ConsoleContext): ApiRoute[] {
         if (!context.config.localUsers) {
           throw new ConsoleError('SIGN_IN_UNAVAILABLE', 'Local users are turned off; use OIDC.');
         }
-        const attempt = { username: call.body.username, address: call.request.ip };
-        context.limiter.check(attempt);
-        const users = await readLocalUsers(context.kube, {
-          namespace: context.config.operatorNamespace,
-          name: context.config.usersSecret,
+        const started = context.limiter.start({
+          username: call.body.username,
+          address: clientAddress(call.request, context.trustedProxies),
         });
-        const user = await checkLocalPassword(users, call.body);
+        let user;
+        try {
+          const users = await readLocalUsers(context.kube, {
+            namespace: context.config.operatorNamespace,
+            name: context.config.usersSecret,
+          });
+          user = await checkLocalPassword(users, call.body);
+        } catch (error) {
+          started.abandoned();
+          throw error;
+        }
         if (user === undefined) {
-          context.limiter.recordFailure(attempt);
           call.request.log.info({ username: call.body.username }, 'failed console sign-in');
           throw new ConsoleError('UNAUTHENTICATED', 'Wrong username or password.');
         }
-        context.limiter.recordSuccess(user.username);
+        started.succeeded();
         const created = await startSession(call, context, { ...user, method: 'local' });
         call.request.log.info({ username: user.username }, 'console sign-in');
         return me(created);

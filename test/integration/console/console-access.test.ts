@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
-import { startPlane } from '../control-plane/control-plane-harness.js';
 import {
   bindPlatformAdmins,
   bindRole,
@@ -17,6 +16,7 @@ import {
   writeUsersSecret,
   type ApiBody,
   type Signed,
+  startTeamAPlane,
 } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -43,14 +43,7 @@ interface AccessBody {
 }
 
 beforeAll(async () => {
-  plane = await startPlane();
-  await plane.ok(['create', 'namespace', 'team-a']);
-  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
-    '--group',
-    'team-a-managers',
-    '-n',
-    'team-a',
-  ]);
+  plane = await startTeamAPlane();
   await bindRole(plane, 'val-view', 'tollgate-viewer', ['--user', 'val', '-n', 'team-a']);
   await plane.ok([
     'create',

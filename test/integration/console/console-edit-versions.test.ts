@@ -7,16 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApp } from '../../../console/server/app.js';
 import type { Plane } from '../control-plane/control-plane-harness.js';
-import { startPlane } from '../control-plane/control-plane-harness.js';
 import {
   bindPlatformAdmins,
-  bindRole,
   buildConsole,
   call,
   signIn,
   writeUsersSecret,
   type ApiBody,
   type Signed,
+  startTeamAPlane,
 } from './console-harness.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -37,14 +36,7 @@ interface Versioned {
 }
 
 beforeAll(async () => {
-  plane = await startPlane();
-  await plane.ok(['create', 'namespace', 'team-a']);
-  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
-    '--group',
-    'team-a-managers',
-    '-n',
-    'team-a',
-  ]);
+  plane = await startTeamAPlane();
   await bindPlatformAdmins(plane);
   await writeUsersSecret(plane, users);
   app = buildConsole(plane);

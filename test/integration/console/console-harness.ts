@@ -9,7 +9,7 @@ import {
   parseConsoleConfigObject,
   type ConsoleConfigInput,
 } from '../../../console/server/console-config.js';
-import type { Plane } from '../control-plane/control-plane-harness.js';
+import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 
 export interface TestUser {
   username: string;
@@ -103,6 +103,19 @@ export function call(
 /** Binds a ClusterRole in a namespace; `flags` name the subject and `-n` the namespace. */
 export function bindRole(plane: Plane, name: string, role: string, flags: readonly string[]) {
   return plane.ok(['create', 'rolebinding', name, '--clusterrole', role, ...flags]);
+}
+
+/** A plane with the namespace team-a, whose keys the group team-a-managers manages. */
+export async function startTeamAPlane(): Promise<Plane> {
+  const plane = await startPlane();
+  await plane.ok(['create', 'namespace', 'team-a']);
+  await bindRole(plane, 'a-managers', 'tollgate-key-manager', [
+    '--group',
+    'team-a-managers',
+    '-n',
+    'team-a',
+  ]);
+  return plane;
 }
 
 /** Makes the group `platform` administrators: tollgate-admin over the whole cluster. */

@@ -28,20 +28,25 @@ afterAll(async () => {
   await plane.stop();
 });
 
+/** The console as local mode starts it, on the plane's data folder and a free port. */
+function localConsoleOptions() {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(plane.local.kubeconfigPath);
+  return {
+    dataDirectory: plane.dataDirectory,
+    host: '127.0.0.1',
+    port: 0,
+    kubeConfig,
+    ledger,
+    operatorNamespace: 'tollgate-system',
+    timeZone: 'UTC',
+    logLevel: 'silent' as const,
+  };
+}
+
 describe('local console', () => {
   it('creates admin once, with a 0600 password file, and signs it in as cluster-admin', async () => {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(plane.local.kubeconfigPath);
-    const options = {
-      dataDirectory: plane.dataDirectory,
-      host: '127.0.0.1',
-      port: 0,
-      kubeConfig,
-      ledger,
-      operatorNamespace: 'tollgate-system',
-      timeZone: 'UTC',
-      logLevel: 'silent' as const,
-    };
+    const options = localConsoleOptions();
     const first = await startLocalConsole(options);
     const file = join(plane.dataDirectory, 'console-admin-password');
     expect(first.adminPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
@@ -61,5 +66,25 @@ describe('local console', () => {
     expect(second.adminPassword).toBeUndefined();
     await signIn(second.app, { username: 'admin', password: first.adminPassword! });
     await second.app.close();
+  });
+
+  it('accepts changes from its own address only, whatever Host a caller sends', async () => {
+    const started = await startLocalConsole(localConsoleOptions());
+    const password = readFileSync(join(plane.dataDirectory, 'console-admin-password'), 'utf8');
+    const signInFrom = (headers: Record<string, string>) =>
+      started.app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        headers,
+        payload: { username: 'admin', password: password.trim() },
+      });
+    const port = new URL(started.url).port;
+    for (const origin of [started.url, `http://localhost:${port}`]) {
+      expect((await signInFrom({ origin })).statusCode, origin).toBe(200);
+    }
+    const forged = await signInFrom({ host: 'evil.example', origin: 'http://evil.example' });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json<{ error: { code: string } }>().error.code).toBe('CSRF_REJECTED');
+    await started.app.close();
   });
 });
