@@ -59,6 +59,8 @@ export async function startLedgerStack(options: {
   redisUrl?: string;
   ledger: LedgerDatabase['kind'];
   timeZone?: string;
+  /** Opens the ledger another way (through a proxy, say) instead of `openTestLedger(ledger)`. */
+  openLedger?: () => Promise<TestLedger>;
 }): Promise<LedgerStack> {
   const queue = new MemoryRecordQueue();
   const prefix = `tg-ledger-${randomUUID().slice(0, 8)}:`;
@@ -79,7 +81,7 @@ export async function startLedgerStack(options: {
       consumer: 'test',
     });
   }
-  const ledger = await openTestLedger(options.ledger);
+  const ledger = await (options.openLedger ?? (() => openTestLedger(options.ledger)))();
   const fake = await startFakeProvider();
   const secrets = newSecrets();
   await writeUpstreams(store, { secrets, baseURL: fake.url });
