@@ -5,22 +5,12 @@
  * body its SDK can read, or the protocol's reply).
  */
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import type { Platform, Store } from '../../../store/store.js';
-import {
-  startFakeProvider,
-  type FakeProvider,
-} from '../../../local/simulator/start-fake-provider.js';
+import { describe, expect, it } from 'vitest';
+import type { Platform } from '../../../store/store.js';
+import { env, key, useForwardingGateway } from './forwarding-setup.js';
 import { fuzzBodies, type FuzzedBody } from './fuzz-request-bodies.js';
-import {
-  buildGateway,
-  createKey,
-  newSecrets,
-  openStore,
-  writeAccount,
-  writeUpstreams,
-} from './gateway-fixture.js';
+
+useForwardingGateway();
 
 const SEED = 27;
 const PER_ROUTE = 250;
@@ -116,11 +106,11 @@ interface Outcome {
   problem: string | null;
 }
 
-async function send(route: FuzzRoute, key: string, fuzzed: FuzzedBody): Promise<Outcome> {
-  const response = await request(`${base}${route.path}`, {
+async function send(route: FuzzRoute, apiKey: string, fuzzed: FuzzedBody): Promise<Outcome> {
+  const response = await request(`${env.base}${route.path}`, {
     method: 'POST',
     headers: {
-      ...route.header(key),
+      ...route.header(apiKey),
       ...(fuzzed.contentType === null ? {} : { 'content-type': fuzzed.contentType }),
     },
     body: fuzzed.body,
@@ -159,37 +149,15 @@ async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: 
   return results;
 }
 
-const secrets = newSecrets();
-const namespace = 'team-fuzz';
-let store: Store;
-let fake: FakeProvider;
-let app: FastifyInstance;
-let base: string;
-
-beforeAll(async () => {
-  store = await openStore('memory', '');
-  fake = await startFakeProvider();
-  await writeUpstreams(store, { secrets, baseURL: fake.url });
-  await writeAccount(store, namespace);
-  app = buildGateway(store, secrets);
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
-});
-
-afterAll(async () => {
-  await app.close();
-  await fake.close();
-  await store.close();
-});
-
 describe('fuzzed request bodies', () => {
   it.each(routes)(
     '$path: 250 bodies, no 5xx, no hang, every answer shaped',
     async (route) => {
-      const key = (await createKey(store, secrets, { platform: route.platform, namespace })).value;
+      const apiKey = await key({ platform: route.platform });
       const bodies = fuzzBodies({ seed: SEED, count: PER_ROUTE, valid: route.valid });
       const outcomes = await inBatches(bodies, CONCURRENCY, async (fuzzed) => {
-        const outcome = await send(route, key, fuzzed);
-        fake.reset();
+        const outcome = await send(route, apiKey, fuzzed);
+        env.fake.reset();
         return { ...outcome, name: fuzzed.name };
       });
       const problems = outcomes
@@ -201,7 +169,7 @@ describe('fuzzed request bodies', () => {
       expect(statuses.has(200)).toBe(true);
       expect([...statuses].some((status) => status >= 400)).toBe(true);
       // The gateway still serves the valid body after all that.
-      const healthy = await send(route, key, {
+      const healthy = await send(route, apiKey, {
         name: 'valid',
         body: Buffer.from(JSON.stringify(route.valid)),
         contentType: 'application/json',

@@ -7,53 +7,18 @@
  */
 import { connect } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Store } from '../../../store/store.js';
-import {
-  startFakeProvider,
-  type FakeProvider,
-} from '../../../local/simulator/start-fake-provider.js';
-import {
-  buildGateway,
-  createKey,
-  newSecrets,
-  openStore,
-  writeAccount,
-  writeUpstreams,
-} from './gateway-fixture.js';
+import { expect, it } from 'vitest';
+import { env, key, useForwardingGateway } from './forwarding-setup.js';
 import { parseRawResponse, type RawResponse } from './raw-http.js';
 
 const TRICKLES = 200;
 const REQUEST_TIMEOUT_MS = 2_000;
 const DRIP_MS = 100;
 
-const secrets = newSecrets();
-const namespace = 'team-trickle';
-let store: Store;
-let fake: FakeProvider;
-let app: FastifyInstance;
-let base: string;
-
-beforeAll(async () => {
-  store = await openStore('memory', '');
-  fake = await startFakeProvider();
-  await writeUpstreams(store, { secrets, baseURL: fake.url });
-  await writeAccount(store, namespace);
-  app = buildGateway(store, secrets, {
-    config: {
-      requestHeadersTimeoutMs: REQUEST_TIMEOUT_MS,
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-      requestBodyIdleTimeoutMs: 1_000,
-    },
-  });
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
-});
-
-afterAll(async () => {
-  await app.close();
-  await fake.close();
-  await store.close();
+useForwardingGateway({
+  requestHeadersTimeoutMs: REQUEST_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  requestBodyIdleTimeoutMs: 1_000,
 });
 
 interface Trickled {
@@ -102,10 +67,9 @@ async function trickle(options: { port: number; head: string; giveUpMs: number }
 }
 
 it('answers 200 trickling uploads 408 at the request timeout while serving other clients', async () => {
-  const port = Number(new URL(base).port);
-  const anthropicKey = (await createKey(store, secrets, { platform: 'Anthropic', namespace }))
-    .value;
-  const openaiKey = (await createKey(store, secrets, { platform: 'OpenAI', namespace })).value;
+  const port = Number(new URL(env.base).port);
+  const anthropicKey = await key({ platform: 'Anthropic' });
+  const openaiKey = await key({ platform: 'OpenAI' });
   const heads = [
     `POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${anthropicKey}\r\n`,
     `POST /v1/responses HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${openaiKey}\r\n`,
@@ -118,7 +82,7 @@ it('answers 200 trickling uploads 408 at the request timeout while serving other
   );
   // While the trickles hold 200 connections, another client calls in a loop through its SDK.
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const client = new Anthropic({ apiKey: anthropicKey, baseURL: base, maxRetries: 0 });
+  const client = new Anthropic({ apiKey: anthropicKey, baseURL: env.base, maxRetries: 0 });
   const served: number[] = [];
   for (let call = 0; call < 10; call++) {
     const message = await client.messages.create({
@@ -146,7 +110,7 @@ it('answers 200 trickling uploads 408 at the request timeout while serving other
     expect(result.answeredAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
   });
   // No trickled body reached the upstream; every other call did, before the first trickle was cut.
-  expect(fake.requests).toHaveLength(10);
+  expect(env.fake.requests).toHaveLength(10);
   const firstCut = Math.min(...results.map((result) => result.answeredAt ?? Infinity));
   expect(Math.max(...served)).toBeLessThan(firstCut);
 }, 30_000);

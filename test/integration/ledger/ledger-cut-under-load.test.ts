@@ -11,8 +11,7 @@ import { randomUUID } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { readNumber } from '../../../ledger/ledger-database.js';
-import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
-import { createTestDatabase } from '../../../ledger/test-support/ledger-test-databases.js';
+import { MAINTENANCE_URL } from '../../../ledger/test-support/ledger-test-databases.js';
 import { startCuttableProxy, type CuttableProxy } from '../../support/cuttable-tcp-proxy.js';
 import { createKey, writeAccount } from '../gateway/gateway-fixture.js';
 import { startLedgerStack, waitUntil, type LedgerStack } from './ledger-harness.js';
@@ -25,25 +24,16 @@ let stack: LedgerStack;
 const namespace = `team-cut-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  proxy = await startCuttableProxy({ host: '127.0.0.1', port: 5432 });
+  const server = new URL(MAINTENANCE_URL);
+  proxy = await startCuttableProxy({ host: server.hostname, port: Number(server.port || 5432) });
   stack = await startLedgerStack({
     store: 'redis',
     redisUrl: inject('redisUrl'),
     ledger: 'postgres',
-    openLedger: async () => {
-      const created = await createTestDatabase();
-      const proxied = new URL(created.databaseUrl);
+    reachLedgerThrough: (databaseUrl) => {
+      const proxied = new URL(databaseUrl);
       proxied.port = String(proxy.port);
-      const location = { databaseUrl: proxied.toString() };
-      const db = await openLedgerDatabase(location);
-      return {
-        db,
-        location,
-        drop: async () => {
-          await db.close();
-          await created.drop();
-        },
-      };
+      return proxied.toString();
     },
   });
   await writeAccount(stack.store, namespace);
