@@ -49,10 +49,18 @@ export async function createTestDatabase(
   };
 }
 
-export async function openTestLedger(kind: LedgerDatabase['kind']): Promise<TestLedger> {
+/**
+ * `reachThrough` rewrites the new database's URL before it is opened (a test that cuts the network
+ * puts a proxy in front of the server); creating and dropping it always go to the server itself.
+ */
+export async function openTestLedger(
+  kind: LedgerDatabase['kind'],
+  options: { reachThrough?: (databaseUrl: string) => string } = {},
+): Promise<TestLedger> {
   if (kind === 'postgres') {
     const created = await createTestDatabase();
-    const location = { databaseUrl: created.databaseUrl };
+    const reach = options.reachThrough ?? ((url: string) => url);
+    const location = { databaseUrl: reach(created.databaseUrl) };
     const db = await openLedgerDatabase(location);
     return {
       db,

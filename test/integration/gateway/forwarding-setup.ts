@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { AppConfig } from '../../../gateway/gateway-config.js';
 import type { UpstreamRef } from '../../../store/policy-documents.js';
 import type { Platform, Store } from '../../../store/store.js';
 import {
@@ -83,15 +84,15 @@ export async function callMessages(
   });
 }
 
-/** Registers the suite's setup and teardown hooks. */
-export function useForwardingGateway(): void {
+/** Registers the suite's setup and teardown hooks; `config` overrides the gateway's settings. */
+export function useForwardingGateway(config: Partial<AppConfig> = {}): void {
   beforeAll(async () => {
     env.store = await openStore('memory', '');
     env.fake = await startFakeProvider();
     env.spare = await startFakeProvider();
     await writeUpstreams(env.store, { secrets, baseURL: env.fake.url });
     await writeAccount(env.store, namespace);
-    env.app = buildGateway(env.store, secrets, { registry });
+    env.app = buildGateway(env.store, secrets, { registry, config });
     env.base = await env.app.listen({ port: 0, host: '127.0.0.1' });
   });
 

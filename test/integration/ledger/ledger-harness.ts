@@ -59,6 +59,8 @@ export async function startLedgerStack(options: {
   redisUrl?: string;
   ledger: LedgerDatabase['kind'];
   timeZone?: string;
+  /** Rewrites the PostgreSQL ledger's URL before it is opened (to reach it through a proxy). */
+  reachLedgerThrough?: (databaseUrl: string) => string;
 }): Promise<LedgerStack> {
   const queue = new MemoryRecordQueue();
   const prefix = `tg-ledger-${randomUUID().slice(0, 8)}:`;
@@ -79,7 +81,10 @@ export async function startLedgerStack(options: {
       consumer: 'test',
     });
   }
-  const ledger = await openTestLedger(options.ledger);
+  const ledger = await openTestLedger(
+    options.ledger,
+    options.reachLedgerThrough === undefined ? {} : { reachThrough: options.reachLedgerThrough },
+  );
   const fake = await startFakeProvider();
   const secrets = newSecrets();
   await writeUpstreams(store, { secrets, baseURL: fake.url });
