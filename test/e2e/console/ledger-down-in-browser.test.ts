@@ -11,18 +11,18 @@ import {
   createTestDatabase,
   MAINTENANCE_URL,
 } from '../../../ledger/test-support/ledger-test-databases.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { startCuttableProxy, type CuttableProxy } from '../../support/cuttable-tcp-proxy.js';
 import { shootThemes, signIn, startLocalConsole, type LocalConsole } from './browser-steps.js';
 
 let run: LocalConsole;
-let proxy: TcpProxy;
+let proxy: CuttableProxy;
 let dropDatabase: () => Promise<void>;
 
 beforeAll(async () => {
   const database = await createTestDatabase();
   dropDatabase = database.drop;
   const server = new URL(MAINTENANCE_URL);
-  proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+  proxy = await startCuttableProxy({ host: server.hostname, port: Number(server.port || 5432) });
   const viaProxy = new URL(database.databaseUrl);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   run = await startLocalConsole(['--database-url', viaProxy.toString()]);
@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await run.stop();
-  await proxy.cut();
+  await proxy.close();
   await dropDatabase();
 }, 90_000);
 
@@ -44,7 +44,7 @@ describe('the console in Chromium with the usage ledger unreachable', () => {
     const today = row.locator('td[data-label="Today"]');
     expect(await today.textContent()).toBe('$0.00');
 
-    await proxy.cut();
+    proxy.cut();
     await page.reload();
     await page.getByRole('heading', { name: 'Keys' }).waitFor();
     await row.waitFor();

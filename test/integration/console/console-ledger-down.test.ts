@@ -23,7 +23,7 @@ import {
   createTestDatabase,
   MAINTENANCE_URL,
 } from '../../../ledger/test-support/ledger-test-databases.js';
-import { startTcpProxy } from '../../support/tcp-proxy.js';
+import { startCuttableProxy } from '../../support/cuttable-tcp-proxy.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import {
   buildConsole,
@@ -48,7 +48,7 @@ interface KeyItem {
 /** A ledger the console reads, seeded while it is up, and how to take it away. */
 interface BreakableLedger {
   ledger: LedgerDatabase;
-  takeAway(): Promise<void>;
+  takeAway(): Promise<void> | void;
   cleanUp(): Promise<void>;
 }
 
@@ -72,15 +72,21 @@ async function postgresBehindProxy(keyUid: string): Promise<BreakableLedger> {
   await seed(direct, keyUid);
   await direct.close();
   const server = new URL(MAINTENANCE_URL);
-  const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+  const proxy = await startCuttableProxy({
+    host: server.hostname,
+    port: Number(server.port || 5432),
+  });
   const viaProxy = new URL(database.databaseUrl);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   const ledger = await openLedgerDatabase({ databaseUrl: viaProxy.toString() }, { migrate: false });
   return {
     ledger,
-    takeAway: () => proxy.cut(),
+    takeAway: () => {
+      proxy.cut();
+    },
     cleanUp: async () => {
       await ledger.close();
+      await proxy.close();
       await database.drop();
     },
   };
