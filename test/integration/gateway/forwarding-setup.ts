@@ -87,8 +87,8 @@ export async function callMessages(
 export function useForwardingGateway(): void {
   beforeAll(async () => {
     env.store = await openStore('memory', '');
-    env.fake = await startFakeProvider();
-    env.spare = await startFakeProvider();
+    env.fake = await startFakeProvider({ keepRequests: 1_000 });
+    env.spare = await startFakeProvider({ keepRequests: 1_000 });
     await writeUpstreams(env.store, { secrets, baseURL: env.fake.url });
     await writeAccount(env.store, namespace);
     env.app = buildGateway(env.store, secrets, { registry });
