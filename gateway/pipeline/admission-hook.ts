@@ -20,6 +20,7 @@ import type { Store } from '../../store/store.js';
 import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { isSourceDenied } from './match-source-ranges.js';
+import { createParsePacer } from './pace-large-parses.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
@@ -40,7 +41,13 @@ export interface AdmissionDependencies {
   sessionTtlMs?: number;
 }
 
+/** Read again after a wait (TypeScript keeps the earlier `state.closed` check's narrowing). */
+function closedMeanwhile(state: { closed: boolean }): boolean {
+  return state.closed;
+}
+
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
+  const pacer = createParsePacer();
   return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { profile, adapter } = request.routeOptions.config;
     if (profile === undefined) return;
@@ -60,7 +67,15 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       }
       return;
     }
-    const context = readForwardContext(request.url, request.body);
+    // A large body waits for a turn of its own: a burst of them does not hold the event loop.
+    const bytes = Buffer.isBuffer(request.body) ? request.body.length : 0;
+    const read = pacer.run(bytes, () => readForwardContext(request.url, request.body));
+    const context = read instanceof Promise ? await read : read;
+    if (read instanceof Promise && closedMeanwhile(state)) {
+      // The client left while its body waited for its turn: as above, nothing to admit.
+      reply.hijack();
+      return;
+    }
     state.context = context;
     const model = adapter.readModel(context);
     if (model === null) {

@@ -17,6 +17,7 @@ import {
 } from './fake-behaviour.js';
 import type { FakeCall } from './fake-call.js';
 import { platformStatus, renderFakeError, type FakePlatform } from './render-fake-error.js';
+import { createParsePacer } from '../../gateway/pipeline/pace-large-parses.js';
 import { createRequestLog } from './keep-fake-requests.js';
 import { routeFakeRequest, type FakeRoutePlatform } from './route-fake-request.js';
 import { sendJson } from './write-fake-response.js';
@@ -84,11 +85,22 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   }
 }
 
-async function readRequest(request: IncomingMessage): Promise<{ raw: string; bytes: number }> {
+async function readRequest(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks);
-  return { raw: body.toString('utf8'), bytes: body.length };
+  return Buffer.concat(chunks);
+}
+
+function recordRequest(request: IncomingMessage, url: URL, body: Buffer): RecordedRequest {
+  const raw = body.toString('utf8');
+  return {
+    method: request.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: request.headers,
+    body: parseBody(raw, request.headers['content-type']),
+    rawBody: raw,
+  };
 }
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -102,20 +114,17 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   };
   const behaviours = createBehaviourRegistry();
   const log = createRequestLog(options.keepRequests ?? 0);
+  const pacer = createParsePacer();
   const closing = new AbortController();
   let oauthCalls = 0;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://fake.invalid');
-    const { raw, bytes } = await readRequest(request);
-    const recorded: RecordedRequest = {
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-      body: parseBody(raw, request.headers['content-type']),
-      rawBody: raw,
-    };
+    const body = await readRequest(request);
+    const bytes = body.length;
+    // In local mode the simulator shares the gateway's event loop: large bodies wait their turn.
+    const read = pacer.run(bytes, () => recordRequest(request, url, body));
+    const recorded = read instanceof Promise ? await read : read;
     log.add(recorded);
     const gone = new AbortController();
     response.on('close', () => {
