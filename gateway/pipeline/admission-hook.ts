@@ -6,6 +6,9 @@
  * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
  * available endpoints) stop after the key checks plus the IP rule.
  *
+ * The body is parsed here; one over 64 KiB waits for a turn of the event loop of its own
+ * (pace-large-parses.ts), so a burst of large calls does not hold every other call.
+ *
  * A client that went away before admission returned is not forwarded: the request's lifecycle
  * ends here (`reply.hijack()`: Fastify then runs no route handler and sends nothing). If the store
  * admitted it meanwhile, it is settled at once through the close handler's deferred settlement
