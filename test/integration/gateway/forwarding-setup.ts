@@ -71,6 +71,23 @@ export async function tinyUpstream(handler: Parameters<typeof createServer>[1]):
 export const message = (model = 'claude-sonnet-4-6', stream = false) =>
   JSON.stringify({ model, max_tokens: 8, stream, messages: [{ role: 'user', content: 'hi' }] });
 
+/** A whole Messages reply, as an upstream of the tests' own (`tinyUpstream`) answers. */
+export function messagesReply(
+  text: string,
+  usage: { input_tokens: number; output_tokens: number },
+) {
+  return JSON.stringify({
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-6',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage,
+  });
+}
+
 export async function callMessages(
   apiKey: string,
   body: string,

@@ -5,20 +5,18 @@
  * a callback counts the event loop's turns, and each large `JSON.parse` notes the count it ran at.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { env, key, putUpstream, tinyUpstream, useForwardingGateway } from './forwarding-setup.js';
+import {
+  env,
+  key,
+  messagesReply,
+  putUpstream,
+  tinyUpstream,
+  useForwardingGateway,
+} from './forwarding-setup.js';
 
 useForwardingGateway();
 
-const REPLY = JSON.stringify({
-  id: 'msg_large',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-6',
-  content: [{ type: 'text', text: 'ok' }],
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 250_000, output_tokens: 1 },
-});
+const REPLY = messagesReply('ok', { input_tokens: 250_000, output_tokens: 1 });
 
 const large = (index: number): string =>
   JSON.stringify({
