@@ -1,6 +1,6 @@
 /**
- * `npx tsx bench/burst-start-bench.ts [streams] [prompt bytes] [--cpu-prof]`: a burst of large
- * streams started at once, against local mode as `npm start` runs it (`node bin/tollgate.js local`
+ * `npx tsx bench/burst-start-bench.ts [streams] [prompt bytes] [--cpu-prof] [-- node flags]`: a
+ * burst of large streams started at once, against local mode as `npm start` runs it (`node bin/tollgate.js local`
  * from the compiled build, the simulator in its process, a fresh data folder with the demo world),
  * while a probe client (a process of its own, serve-burst-probe.ts) sends a small call every 20 ms.
  * Defaults: 200 streamed Anthropic calls, each with a prompt of 1,000,000 bytes.
@@ -10,7 +10,7 @@
  * the preloaded `watch-burst-process.js`), both per 500 ms from the burst's start, and the burst's
  * streams (time to first byte, completion). With `--cpu-prof` the local process's CPU is profiled
  * over the same window: the summary goes to stderr, and the profile and the process's access log are
- * kept (their folder is printed).
+ * kept (their folder is printed). Node flags after `--` go to the local process.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,7 +25,10 @@ import { summarizeLatencies } from './compute-percentiles.js';
 import { spawnBenchChild } from './spawn-bench-child.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
 
-const args = process.argv.slice(2);
+const separator = process.argv.indexOf('--', 2);
+const args = process.argv.slice(2, separator === -1 ? undefined : separator);
+/** Node flags for the local process (e.g. `--trace-gc`: its lines go to the kept access log). */
+const nodeFlags = separator === -1 ? [] : process.argv.slice(separator + 1);
 const profile = args.includes('--cpu-prof');
 const [streamsText = '200', promptText = '1000000'] = args.filter((arg) => !arg.startsWith('--'));
 const STREAMS = Number(streamsText);
@@ -40,7 +43,10 @@ mkdirSync(watch);
 
 const local = spawn(
   process.execPath,
-  ['--import', './bench/watch-burst-process.js', 'bin/tollgate.js', 'local', '--data', data],
+  [
+    ...nodeFlags,
+    ...['--import', './bench/watch-burst-process.js', 'bin/tollgate.js', 'local', '--data', data],
+  ],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
