@@ -1,7 +1,7 @@
 /**
  * Child process: the fake provider with a fixed first-byte delay and chunk gap. Reports its URL over
- * IPC; takes new behaviours over IPC (the stream-holding phase); forgets recorded requests every
- * second so its memory stays flat under load; exits on `stop` or when the parent goes away.
+ * IPC; takes new behaviours over IPC (the stream-holding phase); keeps none of the requests it
+ * answers, so its memory stays flat under load; exits on `stop` or when the parent goes away.
  *
  * Keep-alive: the fake provider idles connections out after 1 s, which is below undici's 2 s
  * keep-alive threshold, so every undici client (the gateway's pools included) would open a new
@@ -29,12 +29,8 @@ const { startFakeProvider } = await import('../local/simulator/start-fake-provid
 const behaviour = JSON.parse(process.argv[2] ?? '{}') as FakeBehaviour;
 const provider = await startFakeProvider({ credential: null });
 provider.setBehaviour(behaviour);
-const sweeper = setInterval(() => {
-  provider.requests.length = 0;
-}, 1000);
 
 const stop = (): void => {
-  clearInterval(sweeper);
   void provider.close().finally(() => process.exit(0));
 };
 process.on(

@@ -56,7 +56,8 @@ export function holdsNoObjects(dataDirectory: string): boolean {
   return !existsSync(objects) || readdirSync(objects).length === 0;
 }
 
-async function startSimulator(host: string, gatewayPort: number): Promise<FakeProvider> {
+/** The simulator as `tollgate local` runs it, inside its own process: any credential, gateway port + 5. */
+export async function startDemoSimulator(host: string, gatewayPort: number): Promise<FakeProvider> {
   const settings = { host, credential: null, oauth: { refreshToken: null } };
   if (gatewayPort === 0 || gatewayPort + 5 > 65_535)
     return startFakeProvider({ ...settings, port: 0 });
@@ -94,7 +95,7 @@ export async function startDemoWorld(options: DemoOptions): Promise<DemoWorld | 
   // Started on demand: only when there is a demo world to serve.
   const holder: { simulator: FakeProvider | null } = { simulator: null };
   const ensureSimulator = async (): Promise<string> => {
-    holder.simulator ??= await startSimulator(options.host, options.gatewayPort);
+    holder.simulator ??= await startDemoSimulator(options.host, options.gatewayPort);
     return holder.simulator.url;
   };
   try {

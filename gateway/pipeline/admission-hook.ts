@@ -6,6 +6,9 @@
  * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
  * available endpoints) stop after the key checks plus the IP rule.
  *
+ * The body is parsed here; one over 64 KiB waits for a turn of the event loop of its own
+ * (pace-large-parses.ts), so a burst of large calls does not hold every other call.
+ *
  * A client that went away before admission returned is not forwarded: the request's lifecycle
  * ends here (`reply.hijack()`: Fastify then runs no route handler and sends nothing). If the store
  * admitted it meanwhile, it is settled at once through the close handler's deferred settlement
@@ -21,6 +24,7 @@ import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { describeLeaseProgress } from './describe-lease-progress.js';
 import { isSourceDenied } from '../../network/match-source-ranges.js';
+import { createParsePacer } from './pace-large-parses.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
@@ -67,7 +71,13 @@ function readLeaseProgress(
   };
 }
 
+/** Read again after a wait (TypeScript keeps the earlier `state.closed` check's narrowing). */
+function closedMeanwhile(state: { closed: boolean }): boolean {
+  return state.closed;
+}
+
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
+  const pacer = createParsePacer();
   return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { profile, adapter } = request.routeOptions.config;
     if (profile === undefined) return;
@@ -87,7 +97,15 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       }
       return;
     }
-    const context = readForwardContext(request.url, request.body);
+    // A large body waits for a turn of its own: a burst of them does not hold the event loop.
+    const bytes = Buffer.isBuffer(request.body) ? request.body.length : 0;
+    const read = pacer.run(bytes, () => readForwardContext(request.url, request.body));
+    const context = read instanceof Promise ? await read : read;
+    if (read instanceof Promise && closedMeanwhile(state)) {
+      // The client left while its body waited for its turn: as above, nothing to admit.
+      reply.hijack();
+      return;
+    }
     state.context = context;
     const model = adapter.readModel(context);
     if (model === null) {

@@ -15,7 +15,7 @@ import {
 let fake: FakeProvider;
 
 beforeAll(async () => {
-  fake = await startFakeProvider();
+  fake = await startFakeProvider({ keepRequests: 1_000 });
 });
 afterAll(async () => {
   await fake.close();

@@ -1,7 +1,11 @@
 /**
  * The fake model provider: a real node:http server on 127.0.0.1 speaking the wire formats of all
- * four platforms (see `route-fake-request.ts`). It checks the credential each platform expects,
- * records every request, and follows a configurable behaviour (delays, drops, errors, usage).
+ * four platforms (see `route-fake-request.ts`). It checks the credential each platform expects
+ * and follows a configurable behaviour (delays, drops, errors, usage).
+ *
+ * It keeps no request it answered unless asked to (`keepRequests`, for tests that inspect what the
+ * gateway sent): `tollgate local` runs it inside the gateway's process, where a log of every call
+ * (1 MB prompts included) would be the gateway's memory, growing with traffic.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +17,8 @@ import {
 } from './fake-behaviour.js';
 import type { FakeCall } from './fake-call.js';
 import { platformStatus, renderFakeError, type FakePlatform } from './render-fake-error.js';
+import { createParsePacer } from '../../gateway/pipeline/pace-large-parses.js';
+import { createRequestLog } from './keep-fake-requests.js';
 import { routeFakeRequest, type FakeRoutePlatform } from './route-fake-request.js';
 import { sendJson } from './write-fake-response.js';
 
@@ -22,12 +28,15 @@ export interface FakeProviderOptions {
   /** The upstream key every platform expects; null accepts any caller. Default `fake-upstream-key`. */
   credential?: string | null;
   oauth?: Partial<FakeOAuthSettings>;
+  /** How many of the latest requests `requests` holds; default 0: none kept (`requests` throws). */
+  keepRequests?: number;
 }
 
 export interface FakeProvider {
   url: string;
   port: number;
-  requests: RecordedRequest[];
+  /** The latest `keepRequests` requests, oldest first; throws when the provider keeps none. */
+  readonly requests: readonly RecordedRequest[];
   /** Calls to the OAuth token endpoint. */
   readonly oauthCalls: number;
   /** Sets the global behaviour, or the behaviour of one path (e.g. `/v1/messages`). */
@@ -76,11 +85,22 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
   }
 }
 
-async function readRequest(request: IncomingMessage): Promise<{ raw: string; bytes: number }> {
+async function readRequest(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks);
-  return { raw: body.toString('utf8'), bytes: body.length };
+  return Buffer.concat(chunks);
+}
+
+function recordRequest(request: IncomingMessage, url: URL, body: Buffer): RecordedRequest {
+  const raw = body.toString('utf8');
+  return {
+    method: request.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: request.headers,
+    body: parseBody(raw, request.headers['content-type']),
+    rawBody: raw,
+  };
 }
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -93,22 +113,19 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     expiresInSeconds: options.oauth?.expiresInSeconds ?? 3600,
   };
   const behaviours = createBehaviourRegistry();
-  const requests: RecordedRequest[] = [];
+  const log = createRequestLog(options.keepRequests ?? 0);
+  const pacer = createParsePacer();
   const closing = new AbortController();
   let oauthCalls = 0;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://fake.invalid');
-    const { raw, bytes } = await readRequest(request);
-    const recorded: RecordedRequest = {
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-      body: parseBody(raw, request.headers['content-type']),
-      rawBody: raw,
-    };
-    requests.push(recorded);
+    const body = await readRequest(request);
+    const bytes = body.length;
+    // In local mode the simulator shares the gateway's event loop: large bodies wait their turn.
+    const read = pacer.run(bytes, () => recordRequest(request, url, body));
+    const recorded = read instanceof Promise ? await read : read;
+    log.add(recorded);
     const gone = new AbortController();
     response.on('close', () => {
       gone.abort();
@@ -164,7 +181,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   return {
     url: `http://${host}:${port}`,
     port,
-    requests,
+    get requests() {
+      return log.read();
+    },
     get oauthCalls() {
       return oauthCalls;
     },
@@ -172,7 +191,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       behaviours.set(behaviour, path);
     },
     reset() {
-      requests.length = 0;
+      log.clear();
       oauthCalls = 0;
       behaviours.reset();
     },

@@ -28,7 +28,7 @@ describe.each<StoreKind>(['memory', 'redis'])('admission refusals on the %s stor
 
   beforeAll(async () => {
     store = await openStore(kind, inject('redisUrl'));
-    fake = await startFakeProvider();
+    fake = await startFakeProvider({ keepRequests: 1_000 });
     await writeUpstreams(store, { secrets, baseURL: fake.url });
     app = buildGateway(store, secrets);
     await app.ready();

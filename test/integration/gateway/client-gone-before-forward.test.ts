@@ -54,7 +54,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   admin = new Redis(redis.url);
   store = await createStore({ redisUrl: redis.url, prefix: 'tg-client-gone:' });
-  fake = await startFakeProvider();
+  fake = await startFakeProvider({ keepRequests: 1_000 });
   await writeUpstreams(store, { secrets, baseURL: fake.url });
   await writeAccount(store, namespace);
   gateway = buildGateway(store, secrets, { config: { leaseMs, leaseSweepMs: 0 } });

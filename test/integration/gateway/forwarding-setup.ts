@@ -72,6 +72,23 @@ export async function tinyUpstream(handler: Parameters<typeof createServer>[1]):
 export const message = (model = 'claude-sonnet-4-6', stream = false) =>
   JSON.stringify({ model, max_tokens: 8, stream, messages: [{ role: 'user', content: 'hi' }] });
 
+/** A whole Messages reply, as an upstream of the tests' own (`tinyUpstream`) answers. */
+export function messagesReply(
+  text: string,
+  usage: { input_tokens: number; output_tokens: number },
+) {
+  return JSON.stringify({
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-6',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage,
+  });
+}
+
 export async function callMessages(
   apiKey: string,
   body: string,
@@ -88,8 +105,8 @@ export async function callMessages(
 export function useForwardingGateway(config: Partial<AppConfig> = {}): void {
   beforeAll(async () => {
     env.store = await openStore('memory', '');
-    env.fake = await startFakeProvider();
-    env.spare = await startFakeProvider();
+    env.fake = await startFakeProvider({ keepRequests: 1_000 });
+    env.spare = await startFakeProvider({ keepRequests: 1_000 });
     await writeUpstreams(env.store, { secrets, baseURL: env.fake.url });
     await writeAccount(env.store, namespace);
     env.app = buildGateway(env.store, secrets, { registry, config });

@@ -34,7 +34,7 @@ const received: IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
   store = await openStore('memory', '');
-  fake = await startFakeProvider();
+  fake = await startFakeProvider({ keepRequests: 1_000 });
   await writeUpstreams(store, { secrets, baseURL: fake.url });
   await writeAccount(store, 'team-a');
   keys.anthropic = (

@@ -6,7 +6,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { env, key, putUpstream, tinyUpstream, useForwardingGateway } from './forwarding-setup.js';
+import {
+  env,
+  key,
+  messagesReply,
+  putUpstream,
+  tinyUpstream,
+  useForwardingGateway,
+} from './forwarding-setup.js';
 import { exchange } from './raw-http.js';
 
 useForwardingGateway();
@@ -109,18 +116,7 @@ describe('upstream reply headers', () => {
         'x-powered-by': 'upstream-internals',
         server: 'upstream-server/1.0',
       });
-      response.end(
-        JSON.stringify({
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-6',
-          content: [{ type: 'text', text: 'hi' }],
-          stop_reason: 'end_turn',
-          stop_sequence: null,
-          usage: { input_tokens: 3, output_tokens: 1 },
-        }),
-      );
+      response.end(messagesReply('hi', { input_tokens: 3, output_tokens: 1 }));
     });
     await putUpstream({ name: 'leaky', platform: 'Anthropic', baseURL: url });
     const apiKey = await key({ upstreams: [{ name: 'leaky', weight: 1, priority: 0 }] });

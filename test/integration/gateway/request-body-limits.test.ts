@@ -39,7 +39,7 @@ let strictPort: number;
 
 beforeAll(async () => {
   store = await openStore('memory', '');
-  fake = await startFakeProvider();
+  fake = await startFakeProvider({ keepRequests: 1_000 });
   await writeUpstreams(store, { secrets, baseURL: fake.url });
   await writeAccount(store, namespace);
   app = buildGateway(store, secrets);

@@ -83,7 +83,7 @@ export async function startGatewayProcess(options: {
 }): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-gateway-process-'));
   const secrets = newSecrets();
-  const fake = await startFakeProvider();
+  const fake = await startFakeProvider({ keepRequests: 1_000 });
   const store = await createStore({ dataDir });
   await writeUpstreams(store, { secrets, baseURL: fake.url });
   await writeAccount(store, options.namespace);

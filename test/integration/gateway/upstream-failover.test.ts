@@ -50,8 +50,8 @@ let nextRandom = 0;
 
 beforeAll(async () => {
   store = await openStore('memory', '');
-  first = await startFakeProvider();
-  second = await startFakeProvider();
+  first = await startFakeProvider({ keepRequests: 1_000 });
+  second = await startFakeProvider({ keepRequests: 1_000 });
   await writeUpstreams(store, { secrets, baseURL: first.url });
   await writeAccount(store, namespace);
   app = buildGateway(store, secrets, {
@@ -164,7 +164,7 @@ describe('failover before the first byte', () => {
   });
 
   it('opens the circuit after consecutive 500s and skips the upstream, then probes it once', async () => {
-    const failing = await startFakeProvider();
+    const failing = await startFakeProvider({ keepRequests: 1_000 });
     try {
       failing.setBehaviour({ status: 500 });
       const broken = await putUpstream(store, secrets, { prefix: 'broken', baseURL: failing.url });
@@ -196,7 +196,7 @@ describe('failover before the first byte', () => {
   });
 
   it('cools an upstream down after a 529 without reset headers (backoff) and skips it', async () => {
-    const overloaded = await startFakeProvider();
+    const overloaded = await startFakeProvider({ keepRequests: 1_000 });
     try {
       overloaded.setBehaviour({ status: 529 });
       const busy = await putUpstream(store, secrets, { prefix: 'busy', baseURL: overloaded.url });

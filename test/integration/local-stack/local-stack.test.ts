@@ -79,7 +79,7 @@ async function patchAlice(patch: object): Promise<void> {
 }
 
 beforeAll(async () => {
-  fake = await startFakeProvider({ credential: null });
+  fake = await startFakeProvider({ credential: null, keepRequests: 1_000 });
   stack = await startLocalStack({
     dataDirectory,
     host: '127.0.0.1',

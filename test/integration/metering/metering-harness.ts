@@ -60,7 +60,7 @@ export function useMeteringGateway(
   env.namespace = `team-metering-${kind}-${Math.random().toString(36).slice(2, 8)}`;
   beforeAll(async () => {
     env.store = await openStore(kind, inject('redisUrl'));
-    env.fake = await startFakeProvider();
+    env.fake = await startFakeProvider({ keepRequests: 1_000 });
     await writeUpstreams(env.store, { secrets: env.secrets, baseURL: env.fake.url });
     await writeAccount(env.store, env.namespace);
     env.app = buildGateway(env.store, env.secrets, { registry: env.registry, ...options });

@@ -90,7 +90,7 @@ export interface Providers {
 export async function startTestProviders(): Promise<Providers> {
   const flaky = await startFakeProvider({ port: 0, credential: null });
   flaky.setBehaviour({ status: 529 });
-  const slow = await startFakeProvider({ port: 0, credential: null });
+  const slow = await startFakeProvider({ port: 0, credential: null, keepRequests: 1_000 });
   slow.setBehaviour({ chunks: 6, chunkGapMs: 700 });
   return {
     flaky,

@@ -94,6 +94,7 @@ export async function startTranslatedEnv(
   const store = await openStore(options.store ?? 'memory', options.redisUrl ?? '');
   const fake = await startFakeProvider({
     oauth: { refreshToken: REFRESH_TOKEN, accessToken: ACCESS_TOKEN, ...options.oauth },
+    keepRequests: 1_000,
   });
   const parts = { store, secrets, fake };
   const apiKey = JSON.stringify({ apiKey: DEFAULT_FAKE_CREDENTIAL });
