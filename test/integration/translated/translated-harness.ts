@@ -17,6 +17,7 @@ import {
 import {
   buildGateway,
   createKey,
+  markPoliciesProgrammed,
   newSecrets,
   openStore,
   writeAccount,
@@ -96,6 +97,7 @@ export async function startTranslatedEnv(
     oauth: { refreshToken: REFRESH_TOKEN, accessToken: ACCESS_TOKEN, ...options.oauth },
   });
   const parts = { store, secrets, fake };
+  await markPoliciesProgrammed(store);
   const apiKey = JSON.stringify({ apiKey: DEFAULT_FAKE_CREDENTIAL });
   await putUpstream(parts, {
     name: 'openai-translate',
