@@ -9,7 +9,6 @@
  * key is answered 200 again (and what it was answered meanwhile). Writes
  * `bench/results/<date>-cache-reload.json`.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,36 +26,10 @@ import {
 } from './render-bulk-key-manifests.js';
 import { startBulkLocal } from './start-bulk-local.js';
 import { KeyReadiness } from './watch-key-readiness.js';
+import { kubectl, probe } from './call-bulk-local.js';
 
 const APPLY_PROCESSES = 4;
 const PREFIX = 'tg:';
-
-function kubectl(kubeconfig: string, args: readonly string[], input?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'kubectl',
-      ['--kubeconfig', kubeconfig, ...args],
-      { timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`kubectl ${args.join(' ')}: ${stderr || error.message}`));
-        else resolve(stdout);
-      },
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
-
-/** One chat completion with the key: 'ok' for a 200, else the gateway's error code. */
-async function probe(gatewayUrl: string, key: string): Promise<string> {
-  const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  const text = await response.text();
-  if (response.status === 200) return 'ok';
-  return /"(TG_[A-Z_]+)"/.exec(text)?.[1] ?? `HTTP ${String(response.status)}`;
-}
 
 function within<T>(what: string, promise: Promise<T>, timeoutMs: number): Promise<T> {
   return Promise.race([
@@ -82,21 +55,18 @@ async function runOnce(count: number, timeoutMs: number) {
   kubeConfig.loadFromFile(local.kubeconfigPath);
   const readiness = new KeyReadiness(kubeConfig, BULK_NAMESPACE, () => true);
   try {
-    await kubectl(
-      local.kubeconfigPath,
-      ['apply', '-f', '-'],
-      renderBulkWorld({ providerUrl: provider.url }),
-    );
+    await kubectl(local.kubeconfigPath, ['apply', '-f', '-'], {
+      input: renderBulkWorld({ providerUrl: provider.url }),
+    });
     await readiness.start();
     const documents = renderBulkKeys(count).split('\n---\n');
     const importStarted = performance.now();
     await Promise.all(
       Array.from({ length: APPLY_PROCESSES }, (_, index) =>
-        kubectl(
-          local.kubeconfigPath,
-          ['apply', '--server-side', '-f', '-'],
-          `${documents.filter((_, at) => at % APPLY_PROCESSES === index).join('\n---\n')}\n`,
-        ),
+        kubectl(local.kubeconfigPath, ['apply', '--server-side', '-f', '-'], {
+          input: `${documents.filter((_, at) => at % APPLY_PROCESSES === index).join('\n---\n')}\n`,
+          timeoutMs,
+        }),
       ),
     );
     await within(

@@ -21,7 +21,6 @@ import {
   renderBulkWorld,
 } from '../../../bench/render-bulk-key-manifests.js';
 import { readNumber } from '../../../ledger/ledger-database.js';
-import { createUsageStreamLister } from '../../../ledger/recorder/list-usage-streams.js';
 import {
   startRecorderService,
   type RecorderService,
@@ -34,12 +33,12 @@ import {
   startFakeProvider,
   type FakeProvider,
 } from '../../../local/simulator/start-fake-provider.js';
-import { connectRedisClient, type RedisClient } from '../../../store/connect-redis-client.js';
-import { createRedisKeyNames } from '../../../store/redis-key-names.js';
-import { createRedisRecordSource } from '../../../store/redis-usage-record-source.js';
+import type { RedisClient } from '../../../store/connect-redis-client.js';
 import type { KeyCounters } from '../../../store/store.js';
 import { freePort, startRedisServer, type RedisServer } from '../../support/redis-server.js';
 import { spawnRunGateway, waitUntilReady } from '../gateway/spawn-run-gateway.js';
+import { redisRecordSource } from '../ledger/ledger-harness.js';
+import type { RunningOperator } from '../../../operator/start-operator.js';
 import { startHarness, waitFor, type Harness } from './operator-harness.js';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 240_000 });
@@ -72,6 +71,7 @@ const agent = new Agent({ connections: WORKERS });
 let ledger: TestLedger;
 let recorderClient: RedisClient;
 let recorder: RecorderService;
+let operator: RunningOperator;
 
 /** `name=value` lines through jsonpath: the JSON of thousands of objects is too large to buffer. */
 async function lines(args: readonly string[], jsonpath: string): Promise<Map<string, string>> {
@@ -158,17 +158,11 @@ beforeAll(async () => {
   );
   gateways.push(await startGateway(), await startGateway());
   ledger = await openTestLedger('postgres');
-  recorderClient = connectRedisClient({ url: redis.url });
+  const records = redisRecordSource({ url: redis.url, prefix: PREFIX, consumer: 'reload-test' });
+  recorderClient = records.client;
   const quiet = { info: () => undefined, warn: () => undefined };
   recorder = startRecorderService({
-    source: createRedisRecordSource({
-      redis: recorderClient,
-      listStreams: createUsageStreamLister({
-        client: recorderClient,
-        names: createRedisKeyNames(PREFIX),
-      }),
-      consumer: 'reload-test',
-    }),
+    source: records.source,
     db: ledger.db,
     store: harness.store,
     registry: new Registry(),
@@ -176,7 +170,7 @@ beforeAll(async () => {
     timeZone: 'UTC',
     log: quiet,
   });
-  await harness.startOperator('reload-a');
+  operator = await harness.startOperator('reload-a');
   await harness.apply(renderBulkWorld({ providerUrl: provider.url }));
   await applyLarge(renderBulkKeys(KEYS));
 });
@@ -359,4 +353,12 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
     }
   }
   expect((await harness.store.accountCounters(BULK_NAMESPACE)).spentNano).toBe(total);
+
+  // The operator counted one program of a new store and one after the loss; the marker is back.
+  const reloads = (await operator.metrics.policyReloads.get()).values;
+  expect(reloads.find((value) => value.labels.cause === 'initial')?.value).toBe(1);
+  expect(reloads.find((value) => value.labels.cause === 'lost')?.value).toBe(1);
+  const durations = await operator.metrics.policyReloadSeconds.get();
+  expect(durations.values.find((value) => value.metricName?.endsWith('_count'))?.value).toBe(2);
+  expect(await harness.store.readPolicyMarker()).not.toBeNull();
 });
