@@ -40,6 +40,8 @@ export class PolicyMarkerWatch {
   #unsubscribe: (() => void) | null = null;
   #running: Promise<void> | null = null;
   #markerSeen = false;
+  /** A failing check repeats every tick while the store is away: logged once per streak. */
+  #failing = false;
 
   constructor(options: PolicyMarkerWatchOptions) {
     this.#options = options;
@@ -59,8 +61,12 @@ export class PolicyMarkerWatch {
   check(): void {
     if (!this.#options.isLeader() || this.#running !== null) return;
     this.#running = this.#checkOnce()
+      .then(() => {
+        this.#failing = false;
+      })
       .catch((error: unknown) => {
-        if (error instanceof LeadershipLostError) return;
+        if (error instanceof LeadershipLostError || this.#failing) return;
+        this.#failing = true;
         this.#options.context.logger.warn({ err: error }, 'policy cache check failed; retrying');
       })
       .finally(() => {
