@@ -19,7 +19,10 @@ export interface PolicyMarkerWatchOptions {
 
 export type ReloadCause = 'lost' | 'initial';
 
-/** Lost: the marker was seen before, or the objects say they were programmed into a store that holds no key document. */
+/**
+ * Lost: this process saw the marker before, or the objects' status says they were programmed into
+ * a store that now holds no key document. Otherwise a store never programmed (initial).
+ */
 async function causeOf(context: OperatorContext, markerSeen: boolean): Promise<ReloadCause> {
   if (markerSeen) return 'lost';
   const programmed = (['Upstream', 'Group', 'Account', 'ApiKey'] as const).some((kind) =>
