@@ -10,7 +10,6 @@
  * a suspension of the probe key takes to be refused by the gateway. Writes
  * `bench/results/<date>-bulk-keys.json`; with `--profile`, a CPU profile of the local process per N.
  */
-import { execFile } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -44,10 +43,8 @@ import {
 import { startBulkLocal, type BulkLocal } from './start-bulk-local.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
 import { KeyReadiness } from './watch-key-readiness.js';
+import { kubectl, probe, TIME } from './call-bulk-local.js';
 
-const TIME = '/usr/bin/time';
-
-/** The CPU seconds GNU time wrote, or null (no /usr/bin/time, or nothing written). */
 function readCpuFile(path: string): number | null {
   if (!existsSync(path)) return null;
   const [user, system] = readFileSync(path, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
@@ -61,40 +58,6 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
 }
 
 const root = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
-
-function kubectl(
-  kubeconfig: string,
-  args: readonly string[],
-  options: { input?: string; timeoutMs?: number; cpuFile?: string } = {},
-): Promise<string> {
-  const command = ['kubectl', '--kubeconfig', kubeconfig, ...args];
-  // With `cpuFile`, GNU time writes kubectl's own user and system CPU seconds there.
-  if (options.cpuFile !== undefined) command.unshift(TIME, '-f', '%U %S', '-o', options.cpuFile);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      command[0] ?? 'kubectl',
-      command.slice(1),
-      { timeout: options.timeoutMs ?? 30_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`kubectl ${args.join(' ')}: ${stderr || error.message}`));
-        else resolve(stdout);
-      },
-    );
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
-}
-
-/** One chat completion with the key: the gateway's error code, or 'ok' for a 200. */
-async function probe(gatewayUrl: string, key: string): Promise<string> {
-  const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  const text = await response.text();
-  if (response.status === 200) return 'ok';
-  return /"(TG_[A-Z_]+)"/.exec(text)?.[1] ?? `HTTP ${response.status}`;
-}
 
 async function waitUntil<T>(
   what: string,

@@ -31,6 +31,7 @@ import type { Store } from '../store/store.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { summarizeLatencies } from './compute-percentiles.js';
 import { countCommands, parseCommandStats } from './read-redis-commandstats.js';
+import { markPoliciesProgrammed } from '../test/integration/gateway/gateway-fixture.js';
 
 const { values } = parseArgs({
   options: {
@@ -122,6 +123,8 @@ async function main(): Promise<void> {
     creditNano: null,
     maxConcurrent: 0,
   });
+  // As the operator's full program ends: a miss is then a real miss, not "not back yet".
+  await markPoliciesProgrammed(store);
   const direct = await putKey(store, pepper, [{ name: 'serving', weight: 1, priority: 0 }]);
   const failover = await putKey(store, pepper, [
     { name: 'refused', weight: 1, priority: 0 },

@@ -211,6 +211,7 @@ export function build(options: BuildOptions): FastifyInstance {
   });
   const authorize = createAuthorizationHook({
     store: cacheKeyPolicies({ store, ttlMs: config.keyPolicyCacheMs }),
+    policies: store,
     pepper: config.pepper,
     clock,
   });
@@ -294,6 +295,7 @@ export function build(options: BuildOptions): FastifyInstance {
       releaseUpstreamSlot: (upstream, requestId) => store.releaseUpstreamSlot(upstream, requestId),
       reportUpstreamSuccess: (upstream) => store.reportUpstreamSuccess(upstream),
       bindSession: (binding) => store.bindSession(binding),
+      readPolicyMarker: () => store.readPolicyMarker(),
       ...cacheCleanClaims({ store, ttlMs: config.upstreamClaimCacheMs }),
     },
     renewer,

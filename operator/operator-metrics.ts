@@ -50,12 +50,31 @@ export class OperatorMetrics {
     help: '1 while this process holds the leader Lease.',
     registers: [this.registry],
   });
+  readonly policyReloads = new Counter({
+    name: `${PREFIX}policy_reloads_total`,
+    help: 'Full programs of the policy cache after its generation marker was found absent, by cause: lost (the store lost its data) or initial (a store never programmed).',
+    labelNames: ['cause'],
+    registers: [this.registry],
+  });
+  readonly policyReloadSeconds = new Histogram({
+    name: `${PREFIX}policy_reload_duration_seconds`,
+    help: 'Duration of a full program of the policy cache, from the marker found absent to the marker written.',
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+  readonly policyReloading = new Gauge({
+    name: `${PREFIX}policy_reloading`,
+    help: '1 while this process programs the whole policy cache (its marker is absent meanwhile).',
+    registers: [this.registry],
+  });
   private readonly accountSpent: Gauge | null;
   private readonly accountReserved: Gauge | null;
   private readonly keyUsed: Gauge | null;
   private readonly keyQuota: Gauge | null;
 
   constructor(options: { spendGauges: boolean }) {
+    // Both series exist from the start, so the first loss is an increase alerts can see.
+    for (const cause of ['lost', 'initial']) this.policyReloads.inc({ cause }, 0);
     const gauge = (name: string, help: string, labelNames: string[]) =>
       options.spendGauges
         ? new Gauge({ name: `${PREFIX}${name}`, help, labelNames, registers: [this.registry] })

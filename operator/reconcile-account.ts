@@ -1,8 +1,17 @@
 /** Reconciles an Account: its policy document, `spentUSD` / `balanceUSD`, and its keys. */
+import type { Account } from '../crds/schema/resources.js';
 import { usageReadDue, type OperatorContext } from './operator-context.js';
 import { readResourceOrNull } from './read-typed-resource.js';
 import { writeConditions } from './reconcile-cluster-resources.js';
 import { projectAccountFigures, projectAccountPolicy } from './reconcile/project-account-policy.js';
+
+/**
+ * Programmed before (its status says so): an Account unknown to the store then lost its counters
+ * with the store, and waits for the recorder to restore them from the ledger.
+ */
+export function wasProgrammed(account: Account): boolean {
+  return account.status?.conditions?.some((condition) => condition.type === 'Programmed') === true;
+}
 
 export async function reconcileAccount(
   context: OperatorContext,
@@ -18,11 +27,9 @@ export async function reconcileAccount(
   const policy = projectAccountPolicy(account);
   const existing = await context.store.getAccount(ref.namespace);
   if (existing?.digest !== policy.digest) {
-    // Programmed before (its status says so) but unknown to the store: the store lost its
-    // counters, and the account waits for the recorder to restore them from the ledger.
-    const programmedBefore =
-      account.status?.conditions?.some((condition) => condition.type === 'Programmed') === true;
-    await context.store.putAccount(ref.namespace, policy, { programmedBefore });
+    await context.store.putAccount(ref.namespace, policy, {
+      programmedBefore: wasProgrammed(account),
+    });
   }
   let figures: Record<string, unknown> = {};
   if (usageReadDue(context, account.metadata.uid)) {

@@ -3,10 +3,8 @@ import { FINALIZER, RESET_QUOTA_ANNOTATION, type ApiKey } from '../crds/schema/r
 import { finalizeApiKey } from './finalize-api-key.js';
 import type { OperatorContext } from './operator-context.js';
 import { queueKey, usageReadDue } from './operator-context.js';
+import { projectKeyDocument } from './project-key-document.js';
 import { readResource } from './read-resource.js';
-import { decideKeyState, type GroupLookup } from './reconcile/decide-key-state.js';
-import { matchLabelSelector } from './reconcile/match-label-selector.js';
-import { parseExpiration, projectKeyPolicy } from './reconcile/project-key-policy.js';
 import {
   mergeKeyUsage,
   projectKeyStatus,
@@ -14,27 +12,8 @@ import {
   sameStatus,
   type KeyUsage,
 } from './reconcile/project-key-status.js';
-import { readResourceOrNull } from './read-typed-resource.js';
 import { resolveKeyMaterial, usableKeyHash } from './resolve-key-material.js';
 import { writeKeyPolicy } from './write-key-policy.js';
-
-function lookupGroup(context: OperatorContext, apiKey: ApiKey): GroupLookup {
-  const name = apiKey.spec.groupName;
-  if (name === undefined) return { status: 'None' };
-  const group = readResourceOrNull(context, 'Group', { name });
-  if (group === null || group.metadata.deletionTimestamp !== undefined) {
-    return { status: 'NotFound', name };
-  }
-  const allowed = group.spec.allowedNamespaces ?? { from: 'All' };
-  const namespace = apiKey.metadata.namespace ?? '';
-  if (allowed.from === 'Selector') {
-    const labels = context.cache.get('Namespace', namespace)?.metadata.labels ?? {};
-    if (!matchLabelSelector(allowed.selector ?? {}, labels)) {
-      return { status: 'NotPermitted', name, namespace };
-    }
-  }
-  return { status: 'Found', name };
-}
 
 async function handleQuotaReset(
   context: OperatorContext,
@@ -105,26 +84,16 @@ export async function reconcileApiKey(
     hashOf: (other) => usableKeyHash(context, other),
   });
   const now = context.now();
-  const expiresAt = parseExpiration(apiKey);
-  const decision = decideKeyState({
+  const { decision, expiresAt, hash, policy } = projectKeyDocument(context, {
+    apiKey,
     material,
-    group: lookupGroup(context, apiKey),
-    hasAccount: context.cache.get('Account', 'default', ref.namespace) !== undefined,
-    suspended: apiKey.spec.suspend ?? false,
-    expiresAt,
     now,
   });
-  const group =
-    apiKey.spec.groupName === undefined
-      ? null
-      : readResourceOrNull(context, 'Group', { name: apiKey.spec.groupName });
-  const writesPolicy = material.status === 'Found' || material.status === 'InvalidKey';
-  const hash = material.status === 'Pending' ? null : material.hash;
   const programmed = await writeKeyPolicy(context, {
     objectKey,
     keyUid: apiKey.metadata.uid,
-    hash: writesPolicy ? hash : null,
-    policy: writesPolicy ? projectKeyPolicy({ apiKey, state: decision.policyState, group }) : null,
+    hash,
+    policy,
     fresh: material.status === 'Found' && material.generated === true,
   });
   const lastHandledQuotaReset = await handleQuotaReset(context, apiKey);

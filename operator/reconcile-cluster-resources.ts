@@ -1,5 +1,6 @@
 /** Reconciles Groups and Upstreams (cluster-scoped): their policy documents and status. */
-import type { Platform } from '../crds/schema/resources.js';
+import type { Platform, Upstream } from '../crds/schema/resources.js';
+import type { UpstreamPolicy } from '../store/policy-documents.js';
 import { sealCredential } from '../store/seal-credential.js';
 import type { OperatorContext } from './operator-context.js';
 import { decodeSecretData, type SecretObject } from './read-resource.js';
@@ -81,12 +82,14 @@ export async function reconcileGroup(context: OperatorContext, name: string): Pr
   });
 }
 
-export async function reconcileUpstream(context: OperatorContext, name: string): Promise<void> {
-  const upstream = readResourceOrNull(context, 'Upstream', { name });
-  if (upstream === null) {
-    if ((await context.store.getUpstream(name)) !== null) await context.store.deleteUpstream(name);
-    return;
-  }
+/**
+ * The Upstream's policy document (its credential from the Secret in the operator's namespace,
+ * sealed) and its ResolvedRefs condition; no document when the credential cannot be read.
+ */
+export function projectUpstreamDocument(
+  context: OperatorContext,
+  upstream: Upstream,
+): { refs: DesiredCondition; policy: UpstreamPolicy | null } {
   const secret = context.cache.get('Secret', upstreamSecretName(upstream), context.namespace) as
     SecretObject | undefined;
   const credential = resolveUpstreamCredential(
@@ -95,24 +98,33 @@ export async function reconcileUpstream(context: OperatorContext, name: string):
       ? undefined
       : { namespace: context.namespace, data: decodeSecretData(secret) },
   );
-  let refs: DesiredCondition;
-  let programmed = false;
-  if (credential.ok) {
-    refs = {
+  if (!credential.ok) return { refs: credential.condition, policy: null };
+  const sealed = sealCredential(context.credentialKey, credential.plaintext);
+  return {
+    refs: {
       type: 'ResolvedRefs',
       status: 'True',
       reason: 'ResolvedRefs',
       message: 'credential found',
-    };
-    const sealed = sealCredential(context.credentialKey, credential.plaintext);
-    const policy = projectUpstreamPolicy(upstream, { plaintext: credential.plaintext, sealed });
+    },
+    policy: projectUpstreamPolicy(upstream, { plaintext: credential.plaintext, sealed }),
+  };
+}
+
+export async function reconcileUpstream(context: OperatorContext, name: string): Promise<void> {
+  const upstream = readResourceOrNull(context, 'Upstream', { name });
+  if (upstream === null) {
+    if ((await context.store.getUpstream(name)) !== null) await context.store.deleteUpstream(name);
+    return;
+  }
+  const { refs, policy } = projectUpstreamDocument(context, upstream);
+  if (policy !== null) {
     const existing = await context.store.getUpstream(name);
     if (existing?.digest !== policy.digest) await context.store.putUpstream(policy);
-    programmed = true;
-  } else {
-    refs = credential.condition;
-    if ((await context.store.getUpstream(name)) !== null) await context.store.deleteUpstream(name);
+  } else if ((await context.store.getUpstream(name)) !== null) {
+    await context.store.deleteUpstream(name);
   }
+  const programmed = policy !== null;
   const availability = await upstreamAvailability(context, name);
   const hadEnd = upstream.status?.cooldownEndTime !== undefined;
   await writeConditions(context, {

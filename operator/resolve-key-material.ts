@@ -162,20 +162,23 @@ export interface ResolveOptions {
   hashOf: (object: CachedObject) => string | null;
 }
 
-export async function resolveKeyMaterial(
+/**
+ * The key's material from the cache alone (nothing is created): null when its Secret does not exist
+ * yet (the reconcile creates it; the bulk reload leaves the key to that reconcile).
+ */
+export function readKeyMaterial(
   context: OperatorContext,
   options: ResolveOptions,
-): Promise<KeyMaterial> {
-  const { apiKey } = options;
-  let read = readKeySecret(context, apiKey);
-  let generated = false;
-  if (read.status === 'Missing') {
-    if (apiKey.metadata.deletionTimestamp !== undefined) {
-      return { status: 'Pending', message: 'the key is being deleted' };
-    }
-    read = { status: 'Value', value: await createKeySecret(context, apiKey) };
-    generated = true;
-  }
+): KeyMaterial | null {
+  const read = readKeySecret(context, options.apiKey);
+  return read.status === 'Missing' ? null : materialOf(context, { ...options, read });
+}
+
+function materialOf(
+  context: OperatorContext,
+  options: ResolveOptions & { read: Exclude<SecretRead, { status: 'Missing' }>; generated?: true },
+): KeyMaterial {
+  const { apiKey, read } = options;
   if (read.status !== 'Value') {
     const hash = read.value === null ? null : hashKeyValue(context.pepper, read.value);
     return { status: read.status, message: read.message, hash };
@@ -193,9 +196,22 @@ export async function resolveKeyMaterial(
       hash: null,
     };
   }
-  return generated
-    ? { status: 'Found', hash, hint: formatKeyHint(read.value), generated }
+  return options.generated === true
+    ? { status: 'Found', hash, hint: formatKeyHint(read.value), generated: true }
     : { status: 'Found', hash, hint: formatKeyHint(read.value) };
+}
+
+export async function resolveKeyMaterial(
+  context: OperatorContext,
+  options: ResolveOptions,
+): Promise<KeyMaterial> {
+  const found = readKeyMaterial(context, options);
+  if (found !== null) return found;
+  if (options.apiKey.metadata.deletionTimestamp !== undefined) {
+    return { status: 'Pending', message: 'the key is being deleted' };
+  }
+  const value = await createKeySecret(context, options.apiKey);
+  return materialOf(context, { ...options, read: { status: 'Value', value }, generated: true });
 }
 
 /**

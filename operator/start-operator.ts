@@ -13,6 +13,7 @@ import { KubernetesApi } from './kubernetes-api.js';
 import type { OperatorContext } from './operator-context.js';
 import { queueKey } from './operator-context.js';
 import { OperatorMetrics, serveMetrics } from './operator-metrics.js';
+import { PolicyMarkerWatch } from './watch-policy-marker.js';
 import { processQueueKey } from './process-queue-key.js';
 import { refreshUpstreamAvailability } from './refresh-upstream-availability.js';
 import { UpstreamAvailabilityMetrics } from './upstream-availability-metrics.js';
@@ -36,6 +37,8 @@ export interface StartOperatorOptions {
   usageRefreshMs?: number;
   /** How often the leader reads upstream health from the store into status (default 10 s). */
   upstreamHealthRefreshMs?: number;
+  /** How often the leader reads the policy cache's generation marker (default 1 s). */
+  policyMarkerCheckMs?: number;
   /** Serve `/metrics` on this port (0 = any free port); absent = no metrics server. */
   metricsPort?: number;
   metricsHost?: string;
@@ -137,6 +140,13 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   }, options.upstreamHealthRefreshMs ?? 10_000);
   availabilityTimer.unref();
 
+  const markerWatch = new PolicyMarkerWatch({
+    context,
+    isLeader: () => elector.isLeader(),
+    ...(options.policyMarkerCheckMs === undefined
+      ? {}
+      : { intervalMs: options.policyMarkerCheckMs }),
+  });
   const elector = new LeaderElector({
     kubeConfig: options.kubeConfig,
     namespace: options.namespace,
@@ -147,6 +157,8 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     logger,
     onStartedLeading: () => {
       metrics.leader.set(1);
+      // A store never programmed, or one that lost its data while no leader ran: programmed now.
+      markerWatch.check();
       cache.replay();
       queue.add(queueKey('Sweep', '', 'key-policies'));
       queue.resume();
@@ -157,6 +169,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     },
   });
   elector.start();
+  markerWatch.start();
 
   return {
     isLeader: () => elector.isLeader(),
@@ -166,6 +179,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     close: async () => {
       clearInterval(usageTimer);
       clearInterval(availabilityTimer);
+      await markerWatch.stop();
       await queue.stop();
       await elector.stop();
       await cache.stop();

@@ -29,6 +29,7 @@ import {
   SWEEP_EXPIRED_LEASES_LUA,
 } from './counter-scripts.js';
 import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-restore-scripts.js';
+import { COMMIT_POLICY_RELOAD_LUA } from './policy-marker-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
 import { ScriptCommand, scriptArgs } from './script-command.js';
 import { CLAIM_UPSTREAM_LUA, REPORT_UPSTREAM_FAILURE_LUA } from './upstream-health-scripts.js';
@@ -48,6 +49,7 @@ const SCRIPTS = {
   tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
   tollgateRenewLease: { lua: RENEW_LEASE_LUA, numberOfKeys: 2 },
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
+  tollgateCommitPolicyReload: { lua: COMMIT_POLICY_RELOAD_LUA, numberOfKeys: 2 },
   // Any number of keys: the call passes them all.
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
 } as const satisfies Record<

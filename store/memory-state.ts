@@ -87,6 +87,10 @@ export interface MemoryState extends UpstreamHealthMaps {
   namespaces: Map<string, NamespaceState>;
   /** Namespaces whose counters were lost and wait for the recorder's restore. */
   restoreQueue: Set<string>;
+  /** The generation marker of the last full program of the policy cache; null: none since. */
+  policyMarker: string | null;
+  /** The full program of the policy cache in progress, if any. */
+  policyReload: string | null;
 }
 
 export function createEmptyState(): MemoryState {
@@ -100,6 +104,8 @@ export function createEmptyState(): MemoryState {
     sessions: new Map(),
     namespaces: new Map(),
     restoreQueue: new Set(),
+    policyMarker: null,
+    policyReload: null,
   };
 }
 
@@ -198,5 +204,9 @@ export function deserializeState(text: string): { state: MemoryState; queue: Que
   older.upstreamHealth ??= new Map();
   older.upstreamRequests ??= new Map();
   older.sessions ??= new Map();
+  // Files written before the policy marker hold none: the operator programs the cache again.
+  const unmarked = parsed.state as Partial<Pick<MemoryState, 'policyMarker' | 'policyReload'>>;
+  unmarked.policyMarker ??= null;
+  unmarked.policyReload ??= null;
   return { state: parsed.state, queue: parsed.queue ?? [] };
 }

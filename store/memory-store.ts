@@ -116,6 +116,12 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     kind: 'memory',
     putKeyPolicy: (keyHash, policy) =>
       change(() => void state.keyPolicies.set(keyHash, structuredClone(policy))),
+    putKeyPolicies: (entries) =>
+      change(() => {
+        for (const { keyHash, policy } of entries) {
+          state.keyPolicies.set(keyHash, structuredClone(policy));
+        }
+      }),
     deleteKeyPolicy: (keyHash) => change(() => void state.keyPolicies.delete(keyHash)),
     listKeyPolicyDigests: () =>
       read(() => new Map([...state.keyPolicies].map(([hash, policy]) => [hash, policy.digest]))),
@@ -138,6 +144,18 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
       }),
     getAccount: (namespace) =>
       read(() => structuredClone(state.namespaces.get(namespace)?.account ?? null)),
+    readPolicyMarker: () => read(() => state.policyMarker),
+    beginPolicyReload: (generation) =>
+      change(() => {
+        state.policyReload = generation;
+      }),
+    commitPolicyReload: (generation) =>
+      change(() => {
+        if (state.policyReload !== generation) return false;
+        state.policyMarker = generation;
+        state.policyReload = null;
+        return true;
+      }),
     resetQuota: (namespace, keyUid, token) =>
       change(() =>
         resetQuotaInState(context, state, { namespace, keyUid, token, now: Date.now() }),
@@ -194,6 +212,8 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
       read(() => streamPositionInState(state, { namespace, queue })),
     restoreCounters: (restore) => change(() => restoreCountersInState(state, { restore, queue })),
     ping: () => read(() => undefined),
+    // The state lives in this process: nothing reconnects, and nothing is lost while it runs.
+    onReconnect: () => () => undefined,
     close: async () => {
       if (closed) return;
       closed = true;

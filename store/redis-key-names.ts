@@ -36,6 +36,10 @@ export interface RedisKeyNames {
   restoreQueue: string;
   /** Held by the replica sweeping expired leases this period. */
   sweepClaim: string;
+  /** The generation marker of the last full program of the policy cache (policy-marker-scripts.ts). */
+  policyMarker: string;
+  /** The full program in progress: its generation, replaced by the marker when it ends. */
+  policyReload: string;
   group(name: string): string;
   upstream(name: string): string;
   upstreamSlots(name: string): string;
@@ -73,6 +77,8 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
     accountIndex: `${prefix}{accounts}:namespaces`,
     restoreQueue: `${prefix}{accounts}:restore`,
     sweepClaim: `${prefix}{accounts}:sweep`,
+    policyMarker: `${prefix}{policies}:generation`,
+    policyReload: `${prefix}{policies}:reload`,
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,

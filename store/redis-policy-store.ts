@@ -6,6 +6,7 @@
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
 import { COUNTERS_MARK_FIELDS, countersWhole, readCountersMarks } from './counters-whole.js';
+import type { RunScript } from './define-store-scripts.js';
 import { COUNTERS_PRESENT_FIELD, type RedisKeyNames } from './redis-key-names.js';
 import type {
   AccountPolicy,
@@ -27,6 +28,7 @@ function parseDocument(text: string | null): unknown {
 export function createRedisPolicyStore(
   client: RedisClient,
   names: RedisKeyNames,
+  runScript: RunScript,
 ): RedisPolicyStore {
   return {
     // The policy and the index live in different slots: the policy is written first and removed
@@ -35,6 +37,20 @@ export function createRedisPolicyStore(
       guardRedis(async () => {
         await client.set(names.keyPolicy(keyHash), JSON.stringify(policy));
         await client.hset(names.keyPolicyIndex, keyHash, policy.digest);
+      }),
+    // Issued in one turn: auto-pipelining sends the documents in one write per node, then the
+    // index entries in one command. The caller bounds the batch.
+    putKeyPolicies: (entries) =>
+      guardRedis(async () => {
+        if (entries.length === 0) return;
+        await Promise.all(
+          entries.map(({ keyHash, policy }) =>
+            client.set(names.keyPolicy(keyHash), JSON.stringify(policy)),
+          ),
+        );
+        const fields: string[] = [];
+        for (const { keyHash, policy } of entries) fields.push(keyHash, policy.digest);
+        await client.hset(names.keyPolicyIndex, ...fields);
       }),
     deleteKeyPolicy: (keyHash) =>
       guardRedis(async () => {
@@ -98,6 +114,20 @@ export function createRedisPolicyStore(
       guardRedis(async () => {
         await client.del(names.namespace(namespace).accountPolicy);
       }),
+    readPolicyMarker: () => guardRedis(() => client.get(names.policyMarker)),
+    beginPolicyReload: (generation) =>
+      guardRedis(async () => {
+        await client.set(names.policyReload, generation);
+      }),
+    commitPolicyReload: (generation) =>
+      guardRedis(
+        async () =>
+          (await runScript(
+            'tollgateCommitPolicyReload',
+            [names.policyMarker, names.policyReload],
+            [generation],
+          )) === 1,
+      ),
     getAccount: (namespace) =>
       guardRedis(
         async () =>

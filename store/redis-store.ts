@@ -31,9 +31,14 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   const runScript = defineStoreScripts(client);
   await waitUntilReady(client, options.readyTimeoutMs ?? 2_000);
   let closed = false;
+  // Every connection made from now on is a reconnection (a restarted Redis may be empty).
+  const reconnectListeners = new Set<() => void>();
+  client.on('ready', () => {
+    for (const listener of reconnectListeners) listener();
+  });
   return {
     kind: 'redis',
-    ...createRedisPolicyStore(client, names),
+    ...createRedisPolicyStore(client, names, runScript),
     ...createRedisSpendStore({
       client,
       names,
@@ -53,8 +58,13 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       guardRedis(async () => {
         await client.ping();
       }),
+    onReconnect: (listener) => {
+      reconnectListeners.add(listener);
+      return () => reconnectListeners.delete(listener);
+    },
     close: async () => {
       if (closed) return;
+      reconnectListeners.clear();
       closed = true;
       await client.quit().catch(() => {
         client.disconnect();

@@ -166,8 +166,19 @@ export interface AccountCounters {
   reservedNano: number;
 }
 
+/** One key document of a bulk write (`putKeyPolicies`). */
+export interface KeyPolicyEntry {
+  keyHash: string;
+  policy: KeyPolicy;
+}
+
 export interface PolicyWriter {
   putKeyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
+  /**
+   * Many key documents at once, as fast as the store takes them (Redis: pipelined, the index in one
+   * command per call). Same order as `putKeyPolicy`: the documents first, then their index entries.
+   */
+  putKeyPolicies(entries: readonly KeyPolicyEntry[]): Promise<void>;
   deleteKeyPolicy(keyHash: string): Promise<void>;
   /** Every key hash with its policy's `digest`, so the writer can apply only the difference. */
   listKeyPolicyDigests(): Promise<Map<string, string>>;
@@ -193,6 +204,17 @@ export interface PolicyWriter {
   resetQuota(namespace: string, keyUid: string, token: string): Promise<boolean>;
   /** Removes every counter of a deleted key. Usage records stay until retention removes them. */
   deleteKeyCounters(namespace: string, keyUid: string): Promise<void>;
+  /**
+   * Starts a full program of the policy cache (the operator's reload): records `generation` as the
+   * program in progress. Data the store loses meanwhile takes this record with it.
+   */
+  beginPolicyReload(generation: string): Promise<void>;
+  /**
+   * Ends the full program: writes the generation marker, in one atomic step, only if `generation`
+   * is still the program in progress (nothing was lost, no other program began since). Returns
+   * false otherwise: the caller programs everything again.
+   */
+  commitPolicyReload(generation: string): Promise<boolean>;
 }
 
 export interface PolicyReader {
@@ -200,6 +222,13 @@ export interface PolicyReader {
   getGroup(name: string): Promise<GroupPolicy | null>;
   getUpstream(name: string): Promise<UpstreamPolicy | null>;
   getAccount(namespace: string): Promise<AccountPolicy | null>;
+  /**
+   * The generation marker the operator writes after each full program of the policy cache. Null
+   * while the cache is being programmed: never programmed yet, or its data lost since (a Redis
+   * flush, restart without persistence, failover to an empty replica). A document missing then is
+   * missing because it is not back yet, not because it does not exist.
+   */
+  readPolicyMarker(): Promise<string | null>;
 }
 
 export interface SpendStore {
@@ -282,6 +311,11 @@ export interface Store
   pendingUsageRecords(namespace: string, limit: number): Promise<SettledRecord[]>;
   /** Resolves when the store can serve; rejects with a StoreUnavailableError otherwise. */
   ping(): Promise<void>;
+  /**
+   * Calls `listener` each time the connection to the store comes back after it was lost (a
+   * restarted Redis may have lost its data). Never for the memory store. Returns the unsubscribe.
+   */
+  onReconnect(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

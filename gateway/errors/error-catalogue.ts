@@ -226,6 +226,13 @@ export const ERROR_CATALOGUE = {
     message:
       "The account's spend counters are being restored from the usage ledger after a store restart. Retry shortly.",
   },
+  TG_POLICY_RESTORING: {
+    status: 503,
+    retryable: true,
+    retryAfterSeconds: 1,
+    message:
+      "The gateway's policy cache is being reloaded after a store restart, and this key's policy is not back yet. Retry shortly.",
+  },
   TG_SHUTTING_DOWN: {
     status: 503,
     retryable: true,

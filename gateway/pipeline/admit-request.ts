@@ -1,6 +1,7 @@
 /** The one `store.admit()` call and the mapping of its refusals to catalogue errors. */
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AdmissionRefusal, LeaseCharge, SpendStore } from '../../store/store.js';
+import { refuseMissingPolicy, type PolicyMarkerReader } from './refuse-missing-policy.js';
 import type { AuthorizedPolicy } from './authorize-request.js';
 import { isModelAllowed } from './match-model-globs.js';
 import { isSourceDenied } from '../../network/match-source-ranges.js';
@@ -71,7 +72,10 @@ export function isModelDenied(policy: AuthorizedPolicy, model: string | null): b
   return !isModelAllowed(model, { group: policy.group.modelsAllow, key: policy.modelsAllow });
 }
 
-export async function admitRequest(store: SpendStore, input: AdmitInput): Promise<AdmittedRequest> {
+export async function admitRequest(
+  store: SpendStore & PolicyMarkerReader,
+  input: AdmitInput,
+): Promise<AdmittedRequest> {
   const { policy } = input;
   const modelDenied = isModelDenied(policy, input.model);
   const result = await store.admit({
@@ -91,6 +95,10 @@ export async function admitRequest(store: SpendStore, input: AdmitInput): Promis
   if (!result.admitted) {
     if (result.refusal.reason === 'ModelDenied' && !modelDenied) {
       throw new GatewayError('TG_MODEL_NOT_PRICED');
+    }
+    if (result.refusal.reason === 'NoAccount') {
+      // The account policy may be missing only because a reload has not written it yet.
+      throw await refuseMissingPolicy(store, refusalToError(result.refusal));
     }
     throw refusalToError(result.refusal);
   }

@@ -1,20 +1,25 @@
 /**
  * The key checks of admission, in the seed's order: missing or unknown key (401) -> key state
  * (403 no group / 401 invalid) -> group platform versus path (403) -> suspended or expired (403).
- * One policy read per request; everything else here is pure.
+ * One policy read per request; everything else here is pure. A key not found is unknown (401) only
+ * when the policy cache is whole; while the operator programs it, 503 TG_POLICY_RESTORING.
  */
 import type { Platform } from '../../crds/schema/resources.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { hashKeyValue } from '../../store/hash-key-value.js';
 import type { KeyPolicy, PolicyReader } from '../../store/store.js';
 import { extractKey, type KeyCarrier } from './extract-key.js';
+import { findKeyAfterMiss } from './refuse-missing-policy.js';
 import { PLATFORM_PATH_PREFIX, type RouteProfile } from './route-profile.js';
 
 export type KeyGroup = NonNullable<KeyPolicy['group']>;
 export type AuthorizedPolicy = KeyPolicy & { group: KeyGroup };
 
 export interface AuthorizeDependencies {
+  /** The key-policy read of every request (cached in the process: cache-key-policies.ts). */
   store: Pick<PolicyReader, 'getKeyPolicy'>;
+  /** The store itself, read only after a miss: the generation marker and the key once more. */
+  policies: Pick<PolicyReader, 'getKeyPolicy' | 'readPolicyMarker'>;
   pepper: Buffer;
 }
 
@@ -61,8 +66,11 @@ export async function authorizeRequest(
 ): Promise<AuthorizedPolicy> {
   const value = extractKey(input.carrier, input.profile.keySources);
   if (value === null) throw new GatewayError('TG_KEY_MISSING');
-  const policy = await dependencies.store.getKeyPolicy(hashKeyValue(dependencies.pepper, value));
-  if (policy === null) throw new GatewayError('TG_KEY_UNKNOWN');
+  // Any value that extracts is a valid-looking key (chosen values need not look generated).
+  const keyHash = hashKeyValue(dependencies.pepper, value);
+  const policy =
+    (await dependencies.store.getKeyPolicy(keyHash)) ??
+    (await findKeyAfterMiss(dependencies.policies, keyHash));
   const refusal = checkKeyPolicy(policy, { platforms: input.profile.platforms, now: input.now });
   if (refusal !== null) throw refusal;
   return policy as AuthorizedPolicy;

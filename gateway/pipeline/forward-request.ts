@@ -21,6 +21,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Store } from '../../store/store.js';
+import { refuseMissingPolicy } from './refuse-missing-policy.js';
 import type { UpstreamClaim, UpstreamHealthPolicy } from '../../store/upstream-health.js';
 import { headersForClient } from './filter-headers.js';
 import { decideUpstreamError, mapTransportError } from './map-upstream-failure.js';
@@ -67,6 +68,7 @@ export interface ForwardDependencies {
     | 'reportUpstreamFailure'
     | 'reportUpstreamSuccess'
     | 'bindSession'
+    | 'readPolicyMarker'
   >;
   renewer: LeaseRenewer;
   upstreams: UpstreamCache;
@@ -362,7 +364,10 @@ export async function forwardRequest(
     admitted.policy.group.name,
     admitted.policy.group.upstreams,
   );
-  if (candidates.length === 0) throw new GatewayError('TG_NO_UPSTREAM');
+  if (candidates.length === 0) {
+    // None of the group's upstream policies is in the store: a reload may not have reached them.
+    throw await refuseMissingPolicy(dependencies.store, new GatewayError('TG_NO_UPSTREAM'));
+  }
   const order = scheduleUpstreams(candidates, {
     bound: admitted.session?.boundUpstream ?? null,
     random: dependencies.random,

@@ -1,7 +1,9 @@
 /**
  * Upstream policies cached in gateway memory: read once per name; re-read when the group's
  * upstream list changes or the entry is older than `refreshMs` (so a rotated credential shows up
- * without a group change); decrypted only when the `digest` changes.
+ * without a group change); decrypted only when the `digest` changes. An upstream not found is
+ * read again after at most `MISSING_REFRESH_MS`: after the store lost its data the operator writes
+ * the upstreams back within seconds, and a group must not stay without them for `refreshMs`.
  */
 import type { Platform } from '../../crds/schema/resources.js';
 import { openCredential } from '../../store/seal-credential.js';
@@ -35,6 +37,9 @@ export interface GoogleOAuthCredential {
   refreshToken: string;
   clientSecret: string;
 }
+
+/** How long an upstream found missing is believed missing. */
+export const MISSING_REFRESH_MS = 1_000;
 
 interface CacheEntry {
   digest: string;
@@ -123,15 +128,21 @@ export class UpstreamCache {
     this.#groupLists.set(group, names);
     const resolved = await Promise.all(refs.map((ref) => this.#resolveOne(ref, changed)));
     const list = resolved.filter((upstream): upstream is ResolvedUpstream => upstream !== null);
-    let oldest = Infinity;
-    for (const ref of refs)
-      oldest = Math.min(oldest, this.#entries.get(ref.name)?.readAt ?? -Infinity);
-    this.#groupResolved.set(group, {
-      refs,
-      answer: Promise.resolve(list),
-      freshUntil: oldest + this.#options.refreshMs,
-    });
+    let freshUntil = Infinity;
+    for (const ref of refs) {
+      const entry = this.#entries.get(ref.name);
+      freshUntil = Math.min(
+        freshUntil,
+        entry === undefined ? -Infinity : entry.readAt + this.#lifetime(entry),
+      );
+    }
+    this.#groupResolved.set(group, { refs, answer: Promise.resolve(list), freshUntil });
     return list;
+  }
+
+  #lifetime(entry: CacheEntry): number {
+    const { refreshMs } = this.#options;
+    return entry.upstream === null ? Math.min(refreshMs, MISSING_REFRESH_MS) : refreshMs;
   }
 
   /** Forget one upstream (for example after the upstream refused its credential). */
@@ -143,7 +154,7 @@ export class UpstreamCache {
   async #resolveOne(ref: UpstreamRef, force: boolean): Promise<ResolvedUpstream | null> {
     const now = this.#options.clock();
     let entry = this.#entries.get(ref.name);
-    if (force || entry === undefined || now - entry.readAt >= this.#options.refreshMs) {
+    if (force || entry === undefined || now - entry.readAt >= this.#lifetime(entry)) {
       const policy = await this.#options.store.getUpstream(ref.name);
       entry = this.#toEntry(policy, entry, now);
       this.#entries.set(ref.name, entry);

@@ -33,10 +33,31 @@ export function newSecrets(): Secrets {
   return { pepper: randomBytes(32), credentialKey: randomBytes(32) };
 }
 
-/** One upstream per platform (all the fake provider), and one group per platform. */
+/**
+ * Writes the policy cache's generation marker, as the operator does after its full program: from
+ * then on a key, account or upstream the store does not hold is missing (401, 403, 503
+ * TG_NO_UPSTREAM), no longer "not back yet" (503 TG_POLICY_RESTORING).
+ */
+export async function markPoliciesProgrammed(store: Store): Promise<void> {
+  const generation = `fixture-${randomUUID()}`;
+  await store.beginPolicyReload(generation);
+  if (!(await store.commitPolicyReload(generation))) throw new Error('policy marker not written');
+}
+
+/**
+ * One upstream per platform (all the fake provider), and one group per platform; then the policy
+ * marker (markPoliciesProgrammed): what the suites write next is written as operator changes are.
+ */
 export async function writeUpstreams(
   store: Store,
-  options: { secrets: Secrets; baseURL: string; maxConcurrent?: number; suffix?: string },
+  options: {
+    secrets: Secrets;
+    baseURL: string;
+    maxConcurrent?: number;
+    suffix?: string;
+    /** False: no marker (a cache still being programmed). Default true. */
+    programmed?: boolean;
+  },
 ): Promise<void> {
   for (const platform of PLATFORMS) {
     const name = `${platform.toLowerCase()}-upstream${options.suffix ?? ''}`;
@@ -73,6 +94,7 @@ export async function writeUpstreams(
       upstreams: [{ name, weight: 1, priority: 0 }],
     });
   }
+  if (options.programmed !== false) await markPoliciesProgrammed(store);
 }
 
 /** Writes an upstream whose credential is an API key (the fake providers accept any). */

@@ -78,6 +78,8 @@ it('runs two workers on one port and stops them all on SIGTERM', async () => {
     });
     expect(workers).toHaveLength(2);
     // Twenty calls on twenty connections: node:cluster deals connections to the workers in turn.
+    // No operator ever programmed the workers' stores: an unknown key is "not back yet" (503
+    // TG_POLICY_RESTORING), not 401.
     for (let index = 0; index < 20; index++) {
       const response = await request(`http://127.0.0.1:${port}/v1/messages`, {
         method: 'POST',
@@ -85,14 +87,14 @@ it('runs two workers on one port and stops them all on SIGTERM', async () => {
         headers: { 'content-type': 'application/json', 'x-api-key': `sk-unknown-${index}` },
         body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: [] }),
       });
-      expect(response.statusCode).toBe(401);
-      await response.body.text();
+      expect(response.statusCode).toBe(503);
+      expect(await response.body.text()).toContain('TG_POLICY_RESTORING');
     }
     // Every scrape sees both workers' calls, whichever connection it comes on.
     for (let scrape = 0; scrape < 4; scrape++) {
       const metrics = await request(`http://127.0.0.1:${metricsPort}/metrics`, { reset: true });
       const text = await metrics.body.text();
-      expect(text).toContain('tollgate_requests_total{platform="Anthropic",status_class="4xx"} 20');
+      expect(text).toContain('tollgate_requests_total{platform="Anthropic",status_class="5xx"} 20');
       expect(text).toContain('tollgate_requests_in_flight{platform="Anthropic"} 0');
       expect(text).toMatch(/tollgate_nodejs_eventloop_lag_p99_seconds [0-9.e-]+/);
     }

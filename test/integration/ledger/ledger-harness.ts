@@ -54,6 +54,20 @@ export interface LedgerStack {
 
 const QUIET = { info: () => undefined, warn: () => undefined };
 
+/** The recorder's source on the usage streams of a Redis store (its own client, to disconnect). */
+export function redisRecordSource(options: { url: string; prefix: string; consumer: string }): {
+  client: RedisClient;
+  source: RecordSource;
+} {
+  const client = connectRedisClient({ url: options.url });
+  const source = createRedisRecordSource({
+    redis: client,
+    listStreams: createUsageStreamLister({ client, names: createRedisKeyNames(options.prefix) }),
+    consumer: options.consumer,
+  });
+  return { client, source };
+}
+
 export async function startLedgerStack(options: {
   store: 'memory' | 'redis';
   redisUrl?: string;
@@ -73,13 +87,7 @@ export async function startLedgerStack(options: {
   } else {
     const url = options.redisUrl ?? '';
     store = await createRedisStore({ url, prefix });
-    const redis = connectRedisClient({ url });
-    client = redis;
-    source = createRedisRecordSource({
-      redis,
-      listStreams: createUsageStreamLister({ client: redis, names: createRedisKeyNames(prefix) }),
-      consumer: 'test',
-    });
+    ({ client, source } = redisRecordSource({ url, prefix, consumer: 'test' }));
   }
   const ledger = await openTestLedger(
     options.ledger,

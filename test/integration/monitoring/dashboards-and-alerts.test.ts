@@ -423,6 +423,7 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
       'TollgateOperatorSeveralLeaders',
       'TollgateRecorderStalled',
       'TollgateCountersRestoring',
+      'TollgatePolicyCacheReloaded',
       'TollgateConsoleErrors',
     ]) {
       expect([...active.keys()], name).not.toContain(name);

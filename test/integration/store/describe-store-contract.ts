@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../store/store.js';
 import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
+import { describePolicyMarkerContract } from './describe-policy-marker-contract.js';
 import { describeSpendContract } from './describe-spend-contract.js';
 import { describeUpstreamHealthContract } from './describe-upstream-health-contract.js';
 import { describeUsageContract } from './describe-usage-contract.js';
@@ -61,6 +62,7 @@ export function describeStoreContract(
     });
 
     describePolicyContract(holder);
+    describePolicyMarkerContract(holder);
     describeRefusalOrder(holder);
     describeSpendContract(holder);
     describeLeaseChargeContract(holder);

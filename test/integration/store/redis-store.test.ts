@@ -1,10 +1,12 @@
 /** The store contract against a standalone Redis (the run's shared server, own prefix). */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { RedisKeyNames } from '../../../store/redis-key-names.js';
 import { COUNTERS_PRESENT_FIELD, createRedisKeyNames } from '../../../store/redis-key-names.js';
 import { createRedisStore } from '../../../store/redis-store.js';
+import { startRedisServer } from '../../support/redis-server.js';
 import type { StoreUnderTest } from './describe-store-contract.js';
 import { describeStoreContract } from './describe-store-contract.js';
 import type { LeaseCharge } from '../../../store/store.js';
@@ -87,4 +89,43 @@ describe('redis lease progress', () => {
     expect(records.map((record) => record.costNano)).toEqual([300, 200]);
     await store.close();
   });
+});
+
+describe('redis policy marker', () => {
+  it('a program interrupted by the loss of the data commits nothing', async () => {
+    const { underTest, client, names } = await standalone();
+    const { store } = underTest;
+    await store.beginPolicyReload('interrupted');
+    // What a flush does to this prefix's marker keys.
+    await client.del(names.policyReload, names.policyMarker);
+    expect(await store.commitPolicyReload('interrupted')).toBe(false);
+    expect(await store.readPolicyMarker()).toBeNull();
+    await store.close();
+  });
+
+  it('tells its listeners when Redis comes back, empty after a restart without persistence', async () => {
+    const server = await startRedisServer();
+    const store = await createRedisStore({ url: server.url, prefix: 'tg:' });
+    try {
+      await store.beginPolicyReload('before-restart');
+      expect(await store.commitPolicyReload('before-restart')).toBe(true);
+      let reconnections = 0;
+      const unsubscribe = store.onReconnect(() => {
+        reconnections += 1;
+      });
+      await server.stop();
+      const again = await startRedisServer({ port: server.port });
+      try {
+        const deadline = Date.now() + 10_000;
+        while (reconnections === 0 && Date.now() < deadline) await sleep(50);
+        expect(reconnections).toBe(1);
+        expect(await store.readPolicyMarker()).toBeNull();
+        unsubscribe();
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
 });

@@ -17,6 +17,7 @@ import {
 import {
   buildGateway,
   createKey,
+  markPoliciesProgrammed,
   newSecrets,
   openStore,
   writeAccount,
@@ -97,6 +98,7 @@ export async function startTranslatedEnv(
     keepRequests: 1_000,
   });
   const parts = { store, secrets, fake };
+  await markPoliciesProgrammed(store);
   const apiKey = JSON.stringify({ apiKey: DEFAULT_FAKE_CREDENTIAL });
   await putUpstream(parts, {
     name: 'openai-translate',
