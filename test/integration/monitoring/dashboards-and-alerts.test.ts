@@ -203,15 +203,16 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
     expect(run.statuses.outageStreams).toEqual([200, 200]);
     expect(run.statuses.handedOver).toEqual([1]);
     expect(run.quotaGaugesSeen).toBe(true);
-    // The console: the admin signed in and read; a missing key; 5 wrong passwords, then the
-    // rate limit.
+    // The console: the admin signed in and read; a missing key; 3 wrong passwords from one
+    // (user, address), then the growing wait (a slow password check may let one more through).
     expect(run.console?.signIn).toBe(200);
     expect(new Set(run.console?.reads)).toEqual(new Set([200]));
     expect(run.console?.missingKey).toEqual([404, 404, 404]);
     const failed = run.console?.failedSignIns ?? [];
     expect(failed).toHaveLength(30);
-    expect(failed.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-    expect(new Set(failed.slice(5))).toEqual(new Set([429]));
+    expect(failed.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(failed.slice(3, 5)).toContain(429);
+    expect(failed.filter((status) => status !== 401 && status !== 429)).toEqual([]);
   });
 
   it('promtool accepts the rule file, and the chart puts the same rules in its PrometheusRule', () => {
