@@ -264,6 +264,9 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
       before.set(key.uid, await harness.store.keyCounters(BULK_NAMESPACE, key.uid, now));
     }),
   );
+  // The records the recorder has not drained yet are lost with the flush (docs/ledger.md): those
+  // waiting now, and at most one per worker settled between this read and the flush.
+  const undrained = (await harness.store.usageStreamPosition(BULK_NAMESPACE)).waiting;
   const flusher = new Redis(redis.url);
   await flusher.flushall();
   flushedAt = Date.now();
@@ -300,10 +303,11 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
 
   // Billed once: every ledger record is one call answered 200, and its id is there once. The
   // records a flush takes from the usage stream before the recorder drained them are lost with
-  // Redis (docs/ledger.md): at most the few of the last moment, never more than the calls in flight.
+  // Redis (docs/ledger.md): at most those waiting at the flush and the calls then in flight.
   // The counters (restored from the ledger, then moved by the calls after) equal the ledger, and
   // each window kept its reset time.
   const served = answers.filter((answer) => answer.status === 200).length;
+  const lostAtMost = undrained + WORKERS;
   // The gateways settle a call right after its reply: a moment for the last ones to reach Redis.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   await waitFor(
@@ -316,7 +320,7 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
         [BULK_NAMESPACE],
       );
       const records = readNumber(rows[0]?.n);
-      const settled = records >= served - WORKERS;
+      const settled = records >= served - lostAtMost;
       if (position.waiting === 0 && restoring.length === 0 && settled) return true;
       // Reported by waitFor if the wait runs out.
       throw new Error(JSON.stringify({ waiting: position.waiting, restoring, records, served }));
@@ -331,10 +335,11 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
   const billed = new Map(rows.map((row) => [String(row.key_uid), readNumber(row.cost)]));
   const records = rows.reduce((sum, row) => sum + readNumber(row.n), 0);
   process.stdout.write(
-    `cache reload under load: ${String(served)} calls answered 200, ${String(records)} in the ledger\n`,
+    `cache reload under load: ${String(served)} calls answered 200, ${String(records)} in the ledger, ` +
+      `${String(undrained)} records waiting for the recorder at the flush\n`,
   );
   expect(records).toBeLessThanOrEqual(served);
-  expect(served - records).toBeLessThanOrEqual(WORKERS);
+  expect(served - records).toBeLessThanOrEqual(lostAtMost);
   expect(rows.reduce((sum, row) => sum + readNumber(row.ids), 0)).toBe(records);
   let total = 0;
   const end = Date.now();
