@@ -24,7 +24,7 @@ import { admitRequest } from './admit-request.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { describeLeaseProgress } from './describe-lease-progress.js';
 import { isSourceDenied } from '../../network/match-source-ranges.js';
-import { createParsePacer } from './pace-large-parses.js';
+import { createParsePacer, IMMEDIATE_BYTES } from './pace-large-parses.js';
 import { readForwardContext } from '../protocols/read-forward-context.js';
 import { readSessionIdentity } from '../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
@@ -97,11 +97,14 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       }
       return;
     }
-    // A large body waits for a turn of its own: a burst of them does not hold the event loop.
+    // A large body waits for a turn of its own: a burst of them does not hold the event loop. A
+    // small one (nearly every call) is read at once, with no closure or promise.
     const bytes = Buffer.isBuffer(request.body) ? request.body.length : 0;
-    const read = pacer.run(bytes, () => readForwardContext(request.url, request.body));
-    const context = read instanceof Promise ? await read : read;
-    if (read instanceof Promise && closedMeanwhile(state)) {
+    const paced = bytes > IMMEDIATE_BYTES;
+    const context = paced
+      ? await pacer.run(bytes, () => readForwardContext(request.url, request.body))
+      : readForwardContext(request.url, request.body);
+    if (paced && closedMeanwhile(state)) {
       // The client left while its body waited for its turn: as above, nothing to admit.
       reply.hijack();
       return;
