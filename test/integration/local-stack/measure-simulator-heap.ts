@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --import tsx local/simulator/measure-simulator-heap.ts [calls] [prompt bytes]`:
+ * `node --expose-gc --import tsx test/integration/local-stack/measure-simulator-heap.ts [calls] [prompt bytes]`:
  * the in-process simulator as `tollgate local` starts it, sent `calls` Anthropic calls (half of
  * them streamed) each with a prompt of `prompt bytes`, eight at a time. Prints one JSON line: the
  * heap used after a full garbage collection before the calls (after a few warm-up calls) and after
@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { startDemoSimulator } from '../start-demo-world.js';
+import { startDemoSimulator } from '../../../local/start-demo-world.js';
 
 const [callsText = '200', promptText = '1000000'] = process.argv.slice(2);
 const calls = Number(callsText);

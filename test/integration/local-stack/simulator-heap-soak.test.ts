@@ -21,7 +21,7 @@ describe('the in-process simulator under large calls', () => {
         '--expose-gc',
         '--import',
         'tsx',
-        'local/simulator/measure-simulator-heap.ts',
+        'test/integration/local-stack/measure-simulator-heap.ts',
         '200',
         String(1_000_000),
       ],
