@@ -92,7 +92,9 @@ export class PolicyMarkerWatch {
     const cause = await causeOf(context, this.#markerSeen);
     const started = performance.now();
     context.metrics.policyReloading.set(1);
-    context.logger.warn({ cause }, 'policy cache marker absent; programming every policy');
+    // A first program is routine; a loss is what an operator of the cluster must hear about.
+    const log = cause === 'lost' ? context.logger.warn : context.logger.info;
+    log.call(context.logger, { cause }, 'policy cache marker absent; programming every policy');
     try {
       for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
         const counts = await reloadPolicyCache(context, { stillLeading: isLeader });
@@ -100,7 +102,7 @@ export class PolicyMarkerWatch {
           const seconds = (performance.now() - started) / 1000;
           context.metrics.policyReloads.inc({ cause });
           context.metrics.policyReloadSeconds.observe(seconds);
-          context.logger.warn({ cause, seconds, ...counts }, 'policy cache programmed');
+          log.call(context.logger, { cause, seconds, ...counts }, 'policy cache programmed');
           this.#markerSeen = true;
           return;
         }
