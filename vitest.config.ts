@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts', 'console/web/**/*.test.tsx'],
-    exclude: ['node_modules/**', 'dist/**'],
+    // **/: test/clients/node_modules (the client CLIs) holds packages' own test files.
+    exclude: ['**/node_modules/**', 'dist/**'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,18 +1,18 @@
 /**
  * The console's generated client configuration, proven with the installed CLIs (Claude Code,
- * Codex CLI, Gemini CLI, OpenCode; pinned in devDependencies at the versions CLIENTS.md observed)
- * against `tollgate local` and its demo world: for every platform and every tool the generator
- * offers, the generated files are written into an empty HOME, the generated environment is set,
- * and the tool's non-interactive command must print the simulator's answer (`FAKE_OK <model>`)
- * and exit 0; the key's `GET /v1/usage` then shows the spend. Only 127.0.0.1 is contacted: each
- * tool runs in the quiet mode its configuration sets (CLIENTS.md), and OpenCode's own downloads
+ * Codex CLI, Gemini CLI, OpenCode; pinned in test/clients/package.json at the versions CLIENTS.md
+ * observed, and installed by `npm run clients:install` when missing or stale) against `tollgate
+ * local` and its demo world: for every platform and every tool the generator offers, the
+ * generated files are written into an empty HOME, the generated environment is set, and the
+ * tool's non-interactive command must print the simulator's answer (`FAKE_OK <model>`) and exit
+ * 0; the key's `GET /v1/usage` then shows the spend. Only 127.0.0.1 is contacted: each tool runs
+ * in the quiet mode its configuration sets (CLIENTS.md), and OpenCode's own downloads
  * are switched off or sent to a closed local port.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../../crds/schema/resources.js';
 import {
@@ -20,25 +20,39 @@ import {
   type ToolConfig,
 } from '../../../console/server/client-config/generate-client-config.js';
 import type { KeyUsageAnswer } from '../../../gateway/routes/render-key-usage.js';
+import {
+  clientBinFolder,
+  CLIENTS_INSTALL_TIMEOUT_MS,
+  ensureTestClients,
+} from '../../support/install-test-clients.js';
 import { startLocalProcess, type LocalProcess } from './local-process.js';
 
-const bin = fileURLToPath(new URL('../../../node_modules/.bin/', import.meta.url));
 const folders: string[] = [];
-let local: LocalProcess;
+let local: LocalProcess | undefined;
 const keys = new Map<Platform, string>();
+
+// The CLIs first: a failed install fails every case here, with npm's output.
+beforeAll(() => ensureTestClients(), CLIENTS_INSTALL_TIMEOUT_MS + 10_000);
 
 beforeAll(async () => {
   const data = mkdtempSync(join(tmpdir(), 'tollgate-clis-'));
   folders.push(data);
-  local = await startLocalProcess(data);
+  const started = await startLocalProcess(data);
+  local = started;
   for (const platform of ['Anthropic', 'OpenAI', 'Gemini', 'Antigravity'] as const) {
     const group = platform.toLowerCase();
-    keys.set(platform, await local.createKey({ name: `cli-${group}`, group }));
+    keys.set(platform, await started.createKey({ name: `cli-${group}`, group }));
   }
 }, 120_000);
 
+function gatewayUrl(): string {
+  if (local === undefined) throw new Error('tollgate local is not running');
+  return local.gatewayUrl;
+}
+
 afterAll(async () => {
-  expect(await local.stop()).toBe(0);
+  // Not started when the CLIs' install failed: that error is the one reported.
+  if (local !== undefined) expect(await local.stop()).toBe(0);
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -59,7 +73,7 @@ function homeWith(tool: ToolConfig): string {
 function commandOf(tool: ToolConfig): { file: string; args: string[] } {
   const words = [...tool.tryCommand.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
   const [name, ...args] = words;
-  return { file: join(bin, name ?? ''), args };
+  return { file: join(clientBinFolder, name ?? ''), args };
 }
 
 function run(tool: ToolConfig, home: string): Promise<{ code: number; output: string }> {
@@ -100,7 +114,7 @@ function run(tool: ToolConfig, home: string): Promise<{ code: number; output: st
 }
 
 async function usageOf(key: string): Promise<KeyUsageAnswer> {
-  const response = await fetch(`${local.gatewayUrl}/v1/usage`, {
+  const response = await fetch(`${gatewayUrl()}/v1/usage`, {
     headers: { authorization: `Bearer ${key}` },
   });
   expect(response.status).toBe(200);
@@ -123,7 +137,7 @@ describe('the installed CLIs with the generated configuration, against tollgate 
       const key = keys.get(platform) ?? '';
       const config = generateClientConfig({
         platform,
-        gatewayUrl: local.gatewayUrl,
+        gatewayUrl: gatewayUrl(),
         keyValue: key,
         keyName: `cli-${platform.toLowerCase()}`,
       });
