@@ -216,6 +216,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
         <h1 id="key-title">{apiKey.displayName}</h1>
         <span className={`badge state-${apiKey.state}`}>{apiKey.state}</span>
       </div>
+      {apiKey.displayName !== apiKey.name && (
+        <p className="hint object-name" aria-label="Object name">
+          {apiKey.name}
+        </p>
+      )}
       <dl className="figures card">
         <div>
           <dt>Group</dt>
