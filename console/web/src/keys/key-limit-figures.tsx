@@ -13,12 +13,16 @@ const WINDOWS = [
 ] as const;
 export type KeyWindow = (typeof WINDOWS)[number];
 
-/** `$0.50 of $2.50 · resets in 3 h`; a window with a cap and no figure yet has used $0. */
+/**
+ * `$0.50 of $2.50 · resets in 3 h`, `$0.50 used, no cap`, or `no cap`; a window with a cap and
+ * no figure yet has used $0.
+ */
 export function windowText(apiKey: KeyView, window: KeyWindow, now: number): string {
   const cap = apiKey.limits[window.limit];
   const used = apiKey.usage.windows.find((entry) => entry.name === window.name);
   if (cap === null && used === undefined) return 'no cap';
-  const figure = `${formatUsd(used?.usedUSD ?? '0')} of ${cap === null ? 'no cap' : formatUsd(cap)}`;
+  const spent = formatUsd(used?.usedUSD ?? '0');
+  const figure = cap === null ? `${spent} used, no cap` : `${spent} of ${formatUsd(cap)}`;
   const reset = used?.resetTime ?? null;
   return reset === null ? figure : `${figure} · resets ${formatRelative(reset, now)}`;
 }

@@ -37,11 +37,6 @@ function CopyBlock(props: { label: string; text: string }) {
   );
 }
 
-const listOf = (names: readonly string[]): string =>
-  names.length <= 1
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
-
 /** The shell lines: one of the two, for the shell in use. */
 function ShellBlocks(props: { tool: ToolConfig }) {
   return (
@@ -58,7 +53,8 @@ function ToolSetup(props: { tool: ToolConfig }) {
   const { tool } = props;
   const required = tool.files.filter((file) => file.role === 'required');
   const instead = tool.files.filter((file) => file.role === 'instead-of-environment');
-  const variables = listOf(tool.env.map((variable) => variable.name));
+  // One variable by its name; several are the ones in the blocks below.
+  const variables = tool.env.length === 1 ? (tool.env[0]?.name ?? '') : 'the environment variables';
   return (
     <ol className="setup-steps">
       {required.length > 0 && (
@@ -78,10 +74,7 @@ function ToolSetup(props: { tool: ToolConfig }) {
           {instead.map((file) => (
             <CopyBlock key={file.path} label={file.path} text={file.content} />
           ))}
-          <p>
-            or set the same settings as environment variables ({variables}) in your shell, with one
-            of:
-          </p>
+          <p>or set the same settings as environment variables in your shell, with one of:</p>
           <ShellBlocks tool={tool} />
         </li>
       ) : (
