@@ -12,7 +12,7 @@ import { ErrorNote } from '../shell/error-note.js';
 import { AccountPicker } from './account-picker.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { GroupField } from './group-field.js';
-import { KeyFormFields } from './key-form-fields.js';
+import { KeyFormFields, KeyNameField } from './key-form-fields.js';
 import { TextField } from './text-field.js';
 import {
   createKeyBody,
@@ -80,14 +80,7 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
           }}
           error={shown('account')}
         />
-        <TextField
-          label="Name"
-          value={form.name}
-          onChange={set('name')}
-          error={shown('name')}
-          required
-          hint={`Any text, up to 200 characters. Object name: ${objectNameOf(form)}`}
-        />
+        <KeyNameField form={form} set={set} error={shown('name')} objectName={objectNameOf(form)} />
         <details
           className="advanced"
           // Opened by hand, or by an error of the object name (a taken one).

@@ -10,8 +10,7 @@ import { useLocation } from 'wouter';
 import { ApiError, consoleApi, type KeyView, type Me } from '../api/console-api.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { GroupField } from './group-field.js';
-import { KeyFormFields } from './key-form-fields.js';
-import { TextField } from './text-field.js';
+import { KeyFormFields, KeyNameField } from './key-form-fields.js';
 import {
   editKeyBody,
   formFieldOf,
@@ -60,14 +59,7 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
   };
   return (
     <form className="card key-form" onSubmit={submit} noValidate>
-      <TextField
-        label="Name"
-        value={form.name}
-        onChange={set('name')}
-        error={shown('name')}
-        required
-        hint={`Any text, up to 200 characters. Object name: ${name} (it does not change).`}
-      />
+      <KeyNameField form={form} set={set} error={shown('name')} objectName={name} />
       <GroupField value={form.groupName} onChange={set('groupName')} error={shown('groupName')} />
       <KeyFormFields form={form} set={set} shown={shown} />
       {save.error !== null && serverField === undefined && (
