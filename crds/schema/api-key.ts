@@ -12,7 +12,7 @@ import {
 import { boolean, enumOf, integer, list, object, string } from './schema-builder.js';
 
 export const apiKeySpec = object({
-  displayName: string({ description: 'A free label for people.', maxLength: 100 }),
+  displayName: string({ description: 'A free label for people.', maxLength: 200 }),
   groupName: objectName(
     'The Group whose platform and prices the key uses; absent = every call refused.',
   ),

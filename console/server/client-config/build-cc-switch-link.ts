@@ -13,6 +13,8 @@ export interface CcSwitchLinkInput {
   /** The provider endpoint, as the app's configuration takes it. */
   endpoint: string;
   apiKey: string;
+  /** The console's address, shown as the provider's website in CC Switch. */
+  homepage?: string | undefined;
   model?: string | undefined;
   /** Claude only. */
   aliases?: { haiku?: string | undefined; sonnet?: string | undefined; opus?: string | undefined };
@@ -37,6 +39,7 @@ export function buildCcSwitchLink(input: CcSwitchLinkInput): string {
     endpoint: input.endpoint,
     apiKey: input.apiKey,
   });
+  if (input.homepage !== undefined) params.set('homepage', input.homepage);
   if (input.model !== undefined) params.set('model', input.model);
   const aliases = input.aliases ?? {};
   if (aliases.haiku !== undefined) params.set('haikuModel', aliases.haiku);

@@ -10,12 +10,14 @@ const toolConfigSchema = z.object({
       path: z.string(),
       language: z.enum(['json', 'toml', 'dotenv']),
       content: z.string(),
+      /** `required`, or `instead-of-environment`: this file or the environment variables. */
+      role: z.enum(['required', 'instead-of-environment']),
     }),
   ),
   env: z.array(z.object({ name: z.string(), value: z.string() })),
   shell: z.object({ posix: z.string(), powershell: z.string() }),
   tryCommand: z.string(),
-  /** `ccswitch://v1/import?…`; null without the key value or when CC Switch cannot express it. */
+  /** `ccswitch://v1/import?…` (with the placeholder when the value is not included); null when CC Switch cannot express it. */
   ccSwitchLink: z.string().nullable(),
 });
 
@@ -23,6 +25,8 @@ export const clientConfigSchema = z.object({
   platform: z.enum(PLATFORMS),
   baseUrl: z.string(),
   usageUrl: z.string(),
+  keyIncluded: z.boolean(),
+  usageDisplayNeedsHttps: z.boolean(),
   checkCommand: z.string(),
   tools: z.array(toolConfigSchema),
 });

@@ -22,20 +22,32 @@ export interface ClientConfigInput {
   platform: Platform;
   /** The gateway's public URL, e.g. `https://gw.example.com` (a trailing slash is dropped). */
   gatewayUrl: string;
-  /** The key's value; null writes `KEY_PLACEHOLDER` instead and makes no CC Switch link. */
+  /**
+   * The key's value; null writes `KEY_PLACEHOLDER` instead (the CC Switch links carry it too: the
+   * value is pasted into CC Switch after the import).
+   */
   keyValue: string | null;
-  /** The key's name: the provider name in CC Switch. */
+  /** The key's name (its display name): the provider name in CC Switch. */
   keyName: string;
+  /** The console's public address: the provider's homepage in CC Switch. */
+  consoleUrl?: string | undefined;
   models?: Partial<ModelDefaults>;
 }
 
 export type FileLanguage = 'json' | 'toml' | 'dotenv';
+
+/**
+ * A file every setup of the tool needs (`required`), or one that holds the same settings as the
+ * environment variables: write it or set them, either one (`instead-of-environment`).
+ */
+export type FileRole = 'required' | 'instead-of-environment';
 
 export interface ConfigFile {
   /** Where the tool reads it, `~` being the user's home folder. */
   path: string;
   language: FileLanguage;
   content: string;
+  role: FileRole;
 }
 
 export interface EnvironmentVariable {
@@ -53,7 +65,7 @@ export interface ToolConfig {
   shell: { posix: string; powershell: string };
   /** A one-shot, non-interactive call that proves the configuration works. */
   tryCommand: string;
-  /** `ccswitch://v1/import?...`; null without a key value or when CC Switch cannot express it. */
+  /** `ccswitch://v1/import?...`; null when CC Switch cannot express the configuration. */
   ccSwitchLink: string | null;
 }
 
@@ -63,6 +75,13 @@ export interface ClientConfig {
   baseUrl: string;
   /** `GET` this with the key for its quota, windows and usage. */
   usageUrl: string;
+  /** False when the configuration holds `KEY_PLACEHOLDER` instead of the value. */
+  keyIncluded: boolean;
+  /**
+   * True when CC Switch's usage display cannot read the gateway: plain HTTP to another machine
+   * (it asks over HTTPS, or plain HTTP to this machine only).
+   */
+  usageDisplayNeedsHttps: boolean;
   /** A `curl` of the gateway's model list with the key. */
   checkCommand: string;
   tools: ToolConfig[];

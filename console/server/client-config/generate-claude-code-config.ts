@@ -7,7 +7,7 @@
 import type { EnvironmentVariable, ToolConfig } from './client-config-types.js';
 import { buildCcSwitchLink } from './build-cc-switch-link.js';
 import { renderShellLines } from './render-shell-lines.js';
-import { renderJsonFile, type ToolContext } from './tool-context.js';
+import { ccSwitchProvider, renderJsonFile, type ToolContext } from './tool-context.js';
 
 const QUIET = { name: 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', value: '1' };
 
@@ -33,22 +33,23 @@ export function generateClaudeCodeConfig(context: ToolContext): ToolConfig {
     tool: 'claude-code',
     title: 'Claude Code',
     files: [
-      { path: '~/.claude/settings.json', language: 'json', content: renderJsonFile(settings) },
+      {
+        path: '~/.claude/settings.json',
+        language: 'json',
+        content: renderJsonFile(settings),
+        role: 'instead-of-environment',
+      },
     ],
     env,
     shell: renderShellLines(env),
     tryCommand: 'claude -p "say hi"',
-    ccSwitchLink: context.hasKey
-      ? buildCcSwitchLink({
-          app: 'claude',
-          name: context.keyName,
-          endpoint: context.root,
-          apiKey: context.key,
-          model: models.main,
-          aliases: { haiku: models.haiku, sonnet: models.sonnet, opus: models.opus },
-          config: { env: { [QUIET.name]: QUIET.value } },
-          usageBaseUrl: context.root,
-        })
-      : null,
+    ccSwitchLink: buildCcSwitchLink({
+      app: 'claude',
+      ...ccSwitchProvider(context),
+      endpoint: context.root,
+      model: models.main,
+      aliases: { haiku: models.haiku, sonnet: models.sonnet, opus: models.opus },
+      config: { env: { [QUIET.name]: QUIET.value } },
+    }),
   };
 }

@@ -5,7 +5,12 @@ import type { Platform } from '../../../crds/schema/resources.js';
 import { KEY_PLACEHOLDER, generateClientConfig } from './generate-client-config.js';
 import { TOLLGATE_USAGE_SCRIPT } from './render-usage-script.js';
 
-const base = { gatewayUrl: 'https://gw.example.com/', keyValue: 'sk-tg-abc', keyName: 'alice' };
+const base = {
+  gatewayUrl: 'https://gw.example.com/',
+  keyValue: 'sk-tg-abc',
+  keyName: 'alice',
+  consoleUrl: 'https://console.example.com',
+};
 
 function tool(platform: Platform, name: string) {
   const found = generateClientConfig({ ...base, platform }).tools.find((t) => t.tool === name);
@@ -93,6 +98,7 @@ describe('generateClientConfig: the files and environment of each tool', () => {
   }
 }
 `,
+        role: 'instead-of-environment',
       },
     ]);
     expect(claude.env.map((v) => v.name)).not.toContain('ANTHROPIC_API_KEY');
@@ -142,6 +148,8 @@ base_url = "https://gw.example.com/v1"
 wire_api = "responses"
 env_key = "TOLLGATE_API_KEY"
 `,
+        // The file names the variable; the variable holds the key: both are needed.
+        role: 'required',
       },
     ]);
     expect(codex.env).toEqual([{ name: 'TOLLGATE_API_KEY', value: 'sk-tg-abc' }]);
@@ -155,8 +163,9 @@ env_key = "TOLLGATE_API_KEY"
         path: '~/.gemini/.env',
         language: 'dotenv',
         content:
-          'GOOGLE_GEMINI_BASE_URL=https://gw.example.com\nGEMINI_API_KEY=sk-tg-abc\n' +
-          'GEMINI_MODEL=gemini-2.5-flash\n',
+          'GOOGLE_GEMINI_BASE_URL="https://gw.example.com"\nGEMINI_API_KEY="sk-tg-abc"\n' +
+          'GEMINI_MODEL="gemini-2.5-flash"\n',
+        role: 'instead-of-environment',
       },
       {
         path: '~/.gemini/settings.json',
@@ -172,6 +181,7 @@ env_key = "TOLLGATE_API_KEY"
   }
 }
 `,
+        role: 'required',
       },
     ]);
     const antigravity = tool('Antigravity', 'gemini-cli');
@@ -257,6 +267,7 @@ describe('generateClientConfig: the CC Switch import link', () => {
         name: 'alice',
         endpoint: 'https://gw.example.com',
         apiKey: 'sk-tg-abc',
+        homepage: 'https://console.example.com',
         model: 'claude-sonnet-4-6',
         haikuModel: 'claude-haiku-4-5',
         sonnetModel: 'claude-sonnet-4-6',
@@ -276,6 +287,7 @@ describe('generateClientConfig: the CC Switch import link', () => {
         name: 'alice',
         endpoint: 'https://gw.example.com/v1',
         apiKey: 'sk-tg-abc',
+        homepage: 'https://console.example.com',
         model: 'gpt-5.5',
         usageBaseUrl: 'https://gw.example.com',
         ...usage,
@@ -290,6 +302,7 @@ describe('generateClientConfig: the CC Switch import link', () => {
         name: 'alice',
         endpoint: 'https://gw.example.com/v1',
         apiKey: 'sk-tg-abc',
+        homepage: 'https://console.example.com',
         model: 'gpt-5.5',
         usageBaseUrl: 'https://gw.example.com',
         ...usage,
@@ -304,6 +317,7 @@ describe('generateClientConfig: the CC Switch import link', () => {
         name: 'alice',
         endpoint: 'https://gw.example.com',
         apiKey: 'sk-tg-abc',
+        homepage: 'https://console.example.com',
         model: 'gemini-2.5-flash',
         usageBaseUrl: 'https://gw.example.com',
         ...usage,
@@ -318,6 +332,7 @@ describe('generateClientConfig: the CC Switch import link', () => {
         name: 'alice',
         endpoint: 'https://gw.example.com/antigravity',
         apiKey: 'sk-tg-abc',
+        homepage: 'https://console.example.com',
         model: 'claude-sonnet-4-6',
         sonnetModel: 'claude-sonnet-4-6',
         opusModel: 'claude-opus-4-6-thinking',
@@ -336,6 +351,7 @@ describe('generateClientConfig: the CC Switch import link', () => {
         name: 'alice',
         endpoint: 'https://gw.example.com/antigravity',
         apiKey: 'sk-tg-abc',
+        homepage: 'https://console.example.com',
         model: 'gemini-2.5-flash',
         usageBaseUrl: 'https://gw.example.com/antigravity',
         ...usage,
@@ -358,6 +374,14 @@ describe('generateClientConfig: the CC Switch import link', () => {
     }
   });
 
+  it('carries the console address as homepage, and none when it is not known', () => {
+    expect(linkParams(tool('OpenAI', 'codex').ccSwitchLink).homepage).toBe(
+      'https://console.example.com',
+    );
+    const unknown = generateClientConfig({ ...base, consoleUrl: undefined, platform: 'OpenAI' });
+    expect(linkParams(unknown.tools[0]?.ccSwitchLink ?? null).homepage).toBeUndefined();
+  });
+
   it('survives any name: URLSearchParams encoding round-trips', () => {
     const name = 'équipe a & b=c+d';
     const config = generateClientConfig({ ...base, keyName: name, platform: 'Gemini' });
@@ -366,17 +390,59 @@ describe('generateClientConfig: the CC Switch import link', () => {
 });
 
 describe('generateClientConfig: without a key value', () => {
-  it('writes the placeholder everywhere the key goes and makes no link', () => {
+  it('writes the placeholder everywhere the key goes, the CC Switch links included', () => {
     for (const platform of ['Anthropic', 'OpenAI', 'Gemini', 'Antigravity'] as const) {
       const config = generateClientConfig({ ...base, keyValue: null, platform });
       const text = JSON.stringify(config);
       expect(text).not.toContain('sk-tg-abc');
+      expect(config.keyIncluded).toBe(false);
       expect(config.checkCommand).toContain(KEY_PLACEHOLDER);
       for (const t of config.tools) {
-        expect(t.ccSwitchLink).toBeNull();
+        if (t.ccSwitchLink !== null)
+          expect(linkParams(t.ccSwitchLink).apiKey).toBe(KEY_PLACEHOLDER);
         expect(t.env.some((v) => v.value === KEY_PLACEHOLDER)).toBe(true);
       }
     }
+    expect(generateClientConfig({ ...base, platform: 'OpenAI' }).keyIncluded).toBe(true);
+  });
+
+  it('quotes the Gemini .env value and its placeholder alike', () => {
+    const dotenv = (keyValue: string | null) =>
+      generateClientConfig({ ...base, keyValue, platform: 'Gemini' }).tools[0]?.files[0]?.content;
+    expect(dotenv(null)).toContain(`GEMINI_API_KEY="${KEY_PLACEHOLDER}"\n`);
+    expect(dotenv('sk-tg-abc')).toContain('GEMINI_API_KEY="sk-tg-abc"\n');
+  });
+});
+
+describe('generateClientConfig: which blocks are needed', () => {
+  it('marks the files every setup needs and those that stand for the environment variables', () => {
+    const roles = (platform: Platform, name: string) =>
+      tool(platform, name).files.map((file) => [file.path, file.role]);
+    expect(roles('Anthropic', 'claude-code')).toEqual([
+      ['~/.claude/settings.json', 'instead-of-environment'],
+    ]);
+    expect(roles('OpenAI', 'codex')).toEqual([['~/.codex/config.toml', 'required']]);
+    expect(roles('Gemini', 'gemini-cli')).toEqual([
+      ['~/.gemini/.env', 'instead-of-environment'],
+      ['~/.gemini/settings.json', 'required'],
+    ]);
+    expect(roles('OpenAI', 'opencode')).toEqual([['~/.config/opencode/opencode.json', 'required']]);
+  });
+});
+
+describe('generateClientConfig: CC Switch usage display needs HTTPS off this machine', () => {
+  const table: { gatewayUrl: string; needsHttps: boolean }[] = [
+    { gatewayUrl: 'https://gw.example.com', needsHttps: false },
+    { gatewayUrl: 'http://gw.example.com', needsHttps: true },
+    { gatewayUrl: 'http://10.0.0.5:8080', needsHttps: true },
+    { gatewayUrl: 'http://localhost:8080', needsHttps: false },
+    { gatewayUrl: 'http://127.0.0.1:8080/', needsHttps: false },
+    { gatewayUrl: 'http://[::1]:8080', needsHttps: false },
+    { gatewayUrl: 'https://127.0.0.1', needsHttps: false },
+  ];
+  it.each(table)('$gatewayUrl → $needsHttps', ({ gatewayUrl, needsHttps }) => {
+    const config = generateClientConfig({ ...base, gatewayUrl, platform: 'Anthropic' });
+    expect(config.usageDisplayNeedsHttps).toBe(needsHttps);
   });
 });
 

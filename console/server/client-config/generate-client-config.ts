@@ -24,6 +24,7 @@ import { generateCodexConfig } from './generate-codex-config.js';
 import { generateGeminiCliConfig } from './generate-gemini-cli-config.js';
 import { generateOpenCodeConfig } from './generate-opencode-config.js';
 import { quotePosix } from './render-shell-lines.js';
+import { usageDisplayNeedsHttps } from './check-usage-display-address.js';
 import { resolveModels, resolvePlatformEndpoints } from './resolve-platform-endpoints.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -49,8 +50,8 @@ export function generateClientConfig(input: ClientConfigInput): ClientConfig {
     platform: input.platform,
     root: endpoints.root,
     key,
-    hasKey: given !== null,
     keyName: input.keyName,
+    consoleUrl: input.consoleUrl,
     models: resolveModels(input.platform, input.models),
   };
   const { url, header } = endpoints.modelList;
@@ -59,6 +60,8 @@ export function generateClientConfig(input: ClientConfigInput): ClientConfig {
     platform: input.platform,
     baseUrl: endpoints.root,
     usageUrl: endpoints.usageUrl,
+    keyIncluded: given !== null,
+    usageDisplayNeedsHttps: usageDisplayNeedsHttps(endpoints.root),
     checkCommand: `curl -sS ${quotePosix(url)} -H ${quotePosix(credential)}`,
     tools: PLATFORM_TOOLS[input.platform].map((tool) => GENERATORS[tool](context)),
   };

@@ -8,7 +8,7 @@
 import { KEY_VARIABLE, type EnvironmentVariable, type ToolConfig } from './client-config-types.js';
 import { buildCcSwitchLink } from './build-cc-switch-link.js';
 import { renderShellLines } from './render-shell-lines.js';
-import type { ToolContext } from './tool-context.js';
+import { ccSwitchProvider, type ToolContext } from './tool-context.js';
 
 /** A TOML basic string: JSON's escapes are TOML's. */
 function tomlString(value: string): string {
@@ -46,20 +46,18 @@ export function generateCodexConfig(context: ToolContext): ToolConfig {
         path: '~/.codex/config.toml',
         language: 'toml',
         content: renderCodexToml({ model: context.models.main, baseUrl }),
+        // It names the environment variable holding the key: both are needed.
+        role: 'required',
       },
     ],
     env,
     shell: renderShellLines(env),
     tryCommand: 'codex exec --skip-git-repo-check "say hi"',
-    ccSwitchLink: context.hasKey
-      ? buildCcSwitchLink({
-          app: 'codex',
-          name: context.keyName,
-          endpoint: baseUrl,
-          apiKey: context.key,
-          model: context.models.main,
-          usageBaseUrl: context.root,
-        })
-      : null,
+    ccSwitchLink: buildCcSwitchLink({
+      app: 'codex',
+      ...ccSwitchProvider(context),
+      endpoint: baseUrl,
+      model: context.models.main,
+    }),
   };
 }

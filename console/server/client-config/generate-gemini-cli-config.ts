@@ -8,7 +8,7 @@ import type { EnvironmentVariable, ToolConfig } from './client-config-types.js';
 import { buildCcSwitchLink } from './build-cc-switch-link.js';
 import { renderDotenv, renderShellLines } from './render-shell-lines.js';
 import { ANTIGRAVITY_GEMINI_MODEL } from './resolve-platform-endpoints.js';
-import { renderJsonFile, type ToolContext } from './tool-context.js';
+import { ccSwitchProvider, renderJsonFile, type ToolContext } from './tool-context.js';
 
 export const GEMINI_SETTINGS = {
   security: { auth: { selectedType: 'gemini-api-key' } },
@@ -27,25 +27,28 @@ export function generateGeminiCliConfig(context: ToolContext): ToolConfig {
     tool: 'gemini-cli',
     title: 'Gemini CLI',
     files: [
-      { path: '~/.gemini/.env', language: 'dotenv', content: renderDotenv(env) },
+      {
+        path: '~/.gemini/.env',
+        language: 'dotenv',
+        content: renderDotenv(env),
+        role: 'instead-of-environment',
+      },
       {
         path: '~/.gemini/settings.json',
         language: 'json',
         content: renderJsonFile(GEMINI_SETTINGS),
+        // The auth type it pins is needed whichever way the rest is given.
+        role: 'required',
       },
     ],
     env,
     shell: renderShellLines(env),
     tryCommand: 'gemini -p "say hi" --skip-trust',
-    ccSwitchLink: context.hasKey
-      ? buildCcSwitchLink({
-          app: 'gemini',
-          name: context.keyName,
-          endpoint: context.root,
-          apiKey: context.key,
-          model,
-          usageBaseUrl: context.root,
-        })
-      : null,
+    ccSwitchLink: buildCcSwitchLink({
+      app: 'gemini',
+      ...ccSwitchProvider(context),
+      endpoint: context.root,
+      model,
+    }),
   };
 }

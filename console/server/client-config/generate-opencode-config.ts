@@ -12,7 +12,7 @@ import type { Platform } from '../../../crds/schema/resources.js';
 import { KEY_VARIABLE, type EnvironmentVariable, type ToolConfig } from './client-config-types.js';
 import { buildCcSwitchLink } from './build-cc-switch-link.js';
 import { renderShellLines } from './render-shell-lines.js';
-import { renderJsonFile, type ToolContext } from './tool-context.js';
+import { ccSwitchProvider, renderJsonFile, type ToolContext } from './tool-context.js';
 
 const PROVIDER_ID = 'tollgate';
 
@@ -47,20 +47,20 @@ export function generateOpenCodeConfig(context: ToolContext): ToolConfig {
         path: '~/.config/opencode/opencode.json',
         language: 'json',
         content: renderJsonFile(config),
+        // It reads the key from the environment variable: both are needed.
+        role: 'required',
       },
     ],
     env,
     shell: renderShellLines(env),
     tryCommand: `opencode run -m ${PROVIDER_ID}/${model} "say hi"`,
     ccSwitchLink:
-      context.hasKey && context.platform === 'OpenAI'
+      context.platform === 'OpenAI'
         ? buildCcSwitchLink({
             app: 'opencode',
-            name: context.keyName,
+            ...ccSwitchProvider(context),
             endpoint: `${context.root}/v1`,
-            apiKey: context.key,
             model,
-            usageBaseUrl: context.root,
           })
         : null,
   };

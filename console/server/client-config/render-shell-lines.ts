@@ -21,12 +21,10 @@ export function renderShellLines(env: readonly EnvironmentVariable[]): {
   };
 }
 
-/** `.env` lines; values that need it are double-quoted with JSON escapes. */
+/**
+ * `.env` lines, every value double-quoted with JSON escapes: the key's value and its placeholder
+ * are written alike, and a value that could end at a `#` or a space is kept whole.
+ */
 export function renderDotenv(env: readonly EnvironmentVariable[]): string {
-  return env
-    .map(({ name, value }) => {
-      const plain = /^[A-Za-z0-9_./:@+,=-]*$/.test(value);
-      return `${name}=${plain ? value : JSON.stringify(value)}\n`;
-    })
-    .join('');
+  return env.map(({ name, value }) => `${name}=${JSON.stringify(value)}\n`).join('');
 }

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildCreateSpec,
-  buildEditPatch,
-  expirationOf,
-  nameFromDisplayName,
-} from './build-key-spec.js';
+import { buildCreateSpec, buildEditPatch, expirationOf } from './build-key-spec.js';
 import { createKeySchema, editKeySchema } from './key-schemas.js';
 
 const NOW = Date.UTC(2026, 2, 20, 15, 30, 45, 123);
@@ -101,11 +96,5 @@ describe('key input translation', () => {
     expect(buildEditPatch(input, NOW)).toEqual({
       spec: { groupName: null, models: null, limits: { quotaUSD: null, dailyUSD: '3' } },
     });
-  });
-
-  it('derives a DNS-label name from the display name', () => {
-    expect(nameFromDisplayName('My Key 1!', 'x7k2p')).toBe('my-key-1-x7k2p');
-    expect(nameFromDisplayName('***', 'x7k2p')).toBe('key-x7k2p');
-    expect(nameFromDisplayName('a'.repeat(80), 'x7k2p')).toBe(`${'a'.repeat(50)}-x7k2p`);
   });
 });

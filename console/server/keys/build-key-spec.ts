@@ -81,13 +81,4 @@ export function buildEditPatch(input: EditKeyInput, now: number): Json {
   return { spec: specFields(input, now) };
 }
 
-/** `My Key 1` → `my-key-1-x7k2p`: a DNS label with a random suffix. */
-export function nameFromDisplayName(displayName: string, suffix: string): string {
-  const base = displayName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50)
-    .replace(/-+$/, '');
-  return base === '' ? `key-${suffix}` : `${base}-${suffix}`;
-}
+export { nameFromDisplayName } from './derive-key-name.js';

@@ -1,10 +1,15 @@
 /** The console API's key shapes (zod): what a key looks like, and what create and edit accept. */
 import { z } from 'zod';
 import { clientConfigSchema } from '../client-config/client-config-schema.js';
+import {
+  displayNameProblem,
+  KEY_OBJECT_NAME,
+  KEY_OBJECT_NAME_MAX,
+  KEY_OBJECT_NAME_RULE,
+} from './derive-key-name.js';
 
 export const MONEY = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,6})?$/;
 export const KEY_VALUE = /^[A-Za-z0-9_-]{16,253}$/;
-const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 const money = z
   .union([z.string(), z.number()])
@@ -30,9 +35,19 @@ export const limitsSchema = z.strictObject({
 
 const validity = z.string().regex(/^[1-9][0-9]{0,4}[hd]$/, 'a period such as 12h or 30d');
 
+/** A free label: any text, trimmed, 1 to 200 characters, no control characters. */
+const displayName = z
+  .string()
+  .max(10_000)
+  .transform((text) => text.trim())
+  .superRefine((text, check) => {
+    const problem = displayNameProblem(text);
+    if (problem !== undefined) check.addIssue({ code: 'custom', message: problem });
+  });
+
 const editable = {
-  displayName: z.string().min(1).max(100),
-  groupName: z.string().regex(NAME).max(253).nullish(),
+  displayName,
+  groupName: z.string().regex(KEY_OBJECT_NAME).max(253).nullish(),
   limits: limitsSchema.optional(),
   sourceRanges: z
     .strictObject({ allow: addressList.optional(), deny: addressList.optional() })
@@ -49,7 +64,11 @@ const editable = {
 export const createKeySchema = z
   .strictObject({
     /** The ApiKey's object name; generated from the display name when absent. */
-    name: z.string().regex(NAME, 'a lowercase DNS label').max(63).optional(),
+    name: z
+      .string()
+      .regex(KEY_OBJECT_NAME, KEY_OBJECT_NAME_RULE)
+      .max(KEY_OBJECT_NAME_MAX, KEY_OBJECT_NAME_RULE)
+      .optional(),
     ...editable,
     /** A chosen value (at least 16 of A-Z a-z 0-9 _ -); generated `sk-tg-…` when absent. */
     value: z.string().regex(KEY_VALUE, 'at least 16 characters of A-Z a-z 0-9 _ -').optional(),

@@ -55,7 +55,9 @@ export async function readKeyClientConfig(
     platform: group.spec.platform,
     gatewayUrl,
     keyValue: options.keyValue,
-    keyName: key.metadata.name,
+    keyName: key.spec.displayName ?? key.metadata.name,
+    // The console's own address as people open it (its first public origin, else on loopback).
+    consoleUrl: context.permittedOrigins()[0],
   });
 }
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalProcess, type LocalProcess } from '../../integration/first-run/local-process.js';
+import { callUntilAccepted as callUntilAcceptedAt } from './call-gateway.js';
 import { buildWebApp, openBrowser, type ConsoleBrowser } from './console-browser.js';
 
 const data = mkdtempSync(join(tmpdir(), 'tollgate-console-e2e-'));
@@ -52,24 +53,8 @@ async function shootThemes(name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-async function callUntilAccepted(value: string): Promise<string> {
-  const anthropic = new Anthropic({ apiKey: value, baseURL: local.gatewayUrl, maxRetries: 0 });
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      const message = await anthropic.messages.create({
-        model: 'claude-sonnet-4-6',
-        max_tokens: 32,
-        messages: [{ role: 'user', content: 'hello from the console test' }],
-      });
-      const first = message.content[0];
-      return first?.type === 'text' ? first.text : '';
-    } catch (error) {
-      // The operator publishes a new key within moments: until then the gateway answers 401.
-      if (!(error instanceof Anthropic.AuthenticationError) || Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
+function callUntilAccepted(value: string): Promise<string> {
+  return callUntilAcceptedAt(local.gatewayUrl, value);
 }
 
 /**
@@ -143,6 +128,10 @@ describe('console web app in Chromium', () => {
     await page.getByRole('link', { name: 'Create key' }).click();
     expect(await page.getByLabel('Account').inputValue()).toBe('demo');
     await page.getByLabel('Name', { exact: true }).fill('console-e2e');
+    // The object name made of the name, shown as it is typed.
+    const objectHint = (await page.getByText(/Object name: /).textContent()) ?? '';
+    const objectName = /Object name: (console-e2e-[a-z0-9]{5})$/.exec(objectHint)?.[1] ?? '';
+    expect(objectName, objectHint).not.toBe('');
     await page.getByLabel('Group').selectOption('anthropic');
     expect(await page.getByText('Platform Anthropic').textContent()).toContain('×1');
     await page.getByLabel('Key value').fill('too-short');
@@ -198,12 +187,15 @@ describe('console web app in Chromium', () => {
     await page.getByLabel('Search keys').fill('');
     await shootThemes('5-keys');
 
-    // The same name again: the server's refusal is shown next to the form, the input is kept.
+    // The same object name again (chosen under Advanced): the server's refusal is shown next to
+    // that field, the input is kept.
     await page.getByRole('link', { name: 'Create key' }).click();
     await page.getByLabel('Name', { exact: true }).fill('console-e2e');
+    await page.getByText('Advanced').click();
+    await page.getByLabel('Object name').fill(objectName);
     await page.getByLabel('Group').selectOption('anthropic');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    const nameField = page.getByLabel('Name', { exact: true });
+    const nameField = page.getByLabel('Object name');
     await expect
       .poll(() => nameField.getAttribute('aria-invalid'), { timeout: 15_000 })
       .toBe('true');
@@ -211,8 +203,9 @@ describe('console web app in Chromium', () => {
     const described = await Promise.all(
       describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()),
     );
-    expect(described.join(' ')).toContain('A key named "console-e2e" already exists');
-    expect(await nameField.inputValue()).toBe('console-e2e');
+    expect(described.join(' ')).toContain(`A key named "${objectName}" already exists`);
+    expect(await nameField.inputValue()).toBe(objectName);
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('console-e2e');
     expect(await page.getByLabel('Group').inputValue()).toBe('anthropic');
     await shootThemes('6-create-refused');
 

@@ -81,7 +81,7 @@ describe('the console with the keyboard only', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Create key' }).waitFor();
 
-    // The create form, in reading order: Account, Name, Group, Key value, the limits.
+    // The create form, in reading order: Account, Name, Advanced, Group, Key value, the limits.
     const formStops = await tabTo(page, 'input:Name');
     expectLabelled(formStops);
     // Focus follows from where "Create key" was; "Account" comes just before "Name".
@@ -90,6 +90,9 @@ describe('the console with the keyboard only', () => {
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('input:Name');
     await page.keyboard.type('kb-key');
+    // The folded "Advanced" (the object name) comes next, then the group.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('summary:Advanced');
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('select:Group');
     // A closed select takes typed letters: "anthropic" chooses that group.

@@ -156,7 +156,12 @@ describe('GET /accounts/{ns}/keys/{name}/client-config', () => {
       name: 'ANTHROPIC_AUTH_TOKEN',
       value: PLACEHOLDER,
     });
-    expect(config.tools.map((tool) => tool.ccSwitchLink)).toEqual([null, null]);
+    // The CC Switch link carries the placeholder too (the value is pasted in after the import);
+    // OpenCode's import is for OpenAI keys only.
+    const link = new URL(config.tools[0]!.ccSwitchLink!);
+    expect(link.searchParams.get('apiKey')).toBe(PLACEHOLDER);
+    expect(config.tools[1]!.ccSwitchLink).toBeNull();
+    expect(config.keyIncluded).toBe(false);
     expect(response.body).not.toContain(claudeKey.value);
     expect(response.body).not.toContain('sk-tg-');
   });

@@ -53,6 +53,7 @@ export interface CreateKeyBody {
 }
 
 export interface EditKeyBody {
+  displayName: string;
   groupName: string;
   limits: Record<'quotaUSD' | 'fiveHourUSD' | 'dailyUSD' | 'sevenDayUSD', string | null>;
   sourceRanges: { allow: string[]; deny: string[] };

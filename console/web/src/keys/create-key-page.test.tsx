@@ -80,6 +80,27 @@ describe('create key form', () => {
     expect(screen.getByText(/Line 2 \("10.0.0.0\/40"\)/)).toBeTruthy();
   });
 
+  it('takes any text as the name and shows the object name made of it, chosen under Advanced', () => {
+    renderForm();
+    const name = screen.getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'Équipe données 数据 team' } });
+    expect(name.getAttribute('aria-invalid')).toBe('false');
+    expect(
+      screen.getByText(
+        /^Any text, up to 200 characters\. Object name: equipe-donnees-team-[a-z0-9]{5}$/,
+      ),
+    ).toBeTruthy();
+    const advanced = screen.getByText('Advanced').closest('details');
+    expect(advanced?.open).toBe(false);
+    const objectName = screen.getByLabelText<HTMLInputElement>('Object name');
+    expect(objectName.placeholder).toMatch(/^equipe-donnees-team-[a-z0-9]{5}$/);
+    fireEvent.change(objectName, { target: { value: 'team-data' } });
+    expect(screen.getByText(/Object name: team-data$/)).toBeTruthy();
+    fireEvent.change(objectName, { target: { value: 'Team Data' } });
+    fireEvent.blur(objectName);
+    expect(screen.getByText(/^Use lowercase letters, digits and "-"/)).toBeTruthy();
+  });
+
   it('sends nothing while fields are wrong and says which', () => {
     const client = renderForm();
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));

@@ -1,5 +1,6 @@
 /**
- * Create a key with every field: name, group (its platform and multiplier), an optional own value,
+ * Create a key with every field: name (a free label; the object name derived from it is shown
+ * under the field and can be chosen under "Advanced"), group (its platform and multiplier), an optional own value,
  * quota and window caps, IP allow and deny lists, expiry (date-time or validity), enabled. Fields
  * are checked as they are typed; server refusals are shown next to the field that caused them.
  */
@@ -11,12 +12,14 @@ import { ErrorNote } from '../shell/error-note.js';
 import { AccountPicker } from './account-picker.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { GroupField } from './group-field.js';
-import { KeyFormFields } from './key-form-fields.js';
+import { KeyFormFields, KeyNameField } from './key-form-fields.js';
 import { TextField } from './text-field.js';
 import {
   createKeyBody,
   emptyKeyForm,
   formFieldOf,
+  objectNameOf,
+  randomSuffix,
   validateKeyForm,
   type KeyForm,
 } from './validate-key-form.js';
@@ -24,9 +27,10 @@ import {
 export function CreateKeyPage(props: { namespace: string; me: Me }) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
-  const [form, setForm] = useState<KeyForm>(() => emptyKeyForm(props.namespace));
+  const [form, setForm] = useState<KeyForm>(() => emptyKeyForm(props.namespace, randomSuffix()));
   const [touched, setTouched] = useState<Partial<Record<keyof KeyForm, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
+  const [advanced, setAdvanced] = useState(false);
   const errors = useMemo(() => validateKeyForm(form, Date.now()), [form]);
   const create = useMutation({
     mutationFn: (body: CreateKeyBody) =>
@@ -42,11 +46,12 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
       if (create.isError) create.reset();
     };
   const serverError = create.error instanceof ApiError ? create.error : undefined;
-  // A taken name is refused as a conflict without a field: it belongs next to the name.
-  const serverField = serverError?.code === 'CONFLICT' ? 'name' : formFieldOf(serverError?.field);
+  // A taken object name is refused as a conflict without a field: it belongs next to that name.
+  const serverField =
+    serverError?.code === 'CONFLICT' ? 'objectName' : formFieldOf(serverError?.field);
   const serverMessage =
     serverError?.code === 'CONFLICT'
-      ? `A key named "${create.variables?.name ?? ''}" already exists in this account: choose another name.`
+      ? `A key named "${create.variables?.name ?? ''}" already exists in this account: choose another object name.`
       : serverError?.message;
   const shown = (field: keyof KeyForm): string | undefined => {
     if (serverField === field && create.isError) return serverMessage;
@@ -75,14 +80,25 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
           }}
           error={shown('account')}
         />
-        <TextField
-          label="Name"
-          value={form.name}
-          onChange={set('name')}
-          error={shown('name')}
-          required
-          hint="Lowercase letters, digits and -, such as ci-runner."
-        />
+        <KeyNameField form={form} set={set} error={shown('name')} objectName={objectNameOf(form)} />
+        <details
+          className="advanced"
+          // Opened by hand, or by an error of the object name (a taken one).
+          open={advanced || shown('objectName') !== undefined}
+          onToggle={(event) => {
+            setAdvanced(event.currentTarget.open);
+          }}
+        >
+          <summary>Advanced</summary>
+          <TextField
+            label="Object name"
+            value={form.objectName}
+            onChange={set('objectName')}
+            error={shown('objectName')}
+            placeholder={objectNameOf({ ...form, objectName: '' })}
+            hint="The key's name in Kubernetes (kubectl, URLs); it cannot change later. Empty: derived from the name."
+          />
+        </details>
         <GroupField value={form.groupName} onChange={set('groupName')} error={shown('groupName')} />
         <TextField
           label="Key value"

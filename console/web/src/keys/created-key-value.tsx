@@ -1,5 +1,8 @@
-/** The new key's value, shown once, with a copy button and the warning. */
-import { useState } from 'react';
+/**
+ * The new key's value, shown once, with a copy button and the warning. It opens in view with the
+ * focus on its heading, wherever the form or the key page was scrolled to.
+ */
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { CreatedKey } from '../api/console-api.js';
 import { UseKeyPanel } from './use-key-panel.js';
@@ -10,6 +13,16 @@ export function CreatedKeyValue(props: {
   rotated?: boolean;
 }) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const valueRow = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // From the top of the page (the form's scroll position would hide the value), then, should
+    // the heading or the value and its Copy button still be out of view, scrolled to them.
+    window.scrollTo(0, 0);
+    heading.current?.scrollIntoView({ block: 'nearest' });
+    valueRow.current?.scrollIntoView({ block: 'nearest' });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.created.value);
@@ -20,13 +33,13 @@ export function CreatedKeyValue(props: {
   };
   return (
     <section className="card created" aria-labelledby="created-title">
-      <h2 id="created-title">
+      <h2 id="created-title" ref={heading} tabIndex={-1}>
         Key {props.created.key.displayName} {props.rotated === true ? 'rotated' : 'created'}
       </h2>
       <p className="warning" role="note">
         Copy the key value now: you will not see it again.
       </p>
-      <div className="value-row">
+      <div className="value-row" ref={valueRow}>
         <code className="key-value" aria-label="New key value">
           {props.created.value}
         </code>

@@ -1,6 +1,6 @@
 /**
- * Edit a key: group, limits, client addresses, expiry, enabled (the name and value stay; rotate
- * changes the value). The form is filled from the key read when the page opens and sent with that
+ * Edit a key: its name (the display name; the object name stays), group, limits, client
+ * addresses, expiry, enabled (the value stays; rotate changes the value). The form is filled from the key read when the page opens and sent with that
  * read's generation: a key whose settings changed meanwhile is refused (409); the operator's status
  * writes (readiness, usage) do not count.
  */
@@ -10,7 +10,7 @@ import { useLocation } from 'wouter';
 import { ApiError, consoleApi, type KeyView, type Me } from '../api/console-api.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { GroupField } from './group-field.js';
-import { KeyFormFields } from './key-form-fields.js';
+import { KeyFormFields, KeyNameField } from './key-form-fields.js';
 import {
   editKeyBody,
   formFieldOf,
@@ -59,6 +59,7 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
   };
   return (
     <form className="card key-form" onSubmit={submit} noValidate>
+      <KeyNameField form={form} set={set} error={shown('name')} objectName={name} />
       <GroupField value={form.groupName} onChange={set('groupName')} error={shown('groupName')} />
       <KeyFormFields form={form} set={set} shown={shown} />
       {save.error !== null && serverField === undefined && (
@@ -100,7 +101,10 @@ export function EditKeyPage(props: { namespace: string; name: string; me: Me }) 
   const fresh = key.isFetchedAfterMount ? key.data : undefined;
   return (
     <section aria-labelledby="edit-title">
-      <h1 id="edit-title">Edit key {props.name}</h1>
+      <h1 id="edit-title">Edit key {key.data?.displayName ?? props.name}</h1>
+      {key.data !== undefined && key.data.displayName !== props.name && (
+        <p className="hint object-name">{props.name}</p>
+      )}
       {key.error !== null && <ErrorNote error={key.error} />}
       {fresh === undefined ? (
         key.error === null && <p role="status">Loading the key…</p>

@@ -1,5 +1,6 @@
 /**
- * The key form's fields shared by create and edit: limits, client addresses, expiry, enabled.
+ * The key form's fields shared by create and edit: the name, limits, client addresses, expiry,
+ * enabled.
  */
 import type { KeyForm } from './validate-key-form.js';
 import { TextField } from './text-field.js';
@@ -11,6 +12,25 @@ const MONEY_FIELDS = [
   { field: 'dailyUSD', label: 'Daily cap (USD)' },
   { field: 'sevenDayUSD', label: '7-day cap (USD)' },
 ] as const;
+
+/** The key's name: a free label, with the object name it has (or will have) in small print. */
+export function KeyNameField(props: {
+  form: KeyForm;
+  set: (field: 'name') => (value: string) => void;
+  error: string | undefined;
+  objectName: string;
+}) {
+  return (
+    <TextField
+      label="Name"
+      value={props.form.name}
+      onChange={props.set('name')}
+      error={props.error}
+      required
+      hint={`Any text, up to 200 characters. Object name: ${props.objectName}`}
+    />
+  );
+}
 
 export function KeyFormFields(props: {
   form: KeyForm;

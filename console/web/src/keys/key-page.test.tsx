@@ -104,6 +104,35 @@ describe('key page', () => {
     expect(screen.queryByText(/Suspended/)).toBeNull();
   });
 
+  it('shows its label with the object name, the windows, the expiry and the address lists', async () => {
+    const soon = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    const key = keyFixture(1, {
+      displayName: 'Équipe données 数据 team',
+      limits: { quotaUSD: '10', fiveHourUSD: '1.5', dailyUSD: '2', sevenDayUSD: null },
+      usage: {
+        ...keyFixture(1).usage,
+        windows: [
+          { name: 'Daily', usedUSD: '0.25', resetTime: soon },
+          { name: 'SevenDay', usedUSD: '0.5', resetTime: null },
+        ],
+      },
+      sourceRanges: { allow: ['10.0.0.0/8', '::1'], deny: [] },
+      expirationTime: new Date(Date.now() + 4 * 86_400_000).toISOString(),
+    });
+    renderKeyPage(key, () => 0);
+    await screen.findByRole('heading', { name: 'Équipe données 数据 team' });
+    expect(screen.getByLabelText('Object name').textContent).toBe('key-0001');
+    const figure = (term: string) =>
+      screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+    // A cap without a figure yet has used $0; a figure without a cap says there is none.
+    expect(figure('5-hour window')).toBe('$0.00 of $1.50');
+    expect(figure('Daily window')).toBe('$0.25 of $2.00 · resets in 3 h');
+    expect(figure('7-day window')).toBe('$0.50 used, no cap');
+    expect(figure('Expires')).toMatch(/\(in 4 d\)$/);
+    expect(figure('Allowed addresses')).toBe('10.0.0.0/8::1');
+    expect(figure('Denied addresses')).toBe('none');
+  });
+
   it('asks what the user may do once for the navigation and the page, for its account', async () => {
     const calls = renderKeyPage(keyFixture(1, { state: 'enabled' }), () => 0, {
       withNavigation: true,

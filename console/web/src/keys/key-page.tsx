@@ -1,5 +1,6 @@
 /**
- * One key: its state and limits, the actions (enable or disable, reset quota, rotate, delete; the
+ * One key: its state and limits (quota, the 5-hour, daily and 7-day windows, expiry, client
+ * addresses), the actions (enable or disable, reset quota, rotate, delete; the
  * last three ask first), and its usage (today, 30 days, quota, a daily chart) with a link to its
  * records. After an action the key and its usage are read every 2 s for a while, until the
  * operator and the ledger have caught up (readiness says when the Ready report still lags).
@@ -14,6 +15,7 @@ import { ErrorNote } from '../shell/error-note.js';
 import { orUnavailable, UsageUnavailableNote } from '../usage/usage-unavailable.js';
 import { ConfirmAction } from './confirm-action.js';
 import { CreatedKeyValue } from './created-key-value.js';
+import { ExpiryAndAddressFigures, WindowFigures } from './key-limit-figures.js';
 import { readinessOf } from './key-readiness.js';
 import { UseKeyPanel } from './use-key-panel.js';
 import './key-page.css';
@@ -205,6 +207,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   const ledgerQuota = usage.data === 'unavailable' ? null : (usage.data?.quota ?? null);
   const quotaUsed =
     ledgerQuota === null ? formatUsd(apiKey.usage.usedUSD ?? '0') : usd(ledgerQuota.usedNano);
+  const now = key.dataUpdatedAt === 0 ? Date.now() : key.dataUpdatedAt;
   const busy = action.isPending || rotate.isPending || remove.isPending;
   const actionError = action.error ?? rotate.error ?? remove.error;
   return (
@@ -216,6 +219,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
         <h1 id="key-title">{apiKey.displayName}</h1>
         <span className={`badge state-${apiKey.state}`}>{apiKey.state}</span>
       </div>
+      {apiKey.displayName !== apiKey.name && (
+        <p className="hint object-name" aria-label="Object name">
+          {apiKey.name}
+        </p>
+      )}
       <dl className="figures card">
         <div>
           <dt>Group</dt>
@@ -238,17 +246,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
             {apiKey.limits.quotaUSD === null ? 'no limit' : formatUsd(apiKey.limits.quotaUSD)}
           </dd>
         </div>
-        <div>
-          <dt>Expires</dt>
-          <dd>
-            {apiKey.expirationTime === null
-              ? 'never'
-              : formatRelative(apiKey.expirationTime, Date.now())}
-          </dd>
-        </div>
+        <WindowFigures apiKey={apiKey} now={now} />
+        <ExpiryAndAddressFigures apiKey={apiKey} now={now} />
         <div>
           <dt>Last used</dt>
-          <dd>{formatRelative(apiKey.usage.lastUsedTime, Date.now())}</dd>
+          <dd>{formatRelative(apiKey.usage.lastUsedTime, now)}</dd>
         </div>
       </dl>
       {mayChange && (

@@ -45,6 +45,9 @@ export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number
         <Link className="key-name" href={`/accounts/${apiKey.namespace}/keys/${apiKey.name}`}>
           {apiKey.displayName}
         </Link>
+        {apiKey.displayName !== apiKey.name && (
+          <span className="hint object-name">{apiKey.name}</span>
+        )}
         {apiKey.keyHint !== null && <code className="hint">{apiKey.keyHint}</code>}
       </th>
       <td data-label="Group">{apiKey.groupName ?? '—'}</td>

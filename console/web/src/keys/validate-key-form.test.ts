@@ -7,13 +7,15 @@ import {
   formFieldOf,
   isAddressOrRange,
   keyFormOf,
+  objectNameOf,
+  randomSuffix,
   validateKeyForm,
   type KeyForm,
 } from './validate-key-form.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const valid = (changes: Partial<KeyForm> = {}): KeyForm => ({
-  ...emptyKeyForm('demo'),
+  ...emptyKeyForm('demo', 'x7k2p'),
   name: 'ci-runner',
   groupName: 'anthropic',
   ...changes,
@@ -37,9 +39,28 @@ describe('create-key form validation', () => {
     expect(validateKeyForm(valid({ value: 'abc_DEF-0123456789' }), NOW).value).toBeUndefined();
   });
 
-  it('checks names as lowercase DNS labels', () => {
-    expect(validateKeyForm(valid({ name: 'CI runner' }), NOW).name).toMatch(/lowercase/);
-    expect(validateKeyForm(valid({ name: 'a'.repeat(64) }), NOW).name).toMatch(/at most 63/);
+  it('takes any text as the name; an object name chosen under Advanced is a DNS label', () => {
+    expect(validateKeyForm(valid({ name: 'Équipe données 数据 team' }), NOW)).toEqual({});
+    expect(validateKeyForm(valid({ name: 'x'.repeat(201) }), NOW).name).toMatch(/At most 200/);
+    expect(validateKeyForm(valid({ name: 'a\tb' }), NOW).name).toMatch(/control characters/);
+    expect(validateKeyForm(valid({ objectName: 'CI runner' }), NOW).objectName).toMatch(
+      /lowercase/,
+    );
+    expect(validateKeyForm(valid({ objectName: 'a'.repeat(64) }), NOW).objectName).toMatch(
+      /at most 63/,
+    );
+  });
+
+  it('derives the object name from the name unless one is chosen', () => {
+    const form = valid({ name: '  Équipe données 数据 team ' });
+    expect(objectNameOf(form)).toBe('equipe-donnees-team-x7k2p');
+    expect(createKeyBody(form)).toMatchObject({
+      name: 'equipe-donnees-team-x7k2p',
+      displayName: 'Équipe données 数据 team',
+    });
+    expect(objectNameOf(valid({ name: '数据' }))).toBe('key-x7k2p');
+    expect(createKeyBody(valid({ objectName: ' my-key ' })).name).toBe('my-key');
+    expect(randomSuffix()).toMatch(/^[a-z0-9]{5}$/);
   });
 
   it('checks USD amounts; empty means unlimited', () => {
@@ -87,7 +108,7 @@ describe('create-key form validation', () => {
       }),
     );
     expect(body).toEqual({
-      name: 'ci-runner',
+      name: 'ci-runner-x7k2p',
       displayName: 'ci-runner',
       groupName: 'anthropic',
       value: 'abc_DEF-0123456789',
@@ -97,7 +118,7 @@ describe('create-key form validation', () => {
       enabled: false,
     });
     expect(createKeyBody(valid())).toEqual({
-      name: 'ci-runner',
+      name: 'ci-runner-x7k2p',
       displayName: 'ci-runner',
       groupName: 'anthropic',
       enabled: true,
@@ -110,6 +131,8 @@ describe('create-key form validation', () => {
     expect(formFieldOf('limits.dailyUSD')).toBe('dailyUSD');
     expect(formFieldOf('sourceRanges.deny.2')).toBe('deny');
     expect(formFieldOf('value')).toBe('value');
+    expect(formFieldOf('displayName')).toBe('name');
+    expect(formFieldOf('name')).toBe('objectName');
     expect(formFieldOf('validFor')).toBe('validDays');
     expect(formFieldOf('modelsAllow')).toBeUndefined();
     expect(formFieldOf(undefined)).toBeUndefined();
@@ -124,6 +147,7 @@ describe('create-key form validation', () => {
     expect(form).toMatchObject({
       account: 'demo',
       name: 'key-0001',
+      objectName: 'key-0001',
       groupName: 'openai',
       quotaUSD: '10',
       dailyUSD: '2',
@@ -133,7 +157,9 @@ describe('create-key form validation', () => {
       enabled: true,
     });
     expect(validateKeyForm(form, NOW)).toEqual({});
-    expect(editKeyBody({ ...form, dailyUSD: '', quotaUSD: '7', deny: '1.2.3.4' }, 42)).toEqual({
+    const edited = { ...form, name: ' Équipe 数据 ', dailyUSD: '', quotaUSD: '7', deny: '1.2.3.4' };
+    expect(editKeyBody(edited, 42)).toEqual({
+      displayName: 'Équipe 数据',
       groupName: 'openai',
       limits: { quotaUSD: '7', fiveHourUSD: null, dailyUSD: null, sevenDayUSD: null },
       sourceRanges: { allow: ['10.0.0.0/8', '::1'], deny: ['1.2.3.4'] },

@@ -3,12 +3,22 @@
  * request body they make. Empty or 0 limits mean unlimited and are left out.
  */
 import type { CreateKeyBody, EditKeyBody, KeyView } from '../api/console-api.js';
+import {
+  displayNameProblem,
+  nameFromDisplayName,
+  objectNameProblem,
+} from '../../../server/keys/derive-key-name.js';
 
 export type ExpiryMode = 'never' | 'period' | 'date';
 
 export interface KeyForm {
   account: string;
+  /** The display name: a free label. */
   name: string;
+  /** The object name chosen under "Advanced"; empty: derived from the label (create only). */
+  objectName: string;
+  /** The random end of a derived object name, drawn once per form. */
+  suffix: string;
   groupName: string;
   value: string;
   quotaUSD: string;
@@ -27,9 +37,19 @@ export interface KeyForm {
 
 export type FormErrors = Partial<Record<keyof KeyForm, string>>;
 
-export const emptyKeyForm = (account: string): KeyForm => ({
+/** Five random lowercase letters and digits (the suffix of a derived object name). */
+export function randomSuffix(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from(crypto.getRandomValues(new Uint8Array(5)), (byte) =>
+    alphabet.charAt(byte % alphabet.length),
+  ).join('');
+}
+
+export const emptyKeyForm = (account: string, suffix = ''): KeyForm => ({
   account,
   name: '',
+  objectName: '',
+  suffix,
   groupName: '',
   value: '',
   quotaUSD: '',
@@ -44,7 +64,6 @@ export const emptyKeyForm = (account: string): KeyForm => ({
   enabled: true,
 });
 
-const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const KEY_VALUE = /^[A-Za-z0-9_-]{16,253}$/;
 const MONEY = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,6})?$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -97,12 +116,11 @@ function checkMoney(text: string): string | undefined {
 export function validateKeyForm(form: KeyForm, now: number): FormErrors {
   const errors: FormErrors = {};
   if (form.account === '') errors.account = 'Choose the account the key belongs to.';
-  const name = form.name.trim();
-  if (name === '') errors.name = 'Give the key a name.';
-  else if (name.length > 63 || !NAME.test(name)) {
-    errors.name =
-      'Use lowercase letters, digits and "-" (at most 63), starting and ending with a letter or digit.';
-  }
+  const nameProblem = displayNameProblem(form.name);
+  if (nameProblem !== undefined) errors.name = nameProblem;
+  const objectName = form.objectName.trim();
+  const objectProblem = objectName === '' ? undefined : objectNameProblem(objectName);
+  if (objectProblem !== undefined) errors.objectName = objectProblem;
   if (form.groupName === '')
     errors.groupName = 'Choose a group: it decides the platform and price.';
   if (form.value !== '' && !KEY_VALUE.test(form.value)) {
@@ -130,6 +148,12 @@ export function validateKeyForm(form: KeyForm, now: number): FormErrors {
   return errors;
 }
 
+/** The object name a create makes: the one chosen under "Advanced", else the label's slug. */
+export function objectNameOf(form: KeyForm): string {
+  const chosen = form.objectName.trim();
+  return chosen === '' ? nameFromDisplayName(form.name.trim(), form.suffix) : chosen;
+}
+
 export function createKeyBody(form: KeyForm): CreateKeyBody {
   const limits: NonNullable<CreateKeyBody['limits']> = {};
   for (const field of ['quotaUSD', 'fiveHourUSD', 'dailyUSD', 'sevenDayUSD'] as const) {
@@ -138,10 +162,9 @@ export function createKeyBody(form: KeyForm): CreateKeyBody {
   }
   const allow = addressLines(form.allow);
   const deny = addressLines(form.deny);
-  const name = form.name.trim();
   return {
-    name,
-    displayName: name,
+    name: objectNameOf(form),
+    displayName: form.name.trim(),
     groupName: form.groupName,
     ...(form.value === '' ? {} : { value: form.value }),
     ...(Object.keys(limits).length === 0 ? {} : { limits }),
@@ -160,6 +183,7 @@ export function formFieldOf(field: string | undefined): keyof KeyForm | undefine
   const [head, second] = field.split('.');
   switch (head) {
     case 'name':
+      return 'objectName';
     case 'displayName':
       return 'name';
     case 'groupName':
@@ -196,7 +220,8 @@ function localDateTime(time: string): string {
 export function keyFormOf(key: KeyView): KeyForm {
   return {
     ...emptyKeyForm(key.namespace),
-    name: key.name,
+    name: key.displayName,
+    objectName: key.name,
     groupName: key.groupName ?? '',
     quotaUSD: key.limits.quotaUSD ?? '',
     fiveHourUSD: key.limits.fiveHourUSD ?? '',
@@ -225,6 +250,7 @@ export function editKeyBody(form: KeyForm, generation: number): EditKeyBody {
         ? { validFor: `${form.validDays.trim()}d` }
         : { expirationTime: new Date(form.expiresAt).toISOString() };
   return {
+    displayName: form.name.trim(),
     groupName: form.groupName,
     limits: {
       quotaUSD: limit(form.quotaUSD),
