@@ -144,20 +144,24 @@ export function DashboardPage(props: { namespace: string }) {
     <section aria-labelledby="dashboard-title" className="dashboard">
       <div className="page-head">
         <h1 id="dashboard-title">Dashboard</h1>
-        <AccountPicker
-          value={props.namespace}
-          onChange={(namespace) => {
-            navigate(`/accounts/${namespace}/dashboard?period=${period}`);
-          }}
-        />
-        <Toggle
-          label="Period"
-          value={period}
-          onChange={(chosen) => {
-            navigate(`/accounts/${props.namespace}/dashboard?period=${chosen}`, { replace: true });
-          }}
-          options={PERIOD_ORDER.map((value) => ({ value, label: PERIODS[value].label }))}
-        />
+        <div className="dashboard-controls">
+          <AccountPicker
+            value={props.namespace}
+            onChange={(namespace) => {
+              navigate(`/accounts/${namespace}/dashboard?period=${period}`);
+            }}
+          />
+          <Toggle
+            label="Period"
+            value={period}
+            onChange={(chosen) => {
+              navigate(`/accounts/${props.namespace}/dashboard?period=${chosen}`, {
+                replace: true,
+              });
+            }}
+            options={PERIOD_ORDER.map((value) => ({ value, label: PERIODS[value].label }))}
+          />
+        </div>
       </div>
       <div className="dashboard-grid">
         <section className="card span-2" aria-labelledby="trend-title">
