@@ -97,6 +97,9 @@ describe('dashboard in Chromium', () => {
     // The period survives a reload: it is in the address.
     await page.reload();
     await page.getByRole('button', { name: 'Last 30 days', pressed: true }).waitFor();
+    await page.getByRole('region', { name: 'Balance' }).waitFor();
+    await page.getByRole('figure', { name: 'Cost per day, last 30 days' }).waitFor();
+    await page.locator('.account-picker select').waitFor();
     await shootWidthsAndThemes(run.browser, 'dashboard-period');
   });
 

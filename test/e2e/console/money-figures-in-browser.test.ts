@@ -144,7 +144,7 @@ describe('money figures in Chromium', () => {
     expect(await amount.getAttribute('title')).toBe(`Exactly $${exact}`);
     // The text on screen: of the elements laid out wider than the 1 px of visually hidden text.
     const visible = () =>
-      amount.evaluate((element) => {
+      amount.evaluate((element: unknown) => {
         type Box = { getBoundingClientRect(): { width: number } };
         type Node = Box & {
           nodeType: number;
@@ -159,7 +159,7 @@ describe('money figures in Chromium', () => {
           }
           for (const child of node.childNodes) walk(child);
         };
-        walk(element as unknown as Node);
+        walk(element as Node);
         return texts.join('').trim();
       });
     expect(await visible()).toBe(total);
