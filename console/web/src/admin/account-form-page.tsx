@@ -3,6 +3,7 @@
  * namespace's concurrency. Refusals are shown next to the field they name; the input stays.
  */
 import type { SyntheticEvent } from 'react';
+import { useSearch } from 'wouter';
 import type { AdminObject } from '../api/admin-api.js';
 import { TextField } from '../keys/text-field.js';
 import { accountFormFrom, accountSpecFrom, type AccountForm } from './account-form-state.js';
@@ -29,10 +30,12 @@ export function AccountFormPage(props: { namespace?: string }) {
 }
 
 function AccountFormBody(props: { current: AdminObject | undefined }) {
+  // `?namespace=` (the Account picker's "create one"): the namespace filled in.
+  const asked = new URLSearchParams(useSearch()).get('namespace') ?? '';
   const { editing, form, update, setProblem, shown, save, send } = useAdminForm<AccountForm>({
     kind: 'accounts',
     current: props.current,
-    initial: () => accountFormFrom(props.current?.namespace ?? '', props.current?.spec),
+    initial: () => accountFormFrom(props.current?.namespace ?? asked, props.current?.spec),
     paths: PATHS,
   });
   const submit = (event: SyntheticEvent) => {

@@ -1,7 +1,7 @@
 /** The account's balance (credit, spent, balance) and concurrency (in flight / limit). */
 import { useQuery } from '@tanstack/react-query';
 import { usageApi } from '../api/usage-api.js';
-import { formatUsd } from '../format/format-values.js';
+import { UsdAmount } from '../format/usd-amount.js';
 import { ErrorNote } from '../shell/error-note.js';
 
 export function AccountStandingPanel(props: { namespace: string }) {
@@ -32,17 +32,21 @@ export function AccountStandingPanel(props: { namespace: string }) {
         <dl className="figures three">
           <div>
             <dt>Spent</dt>
-            <dd className="big">{formatUsd(data.spentUSD ?? '0')}</dd>
+            <dd className="big">
+              <UsdAmount value={data.spentUSD ?? '0'} />
+            </dd>
           </div>
           <div>
             <dt>Credit</dt>
             <dd className="big">
-              {data.creditUSD === null ? 'no limit' : formatUsd(data.creditUSD)}
+              {data.creditUSD === null ? 'no limit' : <UsdAmount value={data.creditUSD} />}
             </dd>
           </div>
           <div>
             <dt>Balance</dt>
-            <dd className="big">{data.balanceUSD === null ? '—' : formatUsd(data.balanceUSD)}</dd>
+            <dd className="big">
+              <UsdAmount value={data.balanceUSD} />
+            </dd>
           </div>
         </dl>
         {data.spentFraction !== null && (
@@ -58,9 +62,13 @@ export function AccountStandingPanel(props: { namespace: string }) {
           />
         )}
         <p className="hint">
-          {live
-            ? `Live; ${formatUsd(data.reservedUSD ?? '0')} held by requests in flight.`
-            : "As of the operator's last report."}
+          {live ? (
+            <>
+              Live; <UsdAmount value={data.reservedUSD ?? '0'} /> held by requests in flight.
+            </>
+          ) : (
+            "As of the operator's last report."
+          )}
         </p>
       </section>
       <section className="card standing" aria-labelledby="concurrency-title">

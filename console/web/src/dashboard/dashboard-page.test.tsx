@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 /**
- * The dashboard rendered in jsdom against stubbed console API answers: the trend's totals and its
- * hour / day switch (the request it makes), the model table, the top keys linking to their pages
- * with a period picker, the balance and the concurrency, and an account without an Account.
+ * The dashboard rendered in jsdom against stubbed console API answers: the trend's totals and the
+ * page's one period (the requests it makes: the trend, the models and the top keys over the same
+ * range), the model table, the top keys linking to their pages, the balance and the concurrency,
+ * and an account without an Account.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -15,6 +16,8 @@ import { DashboardPage } from './dashboard-page.js';
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  // The period lives in the address: each test starts without one.
+  window.history.replaceState(null, '', '/');
 });
 
 const standing: AccountStanding = {
@@ -123,6 +126,7 @@ describe('dashboard', () => {
     await waitFor(() => {
       expect(daily.textContent).toContain('7 requests');
     });
+    expect(window.location.search).toBe('?period=30d');
     expect(lastQuery(calls, 'trend').get('bucket')).toBe('day');
     expect(screen.getByRole('button', { name: 'Last 30 days' }).getAttribute('aria-pressed')).toBe(
       'true',
@@ -133,7 +137,7 @@ describe('dashboard', () => {
     );
   });
 
-  it('lists the models and the top keys, linked to their pages, for a chosen period', async () => {
+  it('lists the models and the top keys, linked to their pages, over the one period', async () => {
     const calls = renderDashboard();
     const models = await screen.findByRole('table', { name: 'Usage per model' });
     const modelRows = within(models).getAllByRole('row').slice(1);
@@ -146,12 +150,27 @@ describe('dashboard', () => {
     expect(within(top).getByRole('link', { name: 'ci key' }).getAttribute('href')).toBe(
       '/accounts/demo/keys/ci%20key',
     );
-    expect(within(top).getAllByRole('row')[1]?.textContent).toContain('$0.0020');
-    expect(span(lastQuery(calls, 'top-keys'))).toBe(30 * 86_400_000 + 60_000);
-    fireEvent.change(screen.getByLabelText('Period'), { target: { value: '7' } });
+    expect(within(top).getAllByRole('row')[1]?.textContent).toContain('$0.002');
+    // One period control on the page; the trend, the models and the top keys read the same range.
+    expect(screen.getAllByRole('group', { name: 'Period' })).toHaveLength(1);
+    expect(screen.queryByRole('combobox', { name: 'Period' })).toBeNull();
+    const sameRange = () => {
+      const ranges = ['trend', 'models', 'top-keys'].map((path) => {
+        const query = lastQuery(calls, path);
+        return `${query.get('from')} ${query.get('to')}`;
+      });
+      expect(new Set(ranges).size).toBe(1);
+      return lastQuery(calls, 'top-keys');
+    };
+    expect(span(sameRange())).toBeLessThanOrEqual(24 * 3_600_000 + 60_000);
+    fireEvent.click(screen.getByRole('button', { name: 'Last 7 days' }));
     await waitFor(() => {
-      expect(span(lastQuery(calls, 'top-keys'))).toBe(7 * 86_400_000 + 60_000);
+      expect(span(lastQuery(calls, 'top-keys'))).toBeGreaterThan(6 * 86_400_000);
     });
+    await waitFor(() => {
+      expect(span(sameRange())).toBeLessThanOrEqual(7 * 86_400_000 + 60_000);
+    });
+    expect(screen.getByText('Share of the cost, last 7 days.')).toBeTruthy();
   });
 
   it('shows the balance and the requests in flight against the limit', async () => {

@@ -1,15 +1,17 @@
 /**
- * The account's dashboard: its usage trend per hour (last 24 hours) or day (last 30 days) as cost,
- * requests or tokens; the model distribution over the same period; the top keys by cost; the
- * balance and the concurrency.
+ * The account's dashboard: one period (the last 24 hours, 7 or 30 days; kept in the address as
+ * `?period=`) for its usage trend (per hour or day, as cost, requests or tokens), the model
+ * distribution and the top keys by cost; the balance and the concurrency.
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { useLocation } from 'wouter';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { usageApi, type ModelShare } from '../api/usage-api.js';
+import { usdTextOfNano } from '../format/format-usd.js';
+import { UsdAmount } from '../format/usd-amount.js';
 import { AccountPicker } from '../keys/account-picker.js';
-import { formatCount, formatRequests, formatShare, usdOfNano } from '../usage/format-usage.js';
-import { trendRange, trendSlots, type TrendBucket } from '../usage/trend-slots.js';
+import { formatCount, formatRequests, formatShare } from '../usage/format-usage.js';
+import { trendRange, trendSlots } from '../usage/trend-slots.js';
 import {
   isUsageUnavailable,
   UnavailableFigure,
@@ -17,6 +19,7 @@ import {
 } from '../usage/usage-unavailable.js';
 import { useNow } from '../usage/use-now.js';
 import { AccountStandingPanel } from './account-standing-panel.js';
+import { PERIOD_ORDER, PERIODS, periodOf } from './dashboard-period.js';
 import { modelColor } from './model-colors.js';
 import { TopKeysPanel } from './top-keys-panel.js';
 import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
@@ -26,11 +29,6 @@ const loadTrendChart = () => import('./trend-chart.js');
 const loadModelChart = () => import('./model-chart.js');
 const TrendChart = lazy(loadTrendChart);
 const ModelChart = lazy(loadModelChart);
-
-const PERIOD_LABELS: Record<TrendBucket, string> = {
-  hour: 'Last 24 hours',
-  day: 'Last 30 days',
-};
 
 function Toggle<T extends string>(props: {
   label: string;
@@ -80,7 +78,9 @@ function ModelTable(props: { models: ModelShare[] }) {
                 <span className="swatch" style={{ background: modelColor(index) }} aria-hidden />
                 {model.model}
               </th>
-              <td className="num">{usdOfNano(model.costNano)}</td>
+              <td className="num">
+                <UsdAmount value={usdTextOfNano(model.costNano)} />
+              </td>
               <td className="num">{formatShare(model.costShare)}</td>
             </tr>
           ))}
@@ -98,11 +98,12 @@ export function DashboardPage(props: { namespace: string }) {
     void loadModelChart();
   }, []);
   const now = useNow();
-  const [bucket, setBucket] = useState<TrendBucket>('hour');
+  const period = periodOf(useSearch());
+  const { bucket, days, label: periodLabel } = PERIODS[period];
   const [metric, setMetric] = useState<TrendMetric>('cost');
   // The server's time zone comes with its answer; until then the range is drawn in UTC.
   const [timeZone, setTimeZone] = useState('UTC');
-  const range = trendRange(bucket, { now, timeZone });
+  const range = trendRange(bucket, { now, timeZone, days });
   const from = new Date(range.from).toISOString();
   // A minute ahead: `now` is rounded down to the minute, and the last minute's usage counts.
   const to = new Date(range.to + 60_000).toISOString();
@@ -125,46 +126,50 @@ export function DashboardPage(props: { namespace: string }) {
   const slots =
     trend.data === undefined
       ? []
-      : trendSlots(bucket, { points: trend.data.points, now, timeZone: trend.data.timeZone });
+      : trendSlots(bucket, { points: trend.data.points, now, timeZone: trend.data.timeZone, days });
   const totals = slots.reduce(
     (sum, slot) => ({
       requests: sum.requests + slot.requests,
       tokens: sum.tokens + slot.tokens,
-      cost: sum.cost + slot.cost,
+      costNano: sum.costNano + Math.round(slot.cost * 1e9),
     }),
-    { requests: 0, tokens: 0, cost: 0 },
+    { requests: 0, tokens: 0, costNano: 0 },
   );
   // Without the trend because the ledger cannot be read: "unavailable", not a false zero.
-  const total = (figure: string) =>
+  const total = (figure: ReactNode) =>
     trend.data === undefined && isUsageUnavailable(trend.error) ? <UnavailableFigure /> : figure;
-  const period = PERIOD_LABELS[bucket].toLowerCase();
-  const chartLabel = `${METRIC_LABELS[metric]} per ${bucket}, ${period}`;
+  const periodText = periodLabel.toLowerCase();
+  const chartLabel = `${METRIC_LABELS[metric]} per ${bucket}, ${periodText}`;
   return (
     <section aria-labelledby="dashboard-title" className="dashboard">
       <div className="page-head">
         <h1 id="dashboard-title">Dashboard</h1>
-        <AccountPicker
-          value={props.namespace}
-          onChange={(namespace) => {
-            navigate(`/accounts/${namespace}/dashboard`);
-          }}
-        />
+        <div className="dashboard-controls">
+          <AccountPicker
+            value={props.namespace}
+            onChange={(namespace) => {
+              navigate(`/accounts/${namespace}/dashboard?period=${period}`);
+            }}
+          />
+          <Toggle
+            label="Period"
+            value={period}
+            onChange={(chosen) => {
+              navigate(`/accounts/${props.namespace}/dashboard?period=${chosen}`, {
+                replace: true,
+              });
+            }}
+            options={PERIOD_ORDER.map((value) => ({ value, label: PERIODS[value].label }))}
+          />
+        </div>
       </div>
       <div className="dashboard-grid">
         <section className="card span-2" aria-labelledby="trend-title">
           <div className="card-head">
             <h2 id="trend-title">Usage trend</h2>
-            <Toggle
-              label="Trend period"
-              value={bucket}
-              onChange={setBucket}
-              options={[
-                { value: 'hour', label: PERIOD_LABELS.hour },
-                { value: 'day', label: PERIOD_LABELS.day },
-              ]}
-            />
+            <p className="hint">{periodLabel}</p>
           </div>
-          <dl className="figures totals three" aria-label={`Totals, ${period}`}>
+          <dl className="figures totals three" aria-label={`Totals, ${periodText}`}>
             <div>
               <dt>Requests</dt>
               <dd className="big">{total(formatRequests(totals.requests))}</dd>
@@ -175,7 +180,7 @@ export function DashboardPage(props: { namespace: string }) {
             </div>
             <div>
               <dt>Cost</dt>
-              <dd className="big">{total(usdOfNano(Math.round(totals.cost * 1e9)))}</dd>
+              <dd className="big">{total(<UsdAmount value={usdTextOfNano(totals.costNano)} />)}</dd>
             </div>
           </dl>
           <Toggle
@@ -198,10 +203,10 @@ export function DashboardPage(props: { namespace: string }) {
           )}
         </section>
         <AccountStandingPanel namespace={props.namespace} />
-        <TopKeysPanel namespace={props.namespace} now={now} />
+        <TopKeysPanel namespace={props.namespace} range={{ from, to }} period={periodLabel} />
         <section className="card" aria-labelledby="models-title">
           <h2 id="models-title">Models</h2>
-          <p className="hint">Share of the cost, {period}.</p>
+          <p className="hint">Share of the cost, {periodText}.</p>
           <UsageErrorNote error={models.error} />
           {models.data === undefined && models.error === null && (
             <p role="status">Loading models…</p>
@@ -212,7 +217,10 @@ export function DashboardPage(props: { namespace: string }) {
           {models.data !== undefined && models.data.models.length > 0 && (
             <div className="model-mix">
               <Suspense fallback={<p role="status">Loading the chart…</p>}>
-                <ModelChart models={models.data.models} label={`Model distribution, ${period}`} />
+                <ModelChart
+                  models={models.data.models}
+                  label={`Model distribution, ${periodText}`}
+                />
               </Suspense>
               <ModelTable models={models.data.models} />
             </div>

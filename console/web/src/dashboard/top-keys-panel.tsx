@@ -1,21 +1,19 @@
-/** The account's keys ranked by cost over a chosen period, each linking to its page. */
+/** The account's keys ranked by cost over the dashboard's period, each linking to its page. */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { totalTokens, usageApi } from '../api/usage-api.js';
-import { formatCount, formatShare, usdOfNano } from '../usage/format-usage.js';
+import { usdTextOfNano } from '../format/format-usd.js';
+import { UsdAmount } from '../format/usd-amount.js';
+import { formatCount, formatShare } from '../usage/format-usage.js';
 import { UsageErrorNote } from '../usage/usage-unavailable.js';
 
-const PERIODS = [
-  { days: 1, label: 'Last 24 hours' },
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
-] as const;
-
-export function TopKeysPanel(props: { namespace: string; now: number }) {
-  const [days, setDays] = useState<number>(30);
-  const from = new Date(props.now - days * 86_400_000).toISOString();
-  const to = new Date(props.now + 60_000).toISOString();
+export function TopKeysPanel(props: {
+  namespace: string;
+  /** The dashboard's range (ISO times), the same as the trend's and the models'. */
+  range: { from: string; to: string };
+  period: string;
+}) {
+  const { from, to } = props.range;
   const top = useQuery({
     queryKey: ['top-keys', props.namespace, from, to],
     queryFn: () => usageApi.topKeys({ namespace: props.namespace, from, to, limit: 10 }),
@@ -25,21 +23,7 @@ export function TopKeysPanel(props: { namespace: string; now: number }) {
     <section className="card span-2" aria-labelledby="top-keys-title">
       <div className="card-head">
         <h2 id="top-keys-title">Top keys</h2>
-        <label className="inline-field">
-          Period
-          <select
-            value={days}
-            onChange={(event) => {
-              setDays(Number(event.target.value));
-            }}
-          >
-            {PERIODS.map((period) => (
-              <option key={period.days} value={period.days}>
-                {period.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <p className="hint">{props.period}</p>
       </div>
       <UsageErrorNote error={top.error} />
       {top.data === undefined && top.error === null && <p role="status">Loading top keys…</p>}
@@ -77,7 +61,9 @@ export function TopKeysPanel(props: { namespace: string; now: number }) {
                   </th>
                   <td className="num wide-only">{formatCount(key.requests)}</td>
                   <td className="num wide-only">{formatCount(totalTokens(key.tokens))}</td>
-                  <td className="num">{usdOfNano(key.costNano)}</td>
+                  <td className="num">
+                    <UsdAmount value={usdTextOfNano(key.costNano)} />
+                  </td>
                   <td>
                     <span className="share">
                       <meter

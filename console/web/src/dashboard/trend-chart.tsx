@@ -1,13 +1,15 @@
 /** The account's usage per hour or day as bars (Recharts; loaded only by the dashboard). */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatUsdWithExact, usdTextOfNano } from '../format/format-usd.js';
+import { valueAxis } from '../format/nice-ticks.js';
 import { formatCount } from '../usage/format-usage.js';
 import type { TrendSlot } from '../usage/trend-slots.js';
 import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
 
-function formatMetric(metric: TrendMetric, value: number, precise: boolean): string {
+/** A bar's figure in the tooltip: money rounded as everywhere, with its exact amount. */
+function formatMetric(metric: TrendMetric, value: number): string {
   if (metric !== 'cost') return formatCount(value);
-  if (precise) return `$${value.toFixed(value >= 1 ? 2 : 6)}`;
-  return value >= 1 || value === 0 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`;
+  return formatUsdWithExact(usdTextOfNano(value * 1e9));
 }
 
 export default function TrendChart(props: {
@@ -16,6 +18,10 @@ export default function TrendChart(props: {
   label: string;
 }) {
   const { metric } = props;
+  const axis = valueAxis(
+    props.slots.map((slot) => slot[metric]),
+    metric === 'cost' ? 'usd' : 'count',
+  );
   return (
     <figure className="chart" aria-label={props.label}>
       <ResponsiveContainer width="100%" height={240}>
@@ -25,15 +31,14 @@ export default function TrendChart(props: {
           <YAxis
             stroke="var(--muted)"
             fontSize={12}
-            width={64}
-            allowDecimals={metric === 'cost'}
-            tickFormatter={(value: number) => formatMetric(metric, value, false)}
+            width={72}
+            ticks={axis.ticks}
+            domain={axis.domain}
+            interval={0}
+            tickFormatter={axis.label}
           />
           <Tooltip
-            formatter={(value) => [
-              formatMetric(metric, Number(value), true),
-              METRIC_LABELS[metric],
-            ]}
+            formatter={(value) => [formatMetric(metric, Number(value)), METRIC_LABELS[metric]]}
             labelFormatter={(_label, payload) => {
               const slot = payload[0]?.payload as TrendSlot | undefined;
               return slot?.label.replace('T', ' ') ?? '';

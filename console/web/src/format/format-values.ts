@@ -1,12 +1,7 @@
 /** Pure: how amounts, times and fractions read on the page. */
 
-export function formatUsd(value: string | null): string {
-  if (value === null) return '—';
-  const amount = Number(value);
-  if (!Number.isFinite(amount)) return value;
-  const digits = amount !== 0 && Math.abs(amount) < 0.01 ? 4 : 2;
-  return `$${amount.toFixed(digits)}`;
-}
+// Money has its own file; its one formatter is used everywhere from here.
+export { describeUsd, formatUsd, usdTextOfNano } from './format-usd.js';
 
 /** "in 3 h", "5 min ago": relative to `now`. */
 export function formatRelative(time: string | null, now: number): string {

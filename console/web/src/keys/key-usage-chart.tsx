@@ -1,6 +1,8 @@
 /** The key's daily cost over the last 30 days (Recharts; loaded only on the key page). */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { KeyUsage } from '../api/console-api.js';
+import { formatUsdWithExact, usdTextOfNano } from '../format/format-usd.js';
+import { valueAxis } from '../format/nice-ticks.js';
 
 export default function KeyUsageChart(props: { usage: KeyUsage }) {
   const data = props.usage.daily.map((day) => ({
@@ -8,6 +10,10 @@ export default function KeyUsageChart(props: { usage: KeyUsage }) {
     cost: day.costNano / 1e9,
     requests: day.requests,
   }));
+  const axis = valueAxis(
+    data.map((day) => day.cost),
+    'usd',
+  );
   return (
     <figure className="chart" aria-label="Daily cost, last 30 days">
       <ResponsiveContainer width="100%" height={220}>
@@ -17,13 +23,14 @@ export default function KeyUsageChart(props: { usage: KeyUsage }) {
           <YAxis
             stroke="var(--muted)"
             fontSize={12}
-            width={64}
-            tickFormatter={(value: number) =>
-              value >= 1 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`
-            }
+            width={72}
+            ticks={axis.ticks}
+            domain={axis.domain}
+            interval={0}
+            tickFormatter={axis.label}
           />
           <Tooltip
-            formatter={(value) => [`$${Number(value).toFixed(6)}`, 'Cost']}
+            formatter={(value) => [formatUsdWithExact(usdTextOfNano(Number(value) * 1e9)), 'Cost']}
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
           />
           <Bar dataKey="cost" fill="var(--accent)" isAnimationActive={false} />

@@ -1,11 +1,13 @@
 /**
- * The shell's navigation: the current account's keys and dashboard, and "Administration" for users
- * whom Kubernetes RBAC lets change Groups, Upstreams or Accounts (GET /me/access). The link of the
- * current page carries aria-current="page".
+ * The shell's navigation: the account's keys and dashboard, and "Administration" for users whom
+ * Kubernetes RBAC lets change Groups, Upstreams or Accounts (GET /me/access). Every link stays on
+ * every page: outside an account's pages (administration) they lead to the account last shown,
+ * else to the first one with an Account. The link of the current page carries aria-current="page".
  */
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useAccess } from '../auth/use-access.js';
+import { useAccounts } from '../keys/account-picker.js';
 
 function currentAccount(location: string): string | undefined {
   const match = /^\/accounts\/([^/]+)/.exec(location);
@@ -22,8 +24,14 @@ function NavLink(props: { href: string; current: boolean; children: ReactNode })
 
 export function NavLinks() {
   const [location] = useLocation();
-  const account = currentAccount(location);
-  // The current account's answer: the one its pages ask for too (one request, shared).
+  const shown = currentAccount(location);
+  const [last, setLast] = useState(shown);
+  useEffect(() => {
+    if (shown !== undefined) setLast(shown);
+  }, [shown]);
+  const items = useAccounts().data?.items ?? [];
+  const account = shown ?? last ?? (items.find((item) => item.hasAccount) ?? items[0])?.namespace;
+  // The account's answer: the one its pages ask for too (one request, shared).
   const access = useAccess(account);
   const under = (prefix: string) => location === prefix || location.startsWith(`${prefix}/`);
   return (

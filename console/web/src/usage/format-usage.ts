@@ -1,7 +1,8 @@
 /** Pure: how usage figures read on the usage pages (money from nano-USD, token counts, shares). */
-import { formatUsd } from '../format/format-values.js';
+import { formatUsd, usdTextOfNano } from '../format/format-values.js';
 
-export const usdOfNano = (nano: number): string => formatUsd(String(nano / 1e9));
+/** Exact from the whole nano-dollars (`nano / 1e9` would be `1e-7` for 100). */
+export const usdOfNano = (nano: number): string => formatUsd(usdTextOfNano(nano));
 
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('en');

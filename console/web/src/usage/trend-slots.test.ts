@@ -41,6 +41,15 @@ describe('trend slots', () => {
     expect(daysBefore('2026-03-01', 1)).toBe('2026-02-28');
   });
 
+  it('spans a shorter count of days when asked, with one slot per day', () => {
+    const range = trendRange('day', { now: NOW, timeZone: 'UTC', days: 7 });
+    expect(range.from).toBe(Date.UTC(2026, 2, 14));
+    const days = trendSlots('day', { points: [], now: NOW, timeZone: 'UTC', days: 7 });
+    expect(days.map((slot) => slot.label)).toEqual(
+      Array.from({ length: 7 }, (_, index) => `2026-03-${14 + index}`),
+    );
+  });
+
   it('fills every hour and day, with the points where the server has them', () => {
     const hours = trendSlots('hour', {
       points: [point('2026-03-20T11:00', 2e9)],

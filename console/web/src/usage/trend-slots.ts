@@ -1,7 +1,7 @@
 /**
  * Pure: the dashboard's trend ranges and slots. The server answers only the buckets that have
  * usage, in its own time zone; the chart shows every hour of the last 24 or every day of the last
- * 30, with zeros where nothing was used.
+ * `days` (30 unless told), with zeros where nothing was used.
  */
 import { totalTokens, type TrendPoint } from '../api/usage-api.js';
 
@@ -60,17 +60,18 @@ export function daysBefore(date: string, days: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
-/** The query range: the last 24 local hours (whole hours) or the last 30 local days. */
+/** The query range: the last 24 local hours (whole hours) or the last `days` (30) local days. */
 export function trendRange(
   bucket: TrendBucket,
-  options: { now: number; timeZone: string },
+  options: { now: number; timeZone: string; days?: number },
 ): { from: number; to: number } {
+  const days = options.days ?? 30;
   const clock = localClock(options.now, options.timeZone);
   const intoHour = (clock.minute * 60 + clock.second) * 1000 + (options.now % 1000);
   const hourStart = options.now - intoHour;
   if (bucket === 'hour') return { from: hourStart - 23 * HOUR, to: options.now };
-  // Local midnight (within an hour across a daylight saving change), 29 days back.
-  return { from: hourStart - clock.hour * HOUR - 29 * DAY, to: options.now };
+  // Local midnight (within an hour across a daylight saving change), `days - 1` days back.
+  return { from: hourStart - clock.hour * HOUR - (days - 1) * DAY, to: options.now };
 }
 
 function slotOf(label: string, short: string, point: TrendPoint | undefined): TrendSlot {
@@ -86,7 +87,7 @@ function slotOf(label: string, short: string, point: TrendPoint | undefined): Tr
 /** Every slot of the range, oldest first, filled from the server's points. */
 export function trendSlots(
   bucket: TrendBucket,
-  options: { points: readonly TrendPoint[]; now: number; timeZone: string },
+  options: { points: readonly TrendPoint[]; now: number; timeZone: string; days?: number },
 ): TrendSlot[] {
   const byLabel = new Map(options.points.map((point) => [point.label, point]));
   const slots: TrendSlot[] = [];
@@ -101,7 +102,7 @@ export function trendSlots(
     return slots;
   }
   const today = localClock(options.now, options.timeZone).date;
-  for (let back = 29; back >= 0; back--) {
+  for (let back = (options.days ?? 30) - 1; back >= 0; back--) {
     const label = daysBefore(today, back);
     slots.push(slotOf(label, label.slice(5), byLabel.get(label)));
   }
