@@ -1,32 +1,19 @@
 /**
- * One clock per row: `tollgate local` in one process (the examples applied, the upstreams pointed
- * at a fake provider), the operator's status refresh set to an hour so the ApiKey status keeps the
- * figures of before the calls. After calls through the gateway (plain, streamed, and a free
+ * One clock per row: `tollgate local` in one process (the examples applied against `tollgate
+ * simulate`), the operator's status refresh set to an hour so the ApiKey status keeps the figures
+ * of before the calls. After calls through the gateway (plain, streamed, and a free
  * `count_tokens`), the console's keys list and key page show the used quota, the three windows,
  * the last use and today's cost agreeing, read live (`countersSource: store`), while kubectl still
  * shows the stale status. The same calls on the records side: the token count is marked as one and
  * left out of the request totals, and the CSV is named after its filter.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseGatewaySettings } from '../../../gateway/gateway-config.js';
-import { startLocalStack, type LocalStack } from '../../../local/start-local-stack.js';
-import {
-  startFakeProvider,
-  type FakeProvider,
-} from '../../../local/simulator/start-fake-provider.js';
-import { runKubectl } from '../control-plane/control-plane-harness.js';
-import { eventually, readExamples } from '../local-stack/example-stack.js';
+import { eventually, startExampleStack, type ExampleStack } from '../local-stack/example-stack.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-const dataDirectory = mkdtempSync(join(tmpdir(), 'tollgate-live-usage-'));
-let stack: LocalStack;
-let fake: FakeProvider;
-let aliceKey: string;
+let world: ExampleStack;
 let cookie: string;
 let callsStarted: number;
 let callsEnded: number;
@@ -45,18 +32,8 @@ interface KeyItem {
   usage: KeyUsage;
 }
 
-async function kubectl(args: readonly string[], input?: string): Promise<string> {
-  const result = await runKubectl(stack.local.kubeconfigPath, {
-    args,
-    cacheDirectory: join(dataDirectory, 'kubectl-cache'),
-    ...(input === undefined ? {} : { input }),
-  });
-  if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout;
-}
-
 async function consoleGet(path: string): Promise<Response> {
-  return fetch(`${stack.consoleUrl}/api/v1/${path}`, { headers: { cookie } });
+  return fetch(`${world.stack.consoleUrl}/api/v1/${path}`, { headers: { cookie } });
 }
 
 async function aliceItem(): Promise<KeyItem | undefined> {
@@ -65,38 +42,31 @@ async function aliceItem(): Promise<KeyItem | undefined> {
   return items.find((item) => item.name === 'alice');
 }
 
+async function ledgerRecords(): Promise<number> {
+  const answer = await consoleGet('accounts/team-a/usage/records?key=alice');
+  return ((await answer.json()) as { records: unknown[] }).records.length;
+}
+
 const statusUsed = () =>
-  kubectl(['get', 'apikey', 'alice', '-n', 'team-a', '-o', 'jsonpath={.status.usage.usedUSD}']);
+  world.kubectl([
+    'get',
+    'apikey',
+    'alice',
+    '-n',
+    'team-a',
+    '-o',
+    'jsonpath={.status.usage.usedUSD}',
+  ]);
 
 beforeAll(async () => {
-  fake = await startFakeProvider({ credential: null, keepRequests: 100 });
-  stack = await startLocalStack({
-    dataDirectory,
-    host: '127.0.0.1',
-    port: 0,
-    apiPort: 0,
-    metricsPort: 0,
-    operatorMetricsPort: 0,
-    gateway: parseGatewaySettings([], {}),
-    logLevel: 'warn',
-    // The status is written once when the key is programmed, then not for an hour.
-    usageRefreshMs: 3_600_000,
+  // The status is written once when the key is programmed, then not for an hour.
+  world = await startExampleStack({ usageRefreshMs: 3_600_000 });
+  const { stack } = world;
+  const aliceKey = await world.readSecret({
+    namespace: 'team-a',
+    name: 'alice-key',
+    key: 'apiKey',
   });
-  await kubectl(['apply', '-f', '-'], readExamples(fake.url));
-  const encoded = await eventually(
-    () =>
-      kubectl([
-        'get',
-        'secret',
-        'alice-key',
-        '-n',
-        'team-a',
-        '-o',
-        'jsonpath={.data.apiKey}',
-      ]).catch(() => ''),
-    (value) => value !== '',
-  );
-  aliceKey = Buffer.from(encoded, 'base64').toString('utf8');
   const signedIn = await fetch(`${stack.consoleUrl}/api/v1/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: stack.consoleUrl },
@@ -136,16 +106,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack.close();
-  await fake.close();
-  rmSync(dataDirectory, { recursive: true, force: true });
+  await world.close();
 });
 
 describe('the keys list right after calls, before the operator writes the status', () => {
   it('shows used quota, windows, last use and today agreeing, read live', async () => {
-    // Today's cost is the ledger's: the recorder drains the store within a fraction of a second.
-    const item = await eventually(aliceItem, (found) => Number(found?.usage.todayCostUSD) > 0);
-    const usage = item?.usage;
+    // Today's cost is the ledger's: the recorder moves the records there a fraction of a second
+    // after the store has them. Once it holds all three, the list is read once.
+    await eventually(ledgerRecords, (count) => count === 3);
+    const usage = (await aliceItem())?.usage;
     expect(Number(usage?.usedUSD)).toBeGreaterThan(0);
     expect(usage?.todayCostUSD).toBe(usage?.usedUSD);
     expect(usage?.countersSource).toBe('store');
