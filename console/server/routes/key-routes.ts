@@ -67,6 +67,11 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
       keyUids: keys.map((key) => key.metadata.uid),
       now: context.now(),
     });
+  /** A key just changed, with its live counters (no today's cost: the page reads its usage). */
+  const changedView = async (key: ApiKey): Promise<KeyView> => {
+    const counters = await countersOf(key.metadata.namespace ?? '', [key]);
+    return view(key, { counters: counters?.get(key.metadata.uid) });
+  };
   const ref = (call: RouteCall<unknown, unknown>) => ({
     kind: 'ApiKey' as const,
     namespace: param(call, 'namespace'),
@@ -91,7 +96,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
         return audited(
           context,
           { username: kube.identity.username, verb: options.verb, ...target },
-          async () => view(await kube.mergePatch<ApiKey>(target, options.patch())),
+          async () => changedView(await kube.mergePatch<ApiKey>(target, options.patch())),
         );
       },
     });
@@ -220,7 +225,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           context,
           { username: kube.identity.username, verb: 'update', ...target },
           async () =>
-            view(
+            changedView(
               await patchUnlessRespecified<ApiKey>(kube, target, {
                 generation: call.body.generation,
                 resourceVersion: call.body.resourceVersion,
@@ -291,7 +296,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
               key: updated,
               keyValue: value,
             });
-            return { key: view(updated), value, clientConfig };
+            return { key: await changedView(updated), value, clientConfig };
           },
         );
       },
