@@ -48,15 +48,7 @@ async function ledgerRecords(): Promise<number> {
 }
 
 const statusUsed = () =>
-  world.kubectl([
-    'get',
-    'apikey',
-    'alice',
-    '-n',
-    'team-a',
-    '-o',
-    'jsonpath={.status.usage.usedUSD}',
-  ]);
+  world.kubectl('get apikey alice -n team-a -o jsonpath={.status.usage.usedUSD}'.split(' '));
 
 beforeAll(async () => {
   // The status is written once when the key is programmed, then not for an hour.

@@ -8,9 +8,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emptyUsage } from '../../../../store/usage-buckets.js';
 import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
 import { timeZoneCaption } from '../usage/format-usage.js';
-import { tokens, totals, usageRecord } from '../usage/usage-fixtures.js';
+import { totals, usageRecord } from '../usage/usage-fixtures.js';
 import { KeyRecordsPage } from './key-records-page.js';
 
 afterEach(() => {
@@ -45,14 +46,7 @@ function renderRecords(): StubCall[] {
               usageRecord(1, { estimated: true, outcome: 'client_error', status: 429 }),
               usageRecord(3, {
                 kind: 'token_count',
-                usage: tokens({
-                  inputUncached: 0,
-                  cacheRead: 0,
-                  cacheWrite5m: 0,
-                  cacheWrite1h: 0,
-                  output: 0,
-                  reasoning: 0,
-                }),
+                usage: emptyUsage(),
                 costNano: 0,
                 timeToFirstByteMs: null,
                 stream: false,
