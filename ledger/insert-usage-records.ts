@@ -1,12 +1,14 @@
 /**
  * Inserts a batch of usage records in one statement (one transaction): the request id registry
  * `usage_record_ids` admits each request id once, only the admitted records go into
- * `usage_records`, and exactly those are added to the hourly rollups and the per-key totals. A
- * retried batch, or a record seen before in another batch, changes nothing.
+ * `usage_records`, and exactly those are added to the hourly rollups and the per-key totals (token
+ * counts excepted: they are no requests, token-count-records.ts). A retried batch, or a record
+ * seen before in another batch, changes nothing.
  */
 import { ensurePartitions, forgetPartitions } from './ensure-partitions.js';
 import { readNumber, type LedgerDatabase } from './ledger-database.js';
 import { recordRow, type LedgerRecord } from './ledger-record.js';
+import { IS_TOKEN_COUNT_SQL } from './queries/token-count-records.js';
 import { ROLLUP_SUM_COLUMNS, TOKEN_COST_COLUMNS } from './queries/usage-sums.js';
 
 const RECORD_COLUMNS = [
@@ -61,20 +63,22 @@ WITH src AS (
   SELECT ${RECORD_COLUMNS.map((column) => `src.${column}`).join(', ')}
   FROM src JOIN ids USING (request_id)
   RETURNING namespace, key_uid, model, time, charged_at, outcome, estimated, duration_ms,
-    ${TOKEN_COST_COLUMNS.join(', ')}
+    ${TOKEN_COST_COLUMNS.join(', ')}, ${IS_TOKEN_COUNT_SQL} AS token_count
+), requests AS (
+  SELECT * FROM inserted WHERE NOT token_count
 ), rollups AS (
   INSERT INTO usage_rollups_hourly AS t (namespace, key_uid, hour, model, requests,
     estimated_requests, error_requests, ${TOKEN_COST_COLUMNS.join(', ')}, duration_ms)
   SELECT namespace, key_uid, date_trunc('hour', time, 'UTC'), model, count(*),
     count(*) FILTER (WHERE estimated), count(*) FILTER (WHERE outcome <> 'success'),
     ${TOKEN_COST_COLUMNS.map((column) => `sum(${column})`).join(', ')}, sum(duration_ms)
-  FROM inserted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  FROM requests GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT (namespace, key_uid, hour, model) DO UPDATE SET
     ${[...ROLLUP_SUM_COLUMNS, 'duration_ms'].map((column) => ADD('t', column)).join(', ')}
 ), totals AS (
   INSERT INTO usage_totals AS t (namespace, key_uid, requests, cost_nano, last_charged_at)
   SELECT namespace, key_uid, count(*), sum(cost_nano), max(charged_at)
-  FROM inserted GROUP BY 1, 2 ORDER BY 1, 2
+  FROM requests GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (namespace, key_uid) DO UPDATE SET
     ${ADD('t', 'requests')}, ${ADD('t', 'cost_nano')},
     last_charged_at = greatest(t.last_charged_at, EXCLUDED.last_charged_at)

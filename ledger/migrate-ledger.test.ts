@@ -33,11 +33,12 @@ describe('ledger migrations on PostgreSQL', () => {
       '0002-quota-resets',
       '0003-upstream-attempts',
       '0004-account-rollups',
+      '0005-token-counts-out-of-rollups',
     ]);
     const rows = await pools[0]!.query<{ n: unknown }>(
       'SELECT count(*) AS n FROM ledger_migration',
     );
-    expect(readNumber(rows[0]?.n)).toBe(4);
+    expect(readNumber(rows[0]?.n)).toBe(5);
   });
 });
 

@@ -11,7 +11,7 @@ import { build, type ConsoleApp } from '../console/server/app.js';
 import { parseConsoleConfigObject } from '../console/server/console-config.js';
 import { ensureLocalAdmin } from '../console/server/ensure-local-admin.js';
 import { KubeClient } from '../console/server/kubernetes/kube-client.js';
-import type { AccountCountersSource } from '../console/server/usage/account-standing.js';
+import type { LiveCountersSource } from '../console/server/usage/live-key-counters.js';
 
 export interface LocalConsole {
   app: ConsoleApp;
@@ -30,8 +30,8 @@ export async function startLocalConsole(options: {
   publicOrigins?: readonly string[];
   kubeConfig: KubeConfig;
   ledger: LedgerQueryable;
-  /** The stack's store: the dashboard shows its live account counters. */
-  store?: AccountCountersSource;
+  /** The stack's store: the dashboard and the keys list show its live counters. */
+  store?: LiveCountersSource;
   /** The console's metrics join this registry (the gateway metrics port's). */
   registry?: Registry;
   operatorNamespace: string;

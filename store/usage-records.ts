@@ -41,6 +41,12 @@ export interface UsageRecord {
   attempts?: number;
 }
 
+/**
+ * The flag of a token-counting call's record (`/v1/messages/count_tokens`, `:countTokens`): free,
+ * nothing generated; the ledger keeps it out of the request totals (docs/ledger.md).
+ */
+export const TOKEN_COUNT_FLAG = 'token-count';
+
 /** A record as the stream carries it: with the time the counters were charged. */
 export interface SettledRecord extends UsageRecord {
   /** Epoch ms of the settlement (or the sweep of an expired lease): spend windows open then. */

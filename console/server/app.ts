@@ -40,15 +40,15 @@ import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 import { SECURITY_HEADERS } from './security-headers.js';
-import type { AccountCountersSource } from './usage/account-standing.js';
+import type { LiveCountersSource } from './usage/live-key-counters.js';
 import { guardLedger } from './usage/guard-ledger.js';
 
 export interface ConsoleParts {
   kubeConfig?: KubeConfig;
   /** The ledger to read usage from (local mode passes the one it opened). */
   ledger?: LedgerQueryable;
-  /** The store, for the live account counters on the dashboard (local mode passes its own). */
-  store?: AccountCountersSource;
+  /** The store, for the live account and key counters (local mode passes its own). */
+  store?: LiveCountersSource;
   sessions?: SessionStore;
   /** Where the console's metrics are registered (default: a registry of their own). */
   registry?: Registry;

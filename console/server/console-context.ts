@@ -8,7 +8,7 @@ import type { SessionPolicy } from './auth/guard-request.js';
 import type { SessionStore } from './auth/session-store.js';
 import type { ConsoleConfig } from './console-config.js';
 import type { KubeClient } from './kubernetes/kube-client.js';
-import type { AccountCountersSource } from './usage/account-standing.js';
+import type { LiveCountersSource } from './usage/live-key-counters.js';
 
 export interface ConsoleContext {
   config: ConsoleConfig;
@@ -22,8 +22,8 @@ export interface ConsoleContext {
   limiter: SignInFailureLimiter;
   /** The ledger's usage queries; absent: usage endpoints answer 503. */
   ledger: LedgerQueryable | undefined;
-  /** The store's live account counters (local mode); absent: the Account's status is shown. */
-  store: AccountCountersSource | undefined;
+  /** The store's live counters (account and keys); absent: the objects' status is shown. */
+  store: LiveCountersSource | undefined;
   audit: AuditRecorder;
   oidc: OidcSignIn | undefined;
   now: () => number;

@@ -24,6 +24,8 @@ import type { PriceTable } from '../billing/load-price-table.js';
 import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
 import { observeSettledRequest, type MeteringMetrics } from '../metrics/metering-metrics.js';
 import type { SettlementResult, SpendStore } from '../../store/store.js';
+import { TOKEN_COUNT_FLAG } from '../../store/usage-records.js';
+import { isTokenCountPath } from '../billing/price-request.js';
 import { billMeteredReply } from './bill-metered-reply.js';
 import type { LeaseRenewer } from './renew-leases.js';
 import type { MeteredReply } from './relay-metered-reply.js';
@@ -91,7 +93,10 @@ async function finish(
         upstreamModel: reply?.report.model ?? state.outcome.upstreamModel,
         timeToFirstByteMs: state.outcome.timeToFirstByteMs,
         priceVersion: bill.priceVersion,
-        flags: bill.flags,
+        // A token count is marked as one: the ledger keeps it out of the request totals.
+        flags: isTokenCountPath(state.context?.path ?? '')
+          ? [...bill.flags, TOKEN_COUNT_FLAG]
+          : bill.flags,
         attempts: state.outcome.attempts,
       },
     });

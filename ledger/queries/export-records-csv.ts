@@ -39,6 +39,7 @@ export const CSV_COLUMNS: readonly [
   ['stream', (row) => row.stream],
   ['estimated', (row) => row.estimated],
   ['flags', (row) => row.flags.join(' ')],
+  ['kind', (row) => row.kind],
 ];
 
 /** One CSV field: quoted when it holds a comma, quote or line break; formulas defused. */

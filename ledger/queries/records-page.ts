@@ -10,6 +10,7 @@ import {
   type Row,
 } from '../ledger-database.js';
 import type { LedgerRecord, Outcome } from '../ledger-record.js';
+import { IS_TOKEN_COUNT_SQL, type RecordKind } from './token-count-records.js';
 import { fromMs, toMs, type SqlQuery } from './usage-sums.js';
 
 export interface RecordFilter {
@@ -33,6 +34,8 @@ export interface LedgerRow extends LedgerRecord {
   chargedAt: number;
   outcome: Outcome;
   estimated: boolean;
+  /** `token_count`: a token-counting call (free, no request: token-count-records.ts). */
+  kind: RecordKind;
 }
 
 export interface LedgerPage {
@@ -45,7 +48,8 @@ export const RECORD_SELECT = `request_id, ${toMs('time')} AS time_ms,
   platform, model, upstream_model, upstream, input_uncached_tokens, cache_read_tokens,
   cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens,
   cost_nano::text AS cost_nano, price_version, multiplier::text AS multiplier, duration_ms,
-  ttfb_ms, status, outcome, stream, accuracy, estimated, flags`;
+  ttfb_ms, status, outcome, stream, accuracy, estimated, flags,
+  ${IS_TOKEN_COUNT_SQL} AS token_count`;
 
 export function encodeCursor(time: number, requestId: string): string {
   return Buffer.from(JSON.stringify([time, requestId])).toString('base64url');
@@ -125,6 +129,7 @@ export function ledgerRowOf(row: Row): LedgerRow {
     accuracy: row.accuracy as LedgerRow['accuracy'],
     estimated: row.estimated === true,
     flags: Array.isArray(row.flags) ? row.flags.map(String) : [],
+    kind: row.token_count === true ? 'token_count' : 'request',
   };
 }
 

@@ -1,5 +1,9 @@
-/** Pure: an ApiKey object as the console shows it (state, Ready, limits, usage; never a value). */
+/**
+ * Pure: an ApiKey object as the console shows it (state, Ready, limits, usage; never a value). The
+ * usage figures are the store's live counters when the caller read them, else the status's.
+ */
 import type { ApiKey } from '../../../crds/schema/resources.js';
+import type { KeyCounters } from '../../../store/store.js';
 import type { KeyView } from './key-schemas.js';
 
 export function keyStateOf(apiKey: ApiKey, now: number): KeyView['state'] {
@@ -8,14 +12,45 @@ export function keyStateOf(apiKey: ApiKey, now: number): KeyView['state'] {
   return apiKey.spec.suspend === true ? 'disabled' : 'enabled';
 }
 
+/** Pure: nano-USD as an exact decimal USD amount (`0.000086793`, `12.5`, `0`). */
 export function nanoToUsd(nano: number): string {
   const negative = nano < 0;
-  const micro = Math.round(Math.abs(nano) / 1000);
-  const whole = Math.floor(micro / 1_000_000);
-  const fraction = String(micro % 1_000_000)
-    .padStart(6, '0')
+  const magnitude = Math.round(Math.abs(nano));
+  const whole = Math.floor(magnitude / 1_000_000_000);
+  const fraction = String(magnitude % 1_000_000_000)
+    .padStart(9, '0')
     .replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
+  return `${negative && magnitude > 0 ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
+const isoTime = (time: number): string => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+type CounterFigures = Pick<KeyView['usage'], 'usedUSD' | 'windows' | 'lastUsedTime'>;
+
+/** Pure: the store's live counters in the status's shape (ended windows: 0, no reset time). */
+export function counterFiguresOf(counters: KeyCounters): CounterFigures {
+  return {
+    usedUSD: nanoToUsd(counters.usedNano),
+    windows: counters.windows.map((window) => ({
+      name: window.name,
+      usedUSD: nanoToUsd(window.usedNano),
+      resetTime: window.resetTime === null ? null : isoTime(window.resetTime),
+    })),
+    lastUsedTime: counters.lastUsedTime === null ? null : isoTime(counters.lastUsedTime),
+  };
+}
+
+/** Pure: the figures of the ApiKey status, as the operator last wrote them. */
+function statusFiguresOf(status: ApiKey['status']): CounterFigures {
+  return {
+    usedUSD: status?.usage?.usedUSD ?? null,
+    windows: (status?.usage?.windows ?? []).map((window) => ({
+      name: window.name,
+      usedUSD: window.usedUSD,
+      resetTime: window.resetTime ?? null,
+    })),
+    lastUsedTime: status?.usage?.lastUsedTime ?? null,
+  };
 }
 
 /**
@@ -24,7 +59,14 @@ export function nanoToUsd(nano: number): string {
  */
 export type TodayCost = number | 'unavailable' | undefined;
 
-export function keyViewOf(apiKey: ApiKey, extra: { now: number; todayCost?: TodayCost }): KeyView {
+export interface KeyViewExtra {
+  now: number;
+  todayCost?: TodayCost;
+  /** The key's live counters; absent (no store, or unreachable): the status's figures. */
+  counters?: KeyCounters | undefined;
+}
+
+export function keyViewOf(apiKey: ApiKey, extra: KeyViewExtra): KeyView {
   const { spec, status, metadata } = apiKey;
   const ready = status?.conditions?.find((condition) => condition.type === 'Ready');
   const limit = (value: string | number | undefined): string | null =>
@@ -55,15 +97,12 @@ export function keyViewOf(apiKey: ApiKey, extra: { now: number; todayCost?: Toda
     maxConcurrentRequests: spec.maxConcurrentRequests ?? null,
     modelsAllow: spec.models?.allow ?? null,
     usage: {
-      usedUSD: status?.usage?.usedUSD ?? null,
-      windows: (status?.usage?.windows ?? []).map((window) => ({
-        name: window.name,
-        usedUSD: window.usedUSD,
-        resetTime: window.resetTime ?? null,
-      })),
-      lastUsedTime: status?.usage?.lastUsedTime ?? null,
+      ...(extra.counters === undefined
+        ? statusFiguresOf(status)
+        : counterFiguresOf(extra.counters)),
       todayCostUSD: typeof extra.todayCost === 'number' ? nanoToUsd(extra.todayCost) : null,
       ledgerUnavailable: extra.todayCost === 'unavailable',
+      countersSource: extra.counters === undefined ? 'status' : 'store',
     },
     createdTime: metadata.creationTimestamp,
   };

@@ -133,6 +133,12 @@ export const keyViewSchema = z.object({
     todayCostUSD: z.string().nullable(),
     /** True when the usage ledger could not be read (none configured, or unreachable). */
     ledgerUnavailable: z.boolean(),
+    /**
+     * Where `usedUSD`, `windows` and `lastUsedTime` come from: `store`, the live counters the
+     * gateway enforces (read with the request); `status`, the ApiKey status as the operator last
+     * wrote it (up to a minute old), when the console has no store or cannot reach it.
+     */
+    countersSource: z.enum(['store', 'status']),
   }),
   createdTime: z.string(),
 });

@@ -10,13 +10,14 @@ import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError } from '../console-error.js';
 import { patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
-import { keyViewOf, type TodayCost } from '../keys/api-key-view.js';
+import { keyViewOf, type KeyViewExtra } from '../keys/api-key-view.js';
 import { buildCreateSpec, buildEditPatch, nameFromDisplayName } from '../keys/build-key-spec.js';
 import { generateKeyValue, randomSuffix } from '../keys/generate-key-value.js';
 import { createKeySecret, keySecretName } from '../keys/key-secret.js';
 import { keyClientConfigOrNull } from '../keys/read-key-client-config.js';
 import { queryTodayCosts } from '../keys/today-costs.js';
 import { unlessLedgerUnavailable } from '../usage/guard-ledger.js';
+import { readKeyCounters } from '../usage/live-key-counters.js';
 import {
   createdKeySchema,
   createKeySchema,
@@ -57,8 +58,20 @@ async function readUsageFigure<T>(
 
 export function keyRoutes(context: ConsoleContext): ApiRoute[] {
   const base = '/accounts/{namespace}/keys';
-  const view = (key: ApiKey, todayCost?: TodayCost): KeyView =>
-    keyViewOf(key, { now: context.now(), todayCost });
+  const view = (key: ApiKey, extra: Omit<KeyViewExtra, 'now'> = {}): KeyView =>
+    keyViewOf(key, { now: context.now(), ...extra });
+  /** The live counters of `keys` (one namespace), in one round trip to the store. */
+  const countersOf = (namespace: string, keys: readonly ApiKey[]) =>
+    readKeyCounters(context.store, {
+      namespace,
+      keyUids: keys.map((key) => key.metadata.uid),
+      now: context.now(),
+    });
+  /** A key just changed, with its live counters (no today's cost: the page reads its usage). */
+  const changedView = async (key: ApiKey): Promise<KeyView> => {
+    const counters = await countersOf(key.metadata.namespace ?? '', [key]);
+    return view(key, { counters: counters?.get(key.metadata.uid) });
+  };
   const ref = (call: RouteCall<unknown, unknown>) => ({
     kind: 'ApiKey' as const,
     namespace: param(call, 'namespace'),
@@ -83,7 +96,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
         return audited(
           context,
           { username: kube.identity.username, verb: options.verb, ...target },
-          async () => view(await kube.mergePatch<ApiKey>(target, options.patch())),
+          async () => changedView(await kube.mergePatch<ApiKey>(target, options.patch())),
         );
       },
     });
@@ -91,13 +104,16 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       path: base,
-      summary: "The account's keys with state, limits, used quota, windows, today's cost.",
+      summary:
+        "The account's keys with state, limits, today's cost, and used quota, windows and last use " +
+        'from the live counters (see usage.countersSource).',
       tag: 'Keys',
       response: z.object({ items: z.array(keyViewSchema) }),
       handler: async (call) => {
         const { kube } = session(call);
         const namespace = param(call, 'namespace');
-        // The list runs beside the access review and today's costs (one query).
+        // The list runs beside the access review and today's costs (one query); the live
+        // counters of every listed key follow in one round trip to the store.
         const [list, costs] = await Promise.all([
           kube.list<ApiKey>({ kind: 'ApiKey', namespace }),
           readUsageFigure(context, {
@@ -111,9 +127,15 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
               }),
           }),
         ]);
-        const todayOf = (key: ApiKey): TodayCost =>
-          costs instanceof Map ? (costs.get(key.metadata.uid) ?? 0) : costs;
-        return { items: list.items.map((key) => view(key, todayOf(key))) };
+        const counters = await countersOf(namespace, list.items);
+        return {
+          items: list.items.map((key) =>
+            view(key, {
+              todayCost: costs instanceof Map ? (costs.get(key.metadata.uid) ?? 0) : costs,
+              counters: counters?.get(key.metadata.uid),
+            }),
+          ),
+        };
       },
     }),
     defineRoute({
@@ -126,21 +148,24 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
         const { kube } = session(call);
         const key = await kube.get<ApiKey>(ref(call));
         const namespace = key.metadata.namespace ?? '';
-        const today = await readUsageFigure(context, {
-          kube,
-          namespace,
-          read: async (ledger) => {
-            const summary = await queryKeySummary(ledger, {
-              namespace,
-              keyUid: key.metadata.uid,
-              now: context.now(),
-              timeZone: context.config.timeZone,
-              days: 1,
-            });
-            return summary.today.costNano;
-          },
-        });
-        return view(key, today);
+        const [today, counters] = await Promise.all([
+          readUsageFigure(context, {
+            kube,
+            namespace,
+            read: async (ledger) => {
+              const summary = await queryKeySummary(ledger, {
+                namespace,
+                keyUid: key.metadata.uid,
+                now: context.now(),
+                timeZone: context.config.timeZone,
+                days: 1,
+              });
+              return summary.today.costNano;
+            },
+          }),
+          countersOf(namespace, [key]),
+        ]);
+        return view(key, { todayCost: today, counters: counters?.get(key.metadata.uid) });
       },
     }),
     defineRoute<CreateKeyInput>({
@@ -179,7 +204,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
               key: created,
               keyValue: value,
             });
-            return { key: view(created, 0), value, clientConfig };
+            return { key: view(created, { todayCost: 0 }), value, clientConfig };
           },
         );
       },
@@ -200,7 +225,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           context,
           { username: kube.identity.username, verb: 'update', ...target },
           async () =>
-            view(
+            changedView(
               await patchUnlessRespecified<ApiKey>(kube, target, {
                 generation: call.body.generation,
                 resourceVersion: call.body.resourceVersion,
@@ -271,7 +296,7 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
               key: updated,
               keyValue: value,
             });
-            return { key: view(updated), value, clientConfig };
+            return { key: await changedView(updated), value, clientConfig };
           },
         );
       },

@@ -27,6 +27,7 @@ import {
 } from '../usage/account-standing.js';
 import { NO_LEDGER_MESSAGE } from '../usage/guard-ledger.js';
 import { quotaLimitNano, readLastQuotaReset } from '../usage/key-quota.js';
+import { recordsCsvName } from '../usage/name-records-csv.js';
 
 const DAY = 86_400_000;
 const time = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
@@ -246,7 +247,9 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
     defineRoute<undefined, z.output<typeof recordsSchema>>({
       method: 'GET',
       path: `${base}/usage/records.csv`,
-      summary: 'The usage records as CSV (same filters as the records page, all pages).',
+      summary:
+        'The usage records as CSV (same filters as the records page, all pages), named after the ' +
+        'filter: tollgate-records-<namespace>[-<key>]-<from>-<to>[-<model>][-<outcome>].csv.',
       tag: 'Usage',
       query: recordsSchema,
       produces: 'text/csv',
@@ -263,9 +266,18 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
         };
         // The first page is read before the status is sent: an unreadable ledger is a 503 answer.
         const lines = await startedStream(exportRecordsCsv(ledger, filter));
+        const name = recordsCsvName({
+          namespace,
+          key,
+          model,
+          outcome,
+          from,
+          to,
+          now: context.now(),
+        });
         return call.reply
           .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="usage-${namespace}.csv"`)
+          .header('content-disposition', `attachment; filename="${name}"`)
           .send(lines);
       },
     }),

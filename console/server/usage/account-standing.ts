@@ -6,11 +6,8 @@
  */
 import { z } from 'zod';
 import type { Account } from '../../../crds/schema/resources.js';
-import { StoreUnavailableError, type Store } from '../../../store/store.js';
 import { nanoToUsd } from '../keys/api-key-view.js';
-
-/** What the console reads from the store: the account's counters and its requests in flight. */
-export type AccountCountersSource = Pick<Store, 'accountCounters' | 'accountInFlight'>;
+import { readLive, type LiveCountersSource } from './live-key-counters.js';
 
 export interface LiveAccountCounters {
   spentNano: number;
@@ -80,18 +77,14 @@ export function accountStandingOf(
 
 /** The store's live counters, or undefined without a store or while it is unreachable. */
 export async function readLiveCounters(
-  store: AccountCountersSource | undefined,
+  store: LiveCountersSource | undefined,
   options: { namespace: string; now: number },
 ): Promise<LiveAccountCounters | undefined> {
-  if (store === undefined) return undefined;
-  try {
+  return readLive(store, async (live) => {
     const [counters, inFlight] = await Promise.all([
-      store.accountCounters(options.namespace),
-      store.accountInFlight(options.namespace, options.now),
+      live.accountCounters(options.namespace),
+      live.accountInFlight(options.namespace, options.now),
     ]);
     return { spentNano: counters.spentNano, reservedNano: counters.reservedNano, inFlight };
-  } catch (error) {
-    if (StoreUnavailableError.is(error)) return undefined;
-    throw error;
-  }
+  });
 }

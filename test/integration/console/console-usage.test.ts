@@ -220,7 +220,10 @@ describe('usage from the ledger', () => {
     const answer = await get(viewer, 'team-u/usage/records.csv');
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['content-type']).toMatch(/^text\/csv/);
-    expect(answer.headers['content-disposition']).toBe('attachment; filename="usage-team-u.csv"');
+    // Named after the filter: the account, an open start, the export's time as the end.
+    expect(answer.headers['content-disposition']).toBe(
+      'attachment; filename="tollgate-records-team-u-start-20260320T1500Z.csv"',
+    );
     const lines = answer.body.trim().split(/\r?\n/);
     expect(lines).toHaveLength(1 + 6);
     expect(lines[0]).toMatch(/request/i);

@@ -74,6 +74,8 @@ export interface UsageRecordRow {
   outcome: Outcome;
   stream: boolean;
   estimated: boolean;
+  /** `token_count`: a token-counting call (free; not counted as a request). */
+  kind: 'request' | 'token_count';
 }
 
 export interface RecordsPage {

@@ -25,6 +25,7 @@ export function keyFixture(index: number, changes: Partial<KeyView> = {}): KeyVi
       lastUsedTime: null,
       todayCostUSD: String(index / 100),
       ledgerUnavailable: false,
+      countersSource: 'store',
     },
     createdTime: '2026-06-01T00:00:00Z',
     ...changes,

@@ -1,13 +1,16 @@
 // @vitest-environment jsdom
 /**
  * The key's usage records page in jsdom against stubbed console API answers: the rows (time, model,
- * tokens, cost, duration, outcome), the filters sent to the records API and carried by the CSV
- * link, the pages through the API's cursor, and a backwards time range refused before any call.
+ * tokens, cost, duration, first byte, stream, outcome or "Token count", request id), the time
+ * zone named, the filters sent to the records API and carried by the CSV link and its file name,
+ * the pages through the API's cursor, and a backwards time range refused before any call.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emptyUsage } from '../../../../store/usage-buckets.js';
 import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
+import { timeZoneCaption } from '../usage/format-usage.js';
 import { totals, usageRecord } from '../usage/usage-fixtures.js';
 import { KeyRecordsPage } from './key-records-page.js';
 
@@ -41,6 +44,13 @@ function renderRecords(): StubCall[] {
                 },
               }),
               usageRecord(1, { estimated: true, outcome: 'client_error', status: 429 }),
+              usageRecord(3, {
+                kind: 'token_count',
+                usage: emptyUsage(),
+                costNano: 0,
+                timeToFirstByteMs: null,
+                stream: false,
+              }),
             ],
             nextCursor: 'page-2',
           }
@@ -86,7 +96,7 @@ describe('key usage records', () => {
     const calls = renderRecords();
     const table = await screen.findByRole('table', { name: 'Usage records of ci-key' });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(cells(rows[0])).toMatchObject({
       Model: 'claude-sonnet-4-6',
       Input: '1,200',
@@ -95,16 +105,32 @@ describe('key usage records', () => {
       'Cache write': '42',
       Cost: '$0.0015',
       Duration: '1.2 s',
+      'First byte': '200 ms',
+      Stream: 'no',
       Outcome: 'Success · 200',
+      'Request id': 'req-0',
     });
     expect(cells(rows[1])).toMatchObject({
       Cost: '$0.0015estimated',
       Outcome: 'Client error · 429',
     });
+    // A token count says so, with no first byte and no tokens.
+    expect(cells(rows[2])).toMatchObject({
+      Input: '0',
+      Output: '0',
+      'First byte': '—',
+      Outcome: 'Token count · 200',
+      'Request id': 'req-3',
+    });
+    // The zone the times are in, named from the browser's own.
+    const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const caption = screen.getByText(/^Times in /).textContent;
+    expect(caption).toBe(timeZoneCaption(Date.UTC(2026, 2, 20, 15)));
+    expect(caption).toContain(zone);
     const first = lastQuery(calls);
     expect(first.get('key')).toBe('ci-key');
     expect(first.get('limit')).toBe('50');
-    expect(screen.getByText('Records 1–2, more after')).toBeTruthy();
+    expect(screen.getByText('Records 1–3, more after')).toBeTruthy();
   });
 
   it('filters by model and outcome, and the CSV link carries the same filter', async () => {
@@ -130,14 +156,22 @@ describe('key usage records', () => {
       outcome: 'server_error',
     });
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-20T10:00' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-21T00:00' } });
     await waitFor(() => {
-      expect(lastQuery(calls).get('from')).toBe(new Date('2026-03-20T10:00').toISOString());
+      expect(lastQuery(calls).get('to')).toBe(new Date('2026-03-21T00:00').toISOString());
     });
+    expect(lastQuery(calls).get('from')).toBe(new Date('2026-03-20T10:00').toISOString());
+    // The download is named after the filter (times in UTC to the minute).
+    const stamp = (local: string) =>
+      `${new Date(local).toISOString().slice(0, 16).replace(/[-:]/g, '')}Z`;
+    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('download')).toBe(
+      `tollgate-records-demo-ci-key-${stamp('2026-03-20T10:00')}-${stamp('2026-03-21T00:00')}-gpt-5.5-server_error.csv`,
+    );
   });
 
   it('pages with the cursor, back and forth', async () => {
     const calls = renderRecords();
-    await screen.findByText('Records 1–2, more after');
+    await screen.findByText('Records 1–3, more after');
     expect(screen.getByRole('button', { name: '← Newer' })).toHaveProperty('disabled', true);
     fireEvent.click(screen.getByRole('button', { name: 'Older →' }));
     await screen.findByText('Records 51–51');
@@ -145,7 +179,7 @@ describe('key usage records', () => {
     expect(screen.getByText('claude-opus-4-1')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Older →' })).toHaveProperty('disabled', true);
     fireEvent.click(screen.getByRole('button', { name: '← Newer' }));
-    await screen.findByText('Records 1–2, more after');
+    await screen.findByText('Records 1–3, more after');
   });
 
   it('refuses a time range that ends before it starts, without asking the server', async () => {

@@ -1,18 +1,21 @@
 /**
  * The usage records of one key, newest first: filters (model, outcome, time range), pages of the
  * records API (its cursor; "Newer" goes back through the cursors seen), and the filtered records
- * as CSV.
+ * as CSV, named after the filter. Token counts say so instead of "Success"; times are in the
+ * browser's zone, named above the table.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { usageApi, type UsageRecordRow } from '../api/usage-api.js';
-import { formatCount, formatDuration, usdOfNano } from '../usage/format-usage.js';
+import { recordsCsvName } from '../../../server/usage/name-records-csv.js';
+import { formatCount, formatDuration, timeZoneCaption, usdOfNano } from '../usage/format-usage.js';
 import {
   EMPTY_FILTER,
   OUTCOME_LABELS,
   rangeProblem,
   recordFilterOf,
+  TOKEN_COUNT_LABEL,
   type RecordFilterForm,
 } from '../usage/record-filters.js';
 import { UsageErrorNote } from '../usage/usage-unavailable.js';
@@ -28,9 +31,21 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
   second: '2-digit',
 });
 
+/** "Success · 200", or for a token count "Token count · 200" (its outcome added when it failed). */
+function outcomeText(record: UsageRecordRow): string {
+  const outcome = OUTCOME_LABELS[record.outcome];
+  if (record.kind !== 'token_count') return `${outcome} · ${record.status}`;
+  const failed = record.outcome === 'success' ? '' : ` (${outcome.toLowerCase()})`;
+  return `${TOKEN_COUNT_LABEL}${failed} · ${record.status}`;
+}
+
+const optionalTime = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Date.parse(value);
+
 function RecordRow(props: { record: UsageRecordRow }) {
   const { record } = props;
   const { usage } = record;
+  const kindClass = record.kind === 'token_count' ? 'token_count' : record.outcome;
   return (
     <tr>
       <th scope="row" data-label="Time">
@@ -61,10 +76,15 @@ function RecordRow(props: { record: UsageRecordRow }) {
       <td data-label="Duration" className="num">
         {formatDuration(record.durationMs)}
       </td>
+      <td data-label="First byte" className="num">
+        {record.timeToFirstByteMs === null ? '—' : formatDuration(record.timeToFirstByteMs)}
+      </td>
+      <td data-label="Stream">{record.stream ? 'yes' : 'no'}</td>
       <td data-label="Outcome">
-        <span className={`outcome outcome-${record.outcome}`}>
-          {OUTCOME_LABELS[record.outcome]} · {record.status}
-        </span>
+        <span className={`outcome outcome-${kindClass}`}>{outcomeText(record)}</span>
+      </td>
+      <td data-label="Request id">
+        <code className="request-id">{record.requestId}</code>
       </td>
     </tr>
   );
@@ -120,7 +140,15 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
         <a
           className="button"
           href={usageApi.recordsCsvHref({ namespace: props.namespace, filter })}
-          download
+          download={recordsCsvName({
+            namespace: props.namespace,
+            key: filter.key,
+            model: filter.model,
+            outcome: filter.outcome,
+            from: optionalTime(filter.from),
+            to: optionalTime(filter.to),
+            now: Date.now(),
+          })}
         >
           Download CSV
         </a>
@@ -217,6 +245,9 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
               : `Records ${first * pageSize + 1}–${first * pageSize + page.records.length}${page.nextCursor === null ? '' : ', more after'}`}
           </p>
           {page.records.length > 0 && (
+            <p className="time-zone">{timeZoneCaption(page.records[0]?.time ?? Date.now())}</p>
+          )}
+          {page.records.length > 0 && (
             <div className="table-wrap">
               <table className="records">
                 <caption className="visually-hidden">Usage records of {props.name}</caption>
@@ -242,7 +273,12 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
                     <th scope="col" className="num">
                       Duration
                     </th>
+                    <th scope="col" className="num">
+                      First byte
+                    </th>
+                    <th scope="col">Stream</th>
                     <th scope="col">Outcome</th>
+                    <th scope="col">Request id</th>
                   </tr>
                 </thead>
                 <tbody aria-busy={records.isPlaceholderData}>

@@ -9,7 +9,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyView } from '../api/console-api.js';
 import { keyFixture } from './key-fixture.js';
-import { KeysPage } from './keys-page.js';
+import { KeysPage, STATUS_COUNTERS_TEXT } from './keys-page.js';
 
 afterEach(cleanup);
 
@@ -131,6 +131,18 @@ describe('keys page', () => {
     const row = screen.getByRole('row', { name: /key-0001/ });
     expect(row.querySelector('td[data-label="Today"]')?.textContent).toBe('unavailable');
     // The operator's figures (quota, windows) are still shown.
+    expect(row.textContent).toContain('$1.50 / $10.00');
+  });
+
+  it('says when quota, windows and last use are the status instead of the live counters', () => {
+    renderWithKeys(2);
+    expect(screen.queryByText(STATUS_COUNTERS_TEXT)).toBeNull();
+    cleanup();
+    renderWithKeys(2, {
+      change: (key) => ({ ...key, usage: { ...key.usage, countersSource: 'status' } }),
+    });
+    expect(screen.getByText(STATUS_COUNTERS_TEXT)).toBeTruthy();
+    const row = screen.getByRole('row', { name: /key-0001/ });
     expect(row.textContent).toContain('$1.50 / $10.00');
   });
 });

@@ -1,6 +1,8 @@
 /**
  * The keys of an account: search, sort, state, quota, windows, today's cost, last use. The search
- * and the sort run over every key; the table shows one page of them (100 by default).
+ * and the sort run over every key; the table shows one page of them (100 by default). Every
+ * figure of a row is read live by the server (the store's counters, the ledger's today); a note
+ * says when the counters are the ApiKey status instead.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
@@ -28,6 +30,10 @@ const TAIL: { column: SortColumn | null; label: string }[] = [
 ];
 
 const countKeys = (count: number): string => (count === 1 ? '1 key' : `${count} keys`);
+
+/** Said above the table when the server could not read the live counters of a key. */
+export const STATUS_COUNTERS_TEXT =
+  "Quota, windows and last use are as the operator last recorded them (up to a minute old): the console cannot read the gateway's live counters right now.";
 
 export function KeysPage(props: { namespace: string }) {
   const [, navigate] = useLocation();
@@ -127,6 +133,11 @@ export function KeysPage(props: { namespace: string }) {
         <>
           {keys.data.items.some((apiKey) => apiKey.usage.ledgerUnavailable) && (
             <UsageUnavailableNote />
+          )}
+          {keys.data.items.some((apiKey) => apiKey.usage.countersSource === 'status') && (
+            <p className="usage-unavailable" role="status">
+              {STATUS_COUNTERS_TEXT}
+            </p>
           )}
           <p className="count" role="status">
             {rows.length === keys.data.items.length

@@ -22,3 +22,19 @@ export const formatShare = (fraction: number): string =>
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+/**
+ * `Times in Europe/Berlin (UTC+01:00)`: the zone times are shown in (the browser's, unless
+ * `timeZone` is given) and its offset at `at`; `Times in UTC` for UTC itself.
+ */
+export function timeZoneCaption(at: number, timeZone?: string): string {
+  const format = new Intl.DateTimeFormat('en', {
+    timeZoneName: 'longOffset',
+    ...(timeZone === undefined ? {} : { timeZone }),
+  });
+  const name = format.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value;
+  const zone = format.resolvedOptions().timeZone;
+  if (zone === 'UTC' || zone === 'Etc/UTC') return 'Times in UTC';
+  const offset = name === undefined || name === 'GMT' ? '+00:00' : name.replace(/^GMT/, '');
+  return `Times in ${zone} (UTC${offset})`;
+}

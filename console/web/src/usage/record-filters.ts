@@ -14,6 +14,9 @@ export interface RecordFilterForm {
 
 export const EMPTY_FILTER: RecordFilterForm = { model: '', outcome: '', from: '', to: '' };
 
+/** A token-counting call's row says so instead of its outcome (it is no request). */
+export const TOKEN_COUNT_LABEL = 'Token count';
+
 export const OUTCOME_LABELS: Record<Outcome, string> = {
   success: 'Success',
   client_error: 'Client error',

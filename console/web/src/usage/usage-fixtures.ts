@@ -39,6 +39,7 @@ export function usageRecord(index: number, changes: Partial<UsageRecordRow> = {}
     outcome: 'success',
     stream: false,
     estimated: false,
+    kind: 'request',
     ...changes,
   };
 }
