@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import type { AdminObject } from '../api/admin-api.js';
 import { useAccess } from '../auth/use-access.js';
-import { formatUsd } from '../format/format-values.js';
+import { UsdAmount } from '../format/usd-amount.js';
 import { AccountFormPage } from './account-form-page.js';
 import { AdminList, type Column } from './admin-list.js';
 import { GroupFormPage } from './group-form-page.js';
@@ -26,8 +26,8 @@ function condition(item: AdminObject, type: string): string {
   return textOf(found.reason) === '' ? 'not ready' : textOf(found.reason);
 }
 
-const money = (value: unknown, absent: string): string =>
-  textOf(value) === '' ? absent : formatUsd(textOf(value));
+const money = (value: unknown, absent: string): ReactNode =>
+  textOf(value) === '' ? absent : <UsdAmount value={textOf(value)} />;
 
 const GROUP_COLUMNS: Column[] = [
   { label: 'Name', render: (item) => item.name },

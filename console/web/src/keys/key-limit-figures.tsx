@@ -4,7 +4,8 @@
  * `<div><dt/><dd/></div>` of the page's figures list.
  */
 import type { KeyView } from '../api/console-api.js';
-import { formatRelative, formatUsd } from '../format/format-values.js';
+import { formatRelative } from '../format/format-values.js';
+import { UsdAmount } from '../format/usd-amount.js';
 
 const WINDOWS = [
   { name: 'FiveHour', label: '5-hour window', limit: 'fiveHourUSD' },
@@ -15,16 +16,28 @@ export type KeyWindow = (typeof WINDOWS)[number];
 
 /**
  * `$0.50 of $2.50 · resets in 3 h`, `$0.50 used, no cap`, or `no cap`; a window with a cap and
- * no figure yet has used $0.
+ * no figure yet has used $0. Rounded amounts give their exact figure on hover and focus.
  */
-export function windowText(apiKey: KeyView, window: KeyWindow, now: number): string {
-  const cap = apiKey.limits[window.limit];
-  const used = apiKey.usage.windows.find((entry) => entry.name === window.name);
-  if (cap === null && used === undefined) return 'no cap';
-  const spent = formatUsd(used?.usedUSD ?? '0');
-  const figure = cap === null ? `${spent} used, no cap` : `${spent} of ${formatUsd(cap)}`;
+export function WindowFigure(props: { apiKey: KeyView; window: KeyWindow; now: number }) {
+  const cap = props.apiKey.limits[props.window.limit];
+  const used = props.apiKey.usage.windows.find((entry) => entry.name === props.window.name);
+  if (cap === null && used === undefined) return <>no cap</>;
+  const spent = <UsdAmount value={used?.usedUSD ?? '0'} />;
   const reset = used?.resetTime ?? null;
-  return reset === null ? figure : `${figure} · resets ${formatRelative(reset, now)}`;
+  return (
+    <>
+      {spent}
+      {cap === null ? (
+        ' used, no cap'
+      ) : (
+        <>
+          {' of '}
+          <UsdAmount value={cap} />
+        </>
+      )}
+      {reset !== null && ` · resets ${formatRelative(reset, props.now)}`}
+    </>
+  );
 }
 
 /** `1 Dec 2026, 12:00 UTC (in 4 d)`, `… (3 d ago)` once passed, or `never`. */
@@ -62,7 +75,9 @@ export function WindowFigures(props: { apiKey: KeyView; now: number }) {
       {WINDOWS.map((entry) => (
         <div key={entry.name}>
           <dt>{entry.label}</dt>
-          <dd>{windowText(props.apiKey, entry, props.now)}</dd>
+          <dd>
+            <WindowFigure apiKey={props.apiKey} window={entry} now={props.now} />
+          </dd>
         </div>
       ))}
     </>

@@ -10,7 +10,8 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type KeyAction, type Me } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
-import { formatRelative, formatUsd } from '../format/format-values.js';
+import { formatRelative, usdTextOfNano } from '../format/format-values.js';
+import { UsdAmount } from '../format/usd-amount.js';
 import { ErrorNote } from '../shell/error-note.js';
 import { orUnavailable, UsageUnavailableNote } from '../usage/usage-unavailable.js';
 import { ConfirmAction } from './confirm-action.js';
@@ -50,7 +51,8 @@ function useKeyUsageChart(): { Chart: KeyUsageChart | null; failed: boolean } {
   return loaded;
 }
 
-const usd = (nano: number): string => formatUsd(String(nano / 1e9));
+/** An amount of whole nano-dollars, exact on hover and focus. */
+const Usd = (props: { nano: number }) => <UsdAmount value={usdTextOfNano(props.nano)} />;
 const requests = (count: number): string => (count === 1 ? '1 request' : `${count} requests`);
 /** How long the page reads the key and its usage often after an action. */
 const WATCH_MS = 30_000;
@@ -116,21 +118,26 @@ function KeyUsagePanel(props: {
         <div>
           <dt>Today</dt>
           <dd>
-            {usd(today.costNano)} · {requests(today.requests)}
+            <Usd nano={today.costNano} /> · {requests(today.requests)}
           </dd>
         </div>
         <div>
           <dt>Last 30 days</dt>
           <dd>
-            {usd(lastDays.costNano)} · {requests(lastDays.requests)}
+            <Usd nano={lastDays.costNano} /> · {requests(lastDays.requests)}
           </dd>
         </div>
         <div>
           <dt>Quota</dt>
           <dd>
-            {quota === null
-              ? 'no quota'
-              : `${usd(quota.usedNano)} of ${usd(quota.limitNano)} (${usd(quota.remainingNano)} left)`}
+            {quota === null ? (
+              'no quota'
+            ) : (
+              <>
+                <Usd nano={quota.usedNano} /> of <Usd nano={quota.limitNano} /> (
+                <Usd nano={quota.remainingNano} /> left)
+              </>
+            )}
           </dd>
         </div>
       </dl>
@@ -206,7 +213,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
   // else what the operator last reported in the key's status.
   const ledgerQuota = usage.data === 'unavailable' ? null : (usage.data?.quota ?? null);
   const quotaUsed =
-    ledgerQuota === null ? formatUsd(apiKey.usage.usedUSD ?? '0') : usd(ledgerQuota.usedNano);
+    ledgerQuota === null ? (
+      <UsdAmount value={apiKey.usage.usedUSD ?? '0'} />
+    ) : (
+      <Usd nano={ledgerQuota.usedNano} />
+    );
   const now = key.dataUpdatedAt === 0 ? Date.now() : key.dataUpdatedAt;
   const busy = action.isPending || rotate.isPending || remove.isPending;
   const actionError = action.error ?? rotate.error ?? remove.error;
@@ -243,7 +254,11 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
           <dt>Quota</dt>
           <dd>
             {quotaUsed} /{' '}
-            {apiKey.limits.quotaUSD === null ? 'no limit' : formatUsd(apiKey.limits.quotaUSD)}
+            {apiKey.limits.quotaUSD === null ? (
+              'no limit'
+            ) : (
+              <UsdAmount value={apiKey.limits.quotaUSD} />
+            )}
           </dd>
         </div>
         <WindowFigures apiKey={apiKey} now={now} />

@@ -12,6 +12,7 @@ import { emptyUsage } from '../../../../store/usage-buckets.js';
 import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
 import { timeZoneCaption } from '../usage/format-usage.js';
 import { totals, usageRecord } from '../usage/usage-fixtures.js';
+import { keyFixture } from './key-fixture.js';
 import { KeyRecordsPage } from './key-records-page.js';
 
 afterEach(() => {
@@ -56,6 +57,8 @@ function renderRecords(): StubCall[] {
           }
         : { records: [usageRecord(2, { model: 'claude-opus-4-1' })], nextCursor: null };
     },
+    'GET /accounts/demo/keys/ci-key': () =>
+      keyFixture(1, { name: 'ci-key', displayName: 'CI runner 数据' }),
     'GET /accounts/demo/usage/models': () => ({
       models: [
         { ...totals(), model: 'claude-sonnet-4-6', costShare: 0.9 },
@@ -92,9 +95,20 @@ const cells = (row: HTMLElement | undefined): Record<string, string | null> =>
   );
 
 describe('key usage records', () => {
+  it('names the key by its label in the heading and the link back, and asks by its object name', async () => {
+    const calls = renderRecords();
+    expect(
+      await screen.findByRole('heading', { name: 'Usage records of CI runner 数据' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: '← CI runner 数据' }).getAttribute('href')).toBe(
+      '/accounts/demo/keys/ci-key',
+    );
+    expect(lastQuery(calls).get('key')).toBe('ci-key');
+  });
+
   it("lists the key's records with tokens, cost, duration and outcome", async () => {
     const calls = renderRecords();
-    const table = await screen.findByRole('table', { name: 'Usage records of ci-key' });
+    const table = await screen.findByRole('table', { name: 'Usage records of CI runner 数据' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(cells(rows[0])).toMatchObject({

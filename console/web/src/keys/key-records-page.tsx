@@ -7,9 +7,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { consoleApi } from '../api/console-api.js';
 import { usageApi, type UsageRecordRow } from '../api/usage-api.js';
+import { usdTextOfNano } from '../format/format-values.js';
+import { UsdAmount } from '../format/usd-amount.js';
 import { recordsCsvName } from '../../../server/usage/name-records-csv.js';
-import { formatCount, formatDuration, timeZoneCaption, usdOfNano } from '../usage/format-usage.js';
+import { formatCount, formatDuration, timeZoneCaption } from '../usage/format-usage.js';
 import {
   EMPTY_FILTER,
   OUTCOME_LABELS,
@@ -70,7 +73,7 @@ function RecordRow(props: { record: UsageRecordRow }) {
         {formatCount(usage.cacheWrite5m + usage.cacheWrite1h)}
       </td>
       <td data-label="Cost" className="num">
-        {usdOfNano(record.costNano)}
+        <UsdAmount value={usdTextOfNano(record.costNano)} />
         {record.estimated && <span className="sub">estimated</span>}
       </td>
       <td data-label="Duration" className="num">
@@ -120,6 +123,12 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
         to: new Date(Date.now() + 3_600_000).toISOString(),
       }),
   });
+  // The key's label for the heading: the key page's own query, so coming from there costs nothing.
+  const key = useQuery({
+    queryKey: ['key', props.namespace, props.name],
+    queryFn: () => consoleApi.key({ namespace: props.namespace, name: props.name }),
+  });
+  const label = key.data?.displayName ?? props.name;
   const change = (changes: Partial<RecordFilterForm>) => {
     setForm({ ...form, ...changes });
     setCursors([undefined]);
@@ -132,11 +141,11 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
     <section aria-labelledby="records-title" className="records-page">
       <p>
         <Link href={`/accounts/${props.namespace}/keys/${encodeURIComponent(props.name)}`}>
-          ← {props.name}
+          ← {label}
         </Link>
       </p>
       <div className="page-head">
-        <h1 id="records-title">Usage records of {props.name}</h1>
+        <h1 id="records-title">Usage records of {label}</h1>
         <a
           className="button"
           href={usageApi.recordsCsvHref({ namespace: props.namespace, filter })}
@@ -250,7 +259,7 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
           {page.records.length > 0 && (
             <div className="table-wrap">
               <table className="records">
-                <caption className="visually-hidden">Usage records of {props.name}</caption>
+                <caption className="visually-hidden">Usage records of {label}</caption>
                 <thead>
                   <tr>
                     <th scope="col">Time</th>

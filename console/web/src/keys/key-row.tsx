@@ -2,7 +2,8 @@
 import { memo } from 'react';
 import { Link } from 'wouter';
 import type { KeyView } from '../api/console-api.js';
-import { formatRelative, formatUsd, usedFraction } from '../format/format-values.js';
+import { formatRelative, usedFraction } from '../format/format-values.js';
+import { UsdAmount } from '../format/usd-amount.js';
 import { UnavailableFigure } from '../usage/usage-unavailable.js';
 import { readinessOf } from './key-readiness.js';
 
@@ -17,8 +18,8 @@ function UsageBar(props: { used: string | null; limit: string | null; label: str
   return (
     <div className="usage">
       <span>
-        {formatUsd(props.used ?? '0')} /{' '}
-        {props.limit === null ? 'no limit' : formatUsd(props.limit)}
+        <UsdAmount value={props.used ?? '0'} /> /{' '}
+        {props.limit === null ? 'no limit' : <UsdAmount value={props.limit} />}
       </span>
       {fraction !== null && (
         <meter
@@ -77,7 +78,8 @@ export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number
             return (
               <li key={window.name}>
                 <span className="window-name">{window.label}</span>{' '}
-                {formatUsd(used?.usedUSD ?? '0')} / {cap === null ? '∞' : formatUsd(cap)}
+                <UsdAmount value={used?.usedUSD ?? '0'} /> /{' '}
+                {cap === null ? '∞' : <UsdAmount value={cap} />}
                 {used?.resetTime != null && (
                   <span className="reset"> · resets {formatRelative(used.resetTime, now)}</span>
                 )}
@@ -92,7 +94,7 @@ export const KeyRow = memo(function KeyRow(props: { apiKey: KeyView; now: number
         ) : apiKey.usage.todayCostUSD === null ? (
           '—'
         ) : (
-          formatUsd(apiKey.usage.todayCostUSD)
+          <UsdAmount value={apiKey.usage.todayCostUSD} />
         )}
       </td>
       <td data-label="Last used">{formatRelative(apiKey.usage.lastUsedTime, now)}</td>

@@ -1,8 +1,4 @@
-/** Pure: how usage figures read on the usage pages (money from nano-USD, token counts, shares). */
-import { formatUsd, usdTextOfNano } from '../format/format-values.js';
-
-/** Exact from the whole nano-dollars (`nano / 1e9` would be `1e-7` for 100). */
-export const usdOfNano = (nano: number): string => formatUsd(usdTextOfNano(nano));
+/** Pure: how usage figures read on the usage pages (token counts, shares, durations, the time zone). */
 
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('en');
