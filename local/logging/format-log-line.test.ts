@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogDestination } from './create-log-destination.js';
+import { createLogDestination, resolveLogFormat } from './create-log-destination.js';
 import { formatLogLine } from './format-log-line.js';
 
 const time = Date.UTC(2026, 10, 27, 21, 19, 51, 235);
@@ -107,5 +107,14 @@ describe('createLogDestination', () => {
     expect(sink.text()).toMatch(
       /^\d\d:\d\d:\d\d\.235 INFO {2}console {2}Server listening at http:\/\/127\.0\.0\.1:1\nnot json\n$/,
     );
+  });
+});
+
+describe('resolveLogFormat', () => {
+  it('is pretty on a terminal and JSON otherwise, unless a format was chosen', () => {
+    expect(resolveLogFormat(undefined, true)).toBe('pretty');
+    expect(resolveLogFormat(undefined, false)).toBe('json');
+    expect(resolveLogFormat('json', true)).toBe('json');
+    expect(resolveLogFormat('pretty', false)).toBe('pretty');
   });
 });
