@@ -18,3 +18,20 @@ export const LOG_LEVEL_FLAG: FlagSpec = {
   fallback: 'info',
   about: 'fatal, error, warn, info, debug, trace or silent',
 };
+
+/** The store's key prefix, shared by the gateway, operator and recorder. */
+export const REDIS_PREFIX_FLAG: FlagSpec = {
+  name: 'redis-prefix',
+  value: 'PREFIX',
+  env: 'TOLLGATE_REDIS_PREFIX',
+  fallback: 'tg:',
+  about: 'Prefix of every Redis key',
+};
+
+export const METRICS_HOST_FLAG: FlagSpec = {
+  name: 'metrics-host',
+  value: 'HOST',
+  env: 'TOLLGATE_METRICS_HOST',
+  fallback: '0.0.0.0',
+  about: 'Metrics address',
+};

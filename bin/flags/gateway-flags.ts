@@ -1,4 +1,9 @@
-import { LOG_LEVEL_FLAG, type FlagSpec } from './flag-spec.js';
+import {
+  LOG_LEVEL_FLAG,
+  METRICS_HOST_FLAG,
+  REDIS_PREFIX_FLAG,
+  type FlagSpec,
+} from './flag-spec.js';
 
 const ms = (name: string, fallback: string, about: string): FlagSpec => ({
   name,
@@ -30,13 +35,7 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
     fallback: '9090',
     about: 'Prometheus metrics port',
   },
-  {
-    name: 'metrics-host',
-    value: 'HOST',
-    env: 'TOLLGATE_METRICS_HOST',
-    fallback: '0.0.0.0',
-    about: 'Metrics address',
-  },
+  METRICS_HOST_FLAG,
   {
     name: 'trusted-proxies',
     value: 'LIST',
@@ -63,13 +62,7 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
     env: 'TOLLGATE_REDIS_URL, REDIS_URL',
     about: 'Redis; without it the memory store',
   },
-  {
-    name: 'redis-prefix',
-    value: 'PREFIX',
-    env: 'TOLLGATE_REDIS_PREFIX',
-    fallback: 'tg:',
-    about: 'Prefix of every Redis key',
-  },
+  REDIS_PREFIX_FLAG,
   {
     name: 'data-dir',
     value: 'DIR',

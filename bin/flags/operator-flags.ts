@@ -1,4 +1,9 @@
-import { LOG_LEVEL_FLAG, type FlagSpec } from './flag-spec.js';
+import {
+  LOG_LEVEL_FLAG,
+  METRICS_HOST_FLAG,
+  REDIS_PREFIX_FLAG,
+  type FlagSpec,
+} from './flag-spec.js';
 
 export const OPERATOR_FLAGS: readonly FlagSpec[] = [
   {
@@ -21,13 +26,7 @@ export const OPERATOR_FLAGS: readonly FlagSpec[] = [
     env: 'REDIS_URL',
     about: 'Redis; without it the memory store in --data-dir',
   },
-  {
-    name: 'redis-prefix',
-    value: 'PREFIX',
-    env: 'TOLLGATE_REDIS_PREFIX',
-    fallback: 'tg:',
-    about: 'Prefix of every Redis key',
-  },
+  REDIS_PREFIX_FLAG,
   {
     name: 'data-dir',
     value: 'DIR',
@@ -55,13 +54,7 @@ export const OPERATOR_FLAGS: readonly FlagSpec[] = [
     fallback: '9091',
     about: 'Prometheus metrics port',
   },
-  {
-    name: 'metrics-host',
-    value: 'HOST',
-    env: 'TOLLGATE_METRICS_HOST',
-    fallback: '0.0.0.0',
-    about: 'Metrics address',
-  },
+  METRICS_HOST_FLAG,
   {
     name: 'spend-gauges',
     env: 'TOLLGATE_SPEND_GAUGES',

@@ -1,4 +1,9 @@
-import { LOG_LEVEL_FLAG, type FlagSpec } from './flag-spec.js';
+import {
+  LOG_LEVEL_FLAG,
+  METRICS_HOST_FLAG,
+  REDIS_PREFIX_FLAG,
+  type FlagSpec,
+} from './flag-spec.js';
 
 export const RECORDER_FLAGS: readonly FlagSpec[] = [
   {
@@ -13,13 +18,7 @@ export const RECORDER_FLAGS: readonly FlagSpec[] = [
     env: 'TOLLGATE_REDIS_CLUSTER_NODES',
     about: 'host:port seeds of a Redis Cluster (instead of --redis-url)',
   },
-  {
-    name: 'redis-prefix',
-    value: 'PREFIX',
-    env: 'TOLLGATE_REDIS_PREFIX',
-    fallback: 'tg:',
-    about: 'Prefix of every Redis key',
-  },
+  REDIS_PREFIX_FLAG,
   {
     name: 'database-url',
     value: 'URL',
@@ -48,13 +47,7 @@ export const RECORDER_FLAGS: readonly FlagSpec[] = [
     fallback: '9092',
     about: 'Metrics and liveness',
   },
-  {
-    name: 'metrics-host',
-    value: 'HOST',
-    env: 'TOLLGATE_METRICS_HOST',
-    fallback: '0.0.0.0',
-    about: 'Metrics address',
-  },
+  METRICS_HOST_FLAG,
   {
     name: 'consumer',
     value: 'NAME',
