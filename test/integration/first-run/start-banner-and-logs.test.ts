@@ -57,17 +57,32 @@ async function idle(local: LocalProcess, quietMs = 2_000, limitMs = 10_000): Pro
   }
 }
 
+/**
+ * Starts local mode, uses the console, waits until the output settles and checks that nothing
+ * came after the banner; then gives the output at readiness to `check`, split at the banner.
+ */
+async function startAndWatch(
+  environment: Readonly<Record<string, string>>,
+  check: (printed: { ready: string; logs: string[]; banner: string }) => void,
+): Promise<void> {
+  const local = await startLocalProcess(data, [], environment);
+  try {
+    const ready = local.output();
+    await useConsole(local);
+    await idle(local);
+    // Nothing after the banner: not while idle, not for the console's requests.
+    expect(local.output()).toBe(ready);
+    const { logs, banner } = split(ready);
+    expect(logs.length).toBeGreaterThan(2);
+    check({ ready, logs, banner });
+  } finally {
+    expect(await local.stop()).toBe(0);
+  }
+}
+
 describe('tollgate local, printed', () => {
   it('first start: JSON log lines off a terminal, then the banner, ending with the sign-in and the password', async () => {
-    const local = await startLocalProcess(data, [], INFO);
-    try {
-      const ready = local.output();
-      await useConsole(local);
-      await idle(local);
-      // Nothing after the banner: not while idle, not for the console's requests.
-      expect(local.output()).toBe(ready);
-      const { logs, banner } = split(ready);
-      expect(logs.length).toBeGreaterThan(2);
+    await startAndWatch(INFO, ({ ready, logs, banner }) => {
       for (const line of logs) expect(() => JSON.parse(line) as unknown).not.toThrow();
       const password = readFileSync(passwordFile, 'utf8').trim();
       expect(password.length).toBeGreaterThan(10);
@@ -78,20 +93,11 @@ describe('tollgate local, printed', () => {
       );
       // The password is in the banner's sign-in line and nowhere else.
       expect(ready.split(password)).toHaveLength(2);
-    } finally {
-      expect(await local.stop()).toBe(0);
-    }
+    });
   }, 120_000);
 
   it('later start: readable log lines when asked, and the banner names the password file, not the password', async () => {
-    const local = await startLocalProcess(data, [], { ...INFO, TOLLGATE_LOG_FORMAT: 'pretty' });
-    try {
-      const ready = local.output();
-      await useConsole(local);
-      await idle(local);
-      expect(local.output()).toBe(ready);
-      const { logs, banner } = split(ready);
-      expect(logs.length).toBeGreaterThan(2);
+    await startAndWatch({ ...INFO, TOLLGATE_LOG_FORMAT: 'pretty' }, ({ ready, logs, banner }) => {
       for (const line of logs) {
         expect(line).toMatch(
           /^\d\d:\d\d:\d\d\.\d{3} (TRACE|DEBUG|INFO |WARN |ERROR|FATAL) \S+ +\S/,
@@ -104,8 +110,6 @@ describe('tollgate local, printed', () => {
         `  console sign-in:    admin, password in ${passwordFile}`,
       );
       expect(ready).not.toContain(readFileSync(passwordFile, 'utf8').trim());
-    } finally {
-      expect(await local.stop()).toBe(0);
-    }
+    });
   }, 120_000);
 });
