@@ -65,6 +65,8 @@ export interface BuildOptions {
   estimateNano?: (request: FastifyRequest) => number;
   /** The price table; default: the shipped table plus `config.priceFile`, loaded once here. */
   prices?: PriceTable;
+  /** Where the log lines go (`tollgate local`'s terminal formatter); default stdout. */
+  logStream?: { write(line: string): void };
 }
 
 export interface GatewayHandle {
@@ -103,6 +105,7 @@ export function build(options: BuildOptions): FastifyInstance {
           url: redactUrl(request.url),
         }),
       },
+      ...(options.logStream === undefined ? {} : { stream: options.logStream }),
     },
     logController: accessLog,
     bodyLimit: config.bodyLimitBytes,

@@ -82,3 +82,21 @@ describe('parseLocalConfig', () => {
     expect(() => parseLocalConfig(['--nope'], {})).toThrow(/Unknown option/);
   });
 });
+
+describe('parseLocalConfig: logging', () => {
+  it('takes the log format from --log-format over TOLLGATE_LOG_FORMAT, else leaves it to the terminal', () => {
+    expect(parseLocalConfig([], {}).logFormat).toBeUndefined();
+    expect(parseLocalConfig([], { TOLLGATE_LOG_FORMAT: '' }).logFormat).toBeUndefined();
+    expect(parseLocalConfig([], { TOLLGATE_LOG_FORMAT: 'PRETTY' }).logFormat).toBe('pretty');
+    const both = parseLocalConfig(['--log-format', 'json'], { TOLLGATE_LOG_FORMAT: 'pretty' });
+    expect(both.logFormat).toBe('json');
+    expect(() => parseLocalConfig(['--log-format', 'yaml'], {})).toThrow(/logFormat/);
+  });
+
+  it('takes the log level from --log-level over TOLLGATE_LOG_LEVEL', () => {
+    expect(parseLocalConfig([], {}).gateway.logLevel).toBe('info');
+    expect(parseLocalConfig([], { TOLLGATE_LOG_LEVEL: 'warn' }).gateway.logLevel).toBe('warn');
+    const both = parseLocalConfig(['--log-level', 'debug'], { TOLLGATE_LOG_LEVEL: 'warn' });
+    expect(both.gateway.logLevel).toBe('debug');
+  });
+});

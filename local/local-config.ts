@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseGatewaySettings, type GatewaySettings } from '../gateway/gateway-config.js';
 import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
+import { LOG_FORMATS } from './logging/create-log-destination.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -24,6 +25,8 @@ const configSchema = z.object({
   /** PostgreSQL for the ledger; without it, embedded PGlite in `<data>/ledger`. */
   databaseUrl: z.string().min(1).optional(),
   retentionDays: z.coerce.number().int().min(1).max(36_500).default(DEFAULT_RETENTION_DAYS),
+  /** `json` or `pretty`; absent: pretty on a terminal, JSON otherwise. */
+  logFormat: z.enum(LOG_FORMATS).optional(),
 });
 
 export type LocalConfig = Readonly<z.infer<typeof configSchema>> & {
@@ -37,6 +40,10 @@ export type LocalConfig = Readonly<z.infer<typeof configSchema>> & {
  */
 function nextPort(base: number, offset: number): number {
   return base === 0 ? 0 : base + offset;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
 }
 
 export function parseLocalConfig(
@@ -55,6 +62,8 @@ export function parseLocalConfig(
       host: { type: 'string' },
       'database-url': { type: 'string' },
       'retention-days': { type: 'string' },
+      'log-format': { type: 'string' },
+      'log-level': { type: 'string' },
     },
     strict: true,
   });
@@ -77,13 +86,18 @@ export function parseLocalConfig(
     consolePublicOrigins: environment.TOLLGATE_CONSOLE_PUBLIC_ORIGINS?.split(',')
       .map((origin) => origin.trim())
       .filter((origin) => origin !== ''),
-    redisUrl: redisUrl === '' ? undefined : redisUrl,
-    databaseUrl: databaseUrl === '' ? undefined : databaseUrl,
+    redisUrl: nonEmpty(redisUrl),
+    databaseUrl: nonEmpty(databaseUrl),
     retentionDays: values['retention-days'] ?? environment.TOLLGATE_RETENTION_DAYS,
+    logFormat: nonEmpty(values['log-format'] ?? environment.TOLLGATE_LOG_FORMAT)?.toLowerCase(),
   });
   if (!result.success) {
     throw new Error(`invalid configuration: ${z.prettifyError(result.error)}`);
   }
-  const gateway = parseGatewaySettings([], { ...environment, TOLLGATE_PORT: undefined });
+  const gateway = parseGatewaySettings([], {
+    ...environment,
+    TOLLGATE_PORT: undefined,
+    TOLLGATE_LOG_LEVEL: values['log-level'] ?? environment.TOLLGATE_LOG_LEVEL,
+  });
   return Object.freeze({ ...result.data, gateway });
 }

@@ -1,16 +1,31 @@
 /**
  * `tollgate local`: control plane, operator, gateway and the usage recorder in one process, until
- * SIGINT/SIGTERM.
+ * SIGINT/SIGTERM. Log lines go to stdout, readable on a terminal and JSON otherwise
+ * (logging/create-log-destination.ts); the banner comes after the last start-up line.
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ADMIN_PASSWORD_FILE } from '../console/server/ensure-local-admin.js';
+import { formatStartBanner } from './format-start-banner.js';
 import { parseLocalConfig } from './local-config.js';
+import { createLogDestination, resolveLogFormat } from './logging/create-log-destination.js';
 import { OPERATOR_NAMESPACE, startLocalStack } from './start-local-stack.js';
 import { holdsNoObjects, startDemoWorld, takeDemoFlag } from './start-demo-world.js';
+
+/** Lets the writes queued by the start-up (timers, I/O callbacks) run before the banner. */
+function settle(): Promise<void> {
+  return new Promise((done) => setTimeout(done, 50));
+}
 
 export async function run(args: readonly string[]): Promise<void> {
   const demoFlag = takeDemoFlag(args, process.env);
   const config = parseLocalConfig(demoFlag.rest, process.env);
+  const logFormat = resolveLogFormat(config.logFormat, process.stdout.isTTY);
   const firstStart = holdsNoObjects(config.dataDirectory);
-  const stack = await startLocalStack(config);
+  const stack = await startLocalStack({
+    ...config,
+    logStream: createLogDestination(logFormat, process.stdout),
+  });
   const kubeconfig = stack.local.kubeconfigPath;
   const demo = await startDemoWorld({
     enabled: demoFlag.enabled,
@@ -25,31 +40,29 @@ export async function run(args: readonly string[]): Promise<void> {
     await stack.close();
     throw error;
   });
+  await settle();
+  const passwordFile = join(resolve(config.dataDirectory), ADMIN_PASSWORD_FILE);
   process.stdout.write(
-    [
-      'tollgate local is running',
-      `  gateway:            ${stack.gatewayUrl}`,
-      `  gateway metrics:    ${stack.metricsUrl}`,
-      `  operator metrics:   ${stack.operatorMetricsUrl}`,
-      `  console:            ${stack.consoleUrl}`,
-      ...(stack.consoleAdminPassword === undefined
-        ? []
-        : [
-            `  console sign-in:    admin / ${stack.consoleAdminPassword} (shown once; also in ${config.dataDirectory}/console-admin-password)`,
-          ]),
-      `  kubernetes API:     ${stack.local.apiUrl}`,
-      `  kubeconfig:         ${kubeconfig}`,
-      `  store:              ${stack.store.kind === 'redis' ? 'redis (REDIS_URL)' : 'memory, persisted to the data folder'}`,
-      `  usage ledger:       ${config.databaseUrl === undefined ? 'PGlite in the data folder (ledger/)' : 'PostgreSQL (--database-url)'}`,
-      ...(demo?.banner ?? [`  try: kubectl --kubeconfig ${kubeconfig} apply -f examples/`]),
-      '',
-    ].join('\n'),
+    formatStartBanner({
+      gatewayUrl: stack.gatewayUrl,
+      metricsUrl: stack.metricsUrl,
+      operatorMetricsUrl: stack.operatorMetricsUrl,
+      consoleUrl: stack.consoleUrl,
+      adminPassword: stack.consoleAdminPassword,
+      passwordFile,
+      passwordFileExists: existsSync(passwordFile),
+      apiUrl: stack.local.apiUrl,
+      kubeconfig,
+      store: stack.store.kind === 'redis' ? 'redis' : 'memory',
+      ledger: config.databaseUrl === undefined ? 'pglite' : 'postgresql',
+      demo: demo?.banner,
+    }),
   );
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolve();
+      done();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

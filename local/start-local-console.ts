@@ -12,6 +12,7 @@ import { parseConsoleConfigObject } from '../console/server/console-config.js';
 import { ensureLocalAdmin } from '../console/server/ensure-local-admin.js';
 import { KubeClient } from '../console/server/kubernetes/kube-client.js';
 import type { LiveCountersSource } from '../console/server/usage/live-key-counters.js';
+import type { LogStream } from './logging/create-log-destination.js';
 
 export interface LocalConsole {
   app: ConsoleApp;
@@ -39,6 +40,8 @@ export async function startLocalConsole(options: {
   /** The local gateway's address, written into the keys' client configuration. */
   gatewayUrl?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Where the console's log lines go; default pino's own JSON to stdout. */
+  logStream?: LogStream | undefined;
 }): Promise<LocalConsole> {
   const config = parseConsoleConfigObject({
     host: options.host,
@@ -60,6 +63,7 @@ export async function startLocalConsole(options: {
     ledger: options.ledger,
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
+    ...(options.logStream === undefined ? {} : { logStream: options.logStream }),
   });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

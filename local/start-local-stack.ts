@@ -31,6 +31,7 @@ import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
 import { InProcessAgent, inProcessKubeConfig } from './control-plane/connect-in-process.js';
 import { startLocal, type Local } from './start-local.js';
 import { startLocalConsole } from './start-local-console.js';
+import type { LogStream } from './logging/create-log-destination.js';
 
 export const OPERATOR_NAMESPACE = 'tollgate-system';
 
@@ -54,6 +55,8 @@ export interface LocalStackOptions {
   /** Gateway settings from `TOLLGATE_*` (trusted proxies, timeouts, time zone...). */
   gateway: GatewaySettings;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Where each part's log lines go (by component); default pino's own JSON to stdout. */
+  logStream?: (component: string) => LogStream;
   /** How often key usage in `.status` is refreshed; default one minute. */
   usageRefreshMs?: number;
 }
@@ -108,7 +111,12 @@ async function recordSource(options: {
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dataDirectory = resolve(options.dataDirectory);
   const logLevel = options.logLevel ?? options.gateway.logLevel;
-  const logger = pino({ name: 'tollgate-local', level: logLevel });
+  const streamOf = (component: string) => options.logStream?.(component);
+  const localStream = streamOf('local');
+  const logger =
+    localStream === undefined
+      ? pino({ name: 'tollgate-local', level: logLevel })
+      : pino({ name: 'tollgate-local', level: logLevel }, localStream);
   const local = await startLocal({ dataDirectory, host: options.host, apiPort: options.apiPort });
   const closers: (() => Promise<void>)[] = [() => local.close()];
   const closeAll = async (): Promise<void> => {
@@ -172,7 +180,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       port: options.port,
       logLevel,
     };
-    const gateway = build({ store, config, registry });
+    const gatewayStream = streamOf('gateway');
+    const gateway = build({
+      store,
+      config,
+      registry,
+      ...(gatewayStream === undefined ? {} : { logStream: gatewayStream }),
+    });
     closers.push(() => gateway.close());
     await gateway.listen({ host: options.host, port: options.port });
     const metrics = buildMetricsServer(registry);
@@ -192,6 +206,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       timeZone: options.gateway.timeZone,
       gatewayUrl: addressOf(gateway),
       logLevel,
+      logStream: streamOf('console'),
     });
     closers.push(() => consoleServer.app.close());
     return {

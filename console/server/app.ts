@@ -27,6 +27,7 @@ import { createOidcSignIn } from './auth/oidc-sign-in.js';
 import { permittedOrigins } from './auth/permitted-origins.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from './auth/session-store.js';
 import type { ConsoleConfig } from './console-config.js';
+import { DebugAccessLog } from './debug-access-log.js';
 import type { ConsoleContext } from './console-context.js';
 import { ConsoleError, isConsoleError, toErrorBody } from './console-error.js';
 import { KubeApiError, KubeClient, loadKubeConfig } from './kubernetes/kube-client.js';
@@ -53,6 +54,8 @@ export interface ConsoleParts {
   /** Where the console's metrics are registered (default: a registry of their own). */
   registry?: Registry;
   now?: () => number;
+  /** Where the log lines go (`tollgate local`'s terminal formatter); default stdout. */
+  logStream?: { write(line: string): void };
 }
 
 export interface ConsoleApp extends FastifyInstance {
@@ -90,7 +93,9 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
       level: config.logLevel,
       name: 'tollgate-console',
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]'],
+      ...(parts.logStream === undefined ? {} : { stream: parts.logStream }),
     },
+    logController: new DebugAccessLog(),
     trustProxy: false,
     bodyLimit: 1024 * 1024,
     // A path fastify cannot decode (a malformed percent-encoding) never reaches a route or the

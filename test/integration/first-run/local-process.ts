@@ -27,15 +27,25 @@ function line(output: string, label: string): string {
   return match[1];
 }
 
+/** The banner's last line: the console sign-in, after every start-up log line. */
+const LAST_LINE = /console sign-in:.*\n/;
+
 export async function startLocalProcess(
   dataDirectory: string,
   extraArgs: readonly string[] = [],
+  environment: Readonly<Record<string, string>> = {},
 ): Promise<LocalProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [tollgate, 'local', '--port', '0', '--data', dataDirectory, ...extraArgs],
     {
-      env: { ...process.env, TOLLGATE_LOG_LEVEL: 'warn', TOLLGATE_DEMO: '' },
+      env: {
+        ...process.env,
+        TOLLGATE_LOG_LEVEL: 'warn',
+        TOLLGATE_DEMO: '',
+        TOLLGATE_LOG_FORMAT: '',
+        ...environment,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -45,12 +55,11 @@ export async function startLocalProcess(
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   const killer = setTimeout(() => child.kill('SIGKILL'), 170_000);
   const deadline = Date.now() + 60_000;
-  // The banner's last line: the demo's usage example, or the examples hint without a demo.
-  while (!/(its usage|try):.*\n/.test(output) && Date.now() < deadline) {
+  while (!LAST_LINE.test(output) && Date.now() < deadline) {
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (!/(its usage|try):.*\n/.test(output)) {
+  if (!LAST_LINE.test(output)) {
     child.kill('SIGKILL');
     clearTimeout(killer);
     throw new Error(`tollgate local did not start:\n${output}`);

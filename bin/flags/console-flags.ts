@@ -1,0 +1,45 @@
+import { LOG_LEVEL_FLAG, type FlagSpec } from './flag-spec.js';
+
+/** `--name VALUE` overriding `TOLLGATE_CONSOLE_NAME`; `[placeholder, about, default?]`. */
+const flag = (name: string, [value, about, fallback]: [string, string, string?]): FlagSpec => ({
+  name,
+  value,
+  env: `TOLLGATE_CONSOLE_${name.toUpperCase().replaceAll('-', '_')}`,
+  ...(fallback === undefined ? {} : { fallback }),
+  about,
+});
+
+export const CONSOLE_FLAGS: readonly FlagSpec[] = [
+  flag('host', ['HOST', 'Listening address', '0.0.0.0']),
+  flag('port', ['PORT', 'Listening port', '8084']),
+  flag('metrics-port', ['PORT', 'Metrics port (none when absent; the chart sets 9093)']),
+  flag('metrics-host', ['HOST', 'Metrics address']),
+  flag('kubeconfig', ['FILE', "The console's own identity (may impersonate)", 'in-cluster']),
+  flag('operator-namespace', ['NS', 'Local users and upstream credentials', 'tollgate-system']),
+  flag('users-secret', ['NAME', 'Secret of the local users', 'tollgate-console-users']),
+  flag('local-users', ['BOOL', 'Local-user sign-in on or off', 'true']),
+  flag('oidc-issuer', ['URL', 'OpenID Connect sign-in: the issuer']),
+  flag('oidc-client-id', ['ID', 'OIDC client id']),
+  flag('oidc-client-secret', ['SECRET', 'OIDC client secret']),
+  flag('oidc-redirect-url', ['URL', 'OIDC redirect URL']),
+  flag('oidc-username-claim', ['CLAIM', 'Claim of the username', 'email']),
+  flag('oidc-groups-claim', ['CLAIM', 'Claim of the groups', 'groups']),
+  flag('oidc-username-prefix', ['PREFIX', 'Prefix of OIDC usernames']),
+  flag('oidc-groups-prefix', ['PREFIX', 'Prefix of OIDC groups']),
+  flag('oidc-scopes', ['LIST', 'OIDC scopes']),
+  flag('oidc-display-name', ['TEXT', 'Name of the OIDC sign-in button']),
+  flag('redis-url', ['URL', 'Sessions in Redis (also REDIS_URL)']),
+  flag('redis-prefix', ['PREFIX', 'Prefix of the session keys (also TOLLGATE_REDIS_PREFIX)']),
+  flag('session-file', ['FILE', 'Sessions in memory, persisted to this file']),
+  flag('session-idle-seconds', ['N', 'Session idle expiry', '3600']),
+  flag('session-max-seconds', ['N', 'Session longest life', '43200']),
+  flag('cookie-secure', ['auto|true|false', 'Secure cookies', 'auto']),
+  flag('public-origins', ['LIST', 'Where people open it (the Origin check)']),
+  flag('allowed-origins', ['LIST', 'Further origins allowed to call the API']),
+  flag('trusted-proxies', ['LIST', 'Proxies whose X-Forwarded-For/-Proto count']),
+  flag('time-zone', ['ZONE', 'Days of the usage figures (also TOLLGATE_TIME_ZONE)', 'UTC']),
+  flag('database-url', ['URL', 'The ledger (also TOLLGATE_DATABASE_URL)']),
+  flag('web-root', ['DIR', 'Folder of the built web app']),
+  flag('gateway-url', ['URL', "Clients' gateway URL (client configuration)"]),
+  { ...LOG_LEVEL_FLAG, env: 'TOLLGATE_CONSOLE_LOG_LEVEL' },
+];

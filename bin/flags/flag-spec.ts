@@ -1,0 +1,37 @@
+/** One flag of a `tollgate` command, as its help text and the argument check read it. */
+export interface FlagSpec {
+  /** Without the leading `--`. */
+  name: string;
+  /** The placeholder of its value (`PORT`); absent for a flag that takes none (`--no-demo`). */
+  value?: string;
+  /** The environment variable it overrides. */
+  env?: string;
+  /** What it is when not given. */
+  fallback?: string;
+  about: string;
+}
+
+export const LOG_LEVEL_FLAG: FlagSpec = {
+  name: 'log-level',
+  value: 'LEVEL',
+  env: 'TOLLGATE_LOG_LEVEL',
+  fallback: 'info',
+  about: 'fatal, error, warn, info, debug, trace or silent',
+};
+
+/** The store's key prefix, shared by the gateway, operator and recorder. */
+export const REDIS_PREFIX_FLAG: FlagSpec = {
+  name: 'redis-prefix',
+  value: 'PREFIX',
+  env: 'TOLLGATE_REDIS_PREFIX',
+  fallback: 'tg:',
+  about: 'Prefix of every Redis key',
+};
+
+export const METRICS_HOST_FLAG: FlagSpec = {
+  name: 'metrics-host',
+  value: 'HOST',
+  env: 'TOLLGATE_METRICS_HOST',
+  fallback: '0.0.0.0',
+  about: 'Metrics address',
+};

@@ -1,0 +1,77 @@
+import { LOG_LEVEL_FLAG, type FlagSpec } from './flag-spec.js';
+
+export const LOCAL_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'data',
+    value: 'DIR',
+    env: 'TOLLGATE_DATA_DIR',
+    fallback: './.tollgate',
+    about: 'Data folder: objects, kubeconfig, keys, the memory store, the ledger',
+  },
+  {
+    name: 'port',
+    value: 'PORT',
+    env: 'TOLLGATE_PORT',
+    fallback: '8080',
+    about: 'Gateway port (0 = any free port, and for the ports below too)',
+  },
+  {
+    name: 'api-port',
+    value: 'PORT',
+    env: 'TOLLGATE_API_PORT',
+    fallback: 'PORT + 1',
+    about: 'Kubernetes API (HTTPS, self-signed)',
+  },
+  {
+    name: 'metrics-port',
+    value: 'PORT',
+    env: 'TOLLGATE_METRICS_PORT',
+    fallback: 'PORT + 2',
+    about: 'Gateway, recorder and console metrics',
+  },
+  {
+    name: 'operator-metrics-port',
+    value: 'PORT',
+    env: 'TOLLGATE_OPERATOR_METRICS_PORT',
+    fallback: 'PORT + 3',
+    about: 'Operator metrics',
+  },
+  {
+    name: 'console-port',
+    value: 'PORT',
+    env: 'TOLLGATE_CONSOLE_PORT',
+    fallback: 'PORT + 4',
+    about: 'The console',
+  },
+  {
+    name: 'host',
+    value: 'HOST',
+    env: 'TOLLGATE_HOST',
+    fallback: '127.0.0.1',
+    about: 'Address every part listens on',
+  },
+  {
+    name: 'database-url',
+    value: 'URL',
+    env: 'TOLLGATE_DATABASE_URL',
+    fallback: 'PGlite in <data>/ledger',
+    about: 'PostgreSQL for the usage ledger',
+  },
+  {
+    name: 'retention-days',
+    value: 'N',
+    env: 'TOLLGATE_RETENTION_DAYS',
+    fallback: '90',
+    about: 'Usage records older than this are dropped',
+  },
+  { name: 'demo', about: 'Demo world on a data folder without objects (the default)' },
+  { name: 'no-demo', env: 'TOLLGATE_DEMO=false', about: 'No demo world' },
+  {
+    name: 'log-format',
+    value: 'FORMAT',
+    env: 'TOLLGATE_LOG_FORMAT',
+    fallback: 'pretty on a terminal, else json',
+    about: 'json or pretty',
+  },
+  LOG_LEVEL_FLAG,
+];
