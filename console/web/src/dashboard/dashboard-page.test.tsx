@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountStanding } from '../api/usage-api.js';
 import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
 import { totals } from '../usage/usage-fixtures.js';
+import { keyFixture } from '../keys/key-fixture.js';
 import { DashboardPage } from './dashboard-page.js';
 
 afterEach(() => {
@@ -65,6 +66,10 @@ function renderDashboard(account: AccountStanding = standing): StubCall[] {
         },
         { ...totals({ requests: 1, costNano: 500_000 }), model: 'gpt-5.5', costShare: 0.2 },
       ],
+    }),
+    // One key of the two still listed, with a label; the other reads by its object name.
+    'GET /accounts/demo/keys': () => ({
+      items: [keyFixture(2, { uid: 'u2', name: 'laptop', displayName: 'Laptop 笔记本' })],
     }),
     'GET /accounts/demo/usage/top-keys': () => ({
       from: '',
@@ -151,6 +156,9 @@ describe('dashboard', () => {
       '/accounts/demo/keys/ci%20key',
     );
     expect(within(top).getAllByRole('row')[1]?.textContent).toContain('$0.002');
+    const labelled = await within(top).findByRole('link', { name: 'Laptop 笔记本' });
+    expect(labelled.getAttribute('href')).toBe('/accounts/demo/keys/laptop');
+    expect(labelled.parentElement?.querySelector('.object-name')?.textContent).toBe('laptop');
     // One period control on the page; the trend, the models and the top keys read the same range.
     expect(screen.getAllByRole('group', { name: 'Period' })).toHaveLength(1);
     expect(screen.queryByRole('combobox', { name: 'Period' })).toBeNull();

@@ -1,6 +1,7 @@
 /** The account's keys ranked by cost over the dashboard's period, each linking to its page. */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
+import { consoleApi } from '../api/console-api.js';
 import { totalTokens, usageApi } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-usd.js';
 import { UsdAmount } from '../format/usd-amount.js';
@@ -19,6 +20,14 @@ export function TopKeysPanel(props: {
     queryFn: () => usageApi.topKeys({ namespace: props.namespace, from, to, limit: 10 }),
     placeholderData: (previous) => previous,
   });
+  // The keys' labels, from the keys page's own query; without it (not allowed, not yet read, a
+  // deleted key) a key reads by its object name.
+  const keys = useQuery({
+    queryKey: ['keys', props.namespace],
+    queryFn: () => consoleApi.keys(props.namespace),
+    retry: false,
+  });
+  const labels = new Map(keys.data?.items.map((key) => [key.uid, key.displayName]));
   return (
     <section className="card span-2" aria-labelledby="top-keys-title">
       <div className="card-head">
@@ -50,33 +59,39 @@ export function TopKeysPanel(props: {
               </tr>
             </thead>
             <tbody>
-              {top.data.keys.map((key) => (
-                <tr key={key.keyUid}>
-                  <th scope="row">
-                    <Link
-                      href={`/accounts/${props.namespace}/keys/${encodeURIComponent(key.keyName)}`}
-                    >
-                      {key.keyName}
-                    </Link>
-                  </th>
-                  <td className="num wide-only">{formatCount(key.requests)}</td>
-                  <td className="num wide-only">{formatCount(totalTokens(key.tokens))}</td>
-                  <td className="num">
-                    <UsdAmount value={usdTextOfNano(key.costNano)} />
-                  </td>
-                  <td>
-                    <span className="share">
-                      <meter
-                        min={0}
-                        max={1}
-                        value={key.costShare}
-                        aria-label={`Share of ${key.keyName}`}
-                      />
-                      {formatShare(key.costShare)}
-                    </span>
-                  </td>
-                </tr>
-              ))}
+              {top.data.keys.map((key) => {
+                const label = labels.get(key.keyUid) ?? key.keyName;
+                return (
+                  <tr key={key.keyUid}>
+                    <th scope="row">
+                      <Link
+                        href={`/accounts/${props.namespace}/keys/${encodeURIComponent(key.keyName)}`}
+                      >
+                        {label}
+                      </Link>
+                      {label !== key.keyName && (
+                        <span className="hint object-name">{key.keyName}</span>
+                      )}
+                    </th>
+                    <td className="num wide-only">{formatCount(key.requests)}</td>
+                    <td className="num wide-only">{formatCount(totalTokens(key.tokens))}</td>
+                    <td className="num">
+                      <UsdAmount value={usdTextOfNano(key.costNano)} />
+                    </td>
+                    <td>
+                      <span className="share">
+                        <meter
+                          min={0}
+                          max={1}
+                          value={key.costShare}
+                          aria-label={`Share of ${label}`}
+                        />
+                        {formatShare(key.costShare)}
+                      </span>
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
