@@ -67,8 +67,8 @@ describe('schema validation', () => {
     expect(await refused(group)).toContain('spec.upstreamRefs[1]: Duplicate value: {"name":"a"}');
     const dated = await refused(apiKey('dated', '  expirationTime: tomorrow\n'));
     expect(dated).toContain('spec.expirationTime: Invalid value: "tomorrow"');
-    const long = await refused(apiKey('long', `  displayName: "${'x'.repeat(101)}"\n`));
-    expect(long).toContain('spec.displayName: Too long: may not be more than 100 bytes');
+    const long = await refused(apiKey('long', `  displayName: "${'x'.repeat(201)}"\n`));
+    expect(long).toContain('spec.displayName: Too long: may not be more than 200 bytes');
   });
 
   it('applies defaults and prunes unknown fields when validation is off', async () => {

@@ -220,7 +220,7 @@ describe('kubectl apply --server-side', () => {
     expect(object.metadata.generation).toBe(2);
     const invalid = await plane.kubectl(
       ['apply', '--server-side', '-f', '-'],
-      manifest('"' + 'x'.repeat(101) + '"'),
+      manifest('"' + 'x'.repeat(201) + '"'),
     );
     expect(invalid.stderr).toContain('spec.displayName: Too long');
     await plane.ok(['delete', 'ak', 'ssa']);
