@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../crds/schema/resources.js';
-import { keyViewOf, nanoToUsd } from './api-key-view.js';
+import { nanoToUsd } from '../usage/nano-to-usd.js';
+import { keyViewOf } from './api-key-view.js';
 
 const NOW = Date.UTC(2026, 10, 27, 12);
 

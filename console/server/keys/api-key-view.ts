@@ -4,23 +4,13 @@
  */
 import type { ApiKey } from '../../../crds/schema/resources.js';
 import type { KeyCounters } from '../../../store/store.js';
+import { nanoToUsd } from '../usage/nano-to-usd.js';
 import type { KeyView } from './key-schemas.js';
 
 export function keyStateOf(apiKey: ApiKey, now: number): KeyView['state'] {
   const expiry = apiKey.spec.expirationTime;
   if (expiry !== undefined && Date.parse(expiry) <= now) return 'expired';
   return apiKey.spec.suspend === true ? 'disabled' : 'enabled';
-}
-
-/** Pure: nano-USD as an exact decimal USD amount (`0.000086793`, `12.5`, `0`). */
-export function nanoToUsd(nano: number): string {
-  const negative = nano < 0;
-  const magnitude = Math.round(Math.abs(nano));
-  const whole = Math.floor(magnitude / 1_000_000_000);
-  const fraction = String(magnitude % 1_000_000_000)
-    .padStart(9, '0')
-    .replace(/0+$/, '');
-  return `${negative && magnitude > 0 ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 const isoTime = (time: number): string => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Account } from '../../../crds/schema/resources.js';
-import { nanoToUsd } from '../keys/api-key-view.js';
+import { nanoToUsd } from './nano-to-usd.js';
 import { readLive, type LiveCountersSource } from './live-key-counters.js';
 
 export interface LiveAccountCounters {

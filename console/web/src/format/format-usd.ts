@@ -131,11 +131,4 @@ export function formatUsdWithExact(value: string): string {
 }
 
 /** A whole number of nano-dollars as an exact decimal string: `86793000` → `'0.086793'`. */
-export function usdTextOfNano(nano: number): string {
-  const units = BigInt(Math.round(nano));
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(10, '0');
-  const fraction = digits.slice(-9).replace(/0+$/, '');
-  const whole = digits.slice(0, -9);
-  return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
-}
+export { nanoToUsd as usdTextOfNano } from '../../../server/usage/nano-to-usd.js';
