@@ -28,7 +28,7 @@ import { startRecorderService } from '../ledger/start-recorder-service.js';
 import { loadSecretFiles } from '../operator/load-secret-files.js';
 import { startOperator, type RunningOperator } from '../operator/start-operator.js';
 import { DEFAULT_RETENTION_DAYS } from '../ledger/apply-retention.js';
-import { InProcessAgent, inProcessKubeConfig } from './control-plane/connect-in-process.js';
+import { InProcessAgent, inProcessKubeConfig } from '../control-plane/connect-in-process.js';
 import { startLocal, type Local } from './start-local.js';
 import { startLocalConsole } from './start-local-console.js';
 import type { LogStream } from './logging/create-log-destination.js';

@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { ControlPlaneOptions } from './control-plane/start-control-plane.js';
-import { startControlPlane } from './control-plane/start-control-plane.js';
+import type { ControlPlaneOptions } from '../control-plane/start-control-plane.js';
+import { startControlPlane } from '../control-plane/start-control-plane.js';
 
 export interface LocalOptions extends Omit<ControlPlaneOptions, 'port' | 'host'> {
   host?: string;

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import type { RequestAttributes } from '../../../local/control-plane/request-attributes.js';
+import type { RequestAttributes } from '../../../control-plane/request-attributes.js';
 import { startTollgateProcess } from '../build/run-tollgate-process.js';
 import { writeUsersSecret } from '../console/console-harness.js';
 import { apiRequest, startPlane, type Plane } from '../control-plane/control-plane-harness.js';

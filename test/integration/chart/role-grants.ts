@@ -7,7 +7,7 @@
 import {
   requestAttributes,
   type RequestAttributes,
-} from '../../../local/control-plane/request-attributes.js';
+} from '../../../control-plane/request-attributes.js';
 import type { RecordedRequest } from './record-api-requests.js';
 import type { KubernetesObject } from './render-chart.js';
 

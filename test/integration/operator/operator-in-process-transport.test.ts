@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   InProcessAgent,
   inProcessKubeConfig,
-} from '../../../local/control-plane/connect-in-process.js';
+} from '../../../control-plane/connect-in-process.js';
 import { startOperator, type RunningOperator } from '../../../operator/start-operator.js';
 import type { Store } from '../../../store/store.js';
 import { account, apiKey, GROUP, UPSTREAM, type KubeObject } from './operator-fixtures.js';

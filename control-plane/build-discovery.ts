@@ -1,6 +1,6 @@
 /** Pure: the discovery documents (`/api`, `/api/v1`, `/apis`, `/apis/<group>[/<version>]`, `/version`). */
 import type { JsonObject } from './kube-object.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { VERBS } from './resource-kinds.js';
 
 function groupsOf(kinds: readonly ResourceKind[]): Map<string, string[]> {

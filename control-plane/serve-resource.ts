@@ -7,7 +7,7 @@ import { isJsonObject, objectName, objectNamespace } from './kube-object.js';
 import type { ObjectStore, WriteOptions } from './object-store.js';
 import type { ResourcePath } from './parse-resource-path.js';
 import { renderTable } from './render-table.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { apiVersionOf } from './resource-kinds.js';
 import { parseFieldSelector, parseLabelSelector } from './select-objects.js';
 import { serveWatch } from './serve-watch.js';

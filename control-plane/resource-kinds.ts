@@ -1,39 +1,10 @@
 /** The kinds the local control plane serves: core kinds plus the Tollgate CRDs (from renderCrd). */
-import { CATEGORY, renderAllCrds } from '../../crds/render-crds.js';
-import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
-import type { JsonObject, KubeObject } from './kube-object.js';
+import { CATEGORY, renderAllCrds } from '../crds/render-crds.js';
+import type { OpenApiSchema } from '../crds/schema/schema-builder.js';
+import type { JsonObject } from './kube-object.js';
 import { isJsonObject, objectField, textOf } from './kube-object.js';
 import { rbacKinds } from './rbac-kinds.js';
-
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  jsonPath?: string;
-  priority?: number;
-  description?: string;
-  /** Core kinds compute some cells (Secret DATA) instead of reading a path. */
-  compute?: (object: KubeObject) => string | number;
-}
-
-export interface ResourceKind {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-  singular: string;
-  shortNames: string[];
-  categories: string[];
-  namespaced: boolean;
-  hasStatus: boolean;
-  /** Tollgate kinds track spec generations; core kinds here do not. */
-  tracksGeneration: boolean;
-  schema: OpenApiSchema | undefined;
-  printerColumns: PrinterColumn[];
-  /** Discovery verbs when not the full set (the access reviews are create-only). */
-  verbs?: readonly string[];
-  /** An access review: answered on create, never stored. */
-  review?: boolean;
-}
+import type { PrinterColumn, ResourceKind } from './resource-kind.js';
 
 export const VERBS = [
   'create',

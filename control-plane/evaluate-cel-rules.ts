@@ -3,7 +3,7 @@
  * (those reading `oldSelf`) run only on update, when the old object has a value at the same path.
  */
 import { parse } from '@marcbachmann/cel-js';
-import type { CelRule, OpenApiSchema } from '../../crds/schema/schema-builder.js';
+import type { CelRule, OpenApiSchema } from '../crds/schema/schema-builder.js';
 import type { StatusCause } from './api-errors.js';
 import type { JsonObject, JsonValue } from './kube-object.js';
 import { isJsonObject } from './kube-object.js';

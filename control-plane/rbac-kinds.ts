@@ -4,7 +4,7 @@
  */
 import type { JsonValue, KubeObject } from './kube-object.js';
 import { isJsonObject, objectField, stringField, textOf } from './kube-object.js';
-import type { PrinterColumn, ResourceKind } from './resource-kinds.js';
+import type { PrinterColumn, ResourceKind } from './resource-kind.js';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const AUTHORIZATION_GROUP = 'authorization.k8s.io';

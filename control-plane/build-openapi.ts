@@ -3,7 +3,7 @@
  * learn that the server validates fields itself (the `fieldValidation` query parameter on PATCH).
  */
 import type { JsonObject, JsonValue } from './kube-object.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 
 export function groupVersionPath(kind: { group: string; version: string }): string {
   return kind.group === '' ? `api/${kind.version}` : `apis/${kind.group}/${kind.version}`;

@@ -33,7 +33,7 @@ import type { JsonValue, KubeObject } from './kube-object.js';
 import type { ObjectStore } from './object-store.js';
 import type { ResourcePath } from './parse-resource-path.js';
 import { parseResourcePath } from './parse-resource-path.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { findKind } from './resource-kinds.js';
 import { serveResource } from './serve-resource.js';
 

@@ -10,7 +10,7 @@ import type { RbacObjects } from './evaluate-rbac.js';
 import { rulesFor } from './evaluate-rbac.js';
 import type { JsonObject, JsonValue } from './kube-object.js';
 import { isJsonObject, objectField, stringField } from './kube-object.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { apiVersionOf } from './resource-kinds.js';
 import type { RequestAttributes, UserInfo } from './request-attributes.js';
 

@@ -7,7 +7,7 @@ import { badRequest, invalid } from './api-errors.js';
 import { evaluateCelRules } from './evaluate-cel-rules.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
 import { isJsonObject, objectName } from './kube-object.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { apiVersionOf } from './resource-kinds.js';
 import { RBAC_GROUP } from './rbac-kinds.js';
 import { normaliseRbacObject, pathSegmentProblems, validateRbacObject } from './validate-rbac.js';

@@ -10,7 +10,7 @@ import type { Decision, RbacObjects } from './evaluate-rbac.js';
 import { authorizeRbac } from './evaluate-rbac.js';
 import type { KubeObject } from './kube-object.js';
 import type { ObjectStore } from './object-store.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import type { RequestAttributes, UserInfo } from './request-attributes.js';
 import { RBAC_GROUP } from './rbac-kinds.js';
 

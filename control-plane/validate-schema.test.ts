@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
+import type { OpenApiSchema } from '../crds/schema/schema-builder.js';
 import { admitObject } from './admit-object.js';
 import { ApiError } from './api-errors.js';
 import type { KubeObject } from './kube-object.js';

@@ -4,7 +4,7 @@
  */
 import type { JsonObject, JsonValue, KubeObject } from './kube-object.js';
 import { isJsonObject, textOf } from './kube-object.js';
-import type { PrinterColumn, ResourceKind } from './resource-kinds.js';
+import type { PrinterColumn, ResourceKind } from './resource-kind.js';
 
 type Step =
   | { field: string }

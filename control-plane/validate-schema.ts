@@ -2,7 +2,7 @@
  * Pure: structural OpenAPI validation the way the API server does it for CRDs: defaulting, pruning of
  * unknown fields, then types, enums, patterns, bounds, required fields and list uniqueness.
  */
-import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
+import type { OpenApiSchema } from '../crds/schema/schema-builder.js';
 import type { StatusCause } from './api-errors.js';
 import type { JsonObject, JsonValue } from './kube-object.js';
 import { isJsonObject, jsonEqual } from './kube-object.js';

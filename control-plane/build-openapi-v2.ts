@@ -7,9 +7,9 @@
  * `x-kubernetes-group-version-kind`. Core kinds have
  * no definition, so kubectl skips their client-side check and the server validates them.
  */
-import type { OpenApiSchema } from '../../crds/schema/schema-builder.js';
+import type { OpenApiSchema } from '../crds/schema/schema-builder.js';
 import { schemaName } from './build-openapi.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 
 export interface SwaggerSchema {
   type?: string;

@@ -5,12 +5,12 @@
  * from crds/rbac. At each start a missing object is created and, unless it is annotated
  * `rbac.authorization.kubernetes.io/autoupdate: "false"`, missing rules and subjects are added back.
  */
-import { personaRoles } from '../../crds/rbac/persona-roles.js';
+import { personaRoles } from '../crds/rbac/persona-roles.js';
 import type { JsonObject, JsonValue, KubeObject } from './kube-object.js';
 import { isJsonObject, jsonEqual, objectName } from './kube-object.js';
 import type { ObjectStore } from './object-store.js';
 import { RBAC_GROUP } from './rbac-kinds.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 
 const autoupdate = 'rbac.authorization.kubernetes.io/autoupdate';
 const apiVersion = `${RBAC_GROUP}/v1`;

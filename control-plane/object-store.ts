@@ -19,7 +19,7 @@ import {
   stringField,
 } from './kube-object.js';
 import type { ObjectChange, ObjectFiles } from './persist-objects.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { apiVersionOf } from './resource-kinds.js';
 import type { Matcher } from './select-objects.js';
 import type { ChangeEvent, EventType } from './watch-hub.js';

@@ -10,7 +10,7 @@ import { objectNamespace, textOf } from './kube-object.js';
 import { collectionOf } from './object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { renderTable } from './render-table.js';
-import type { ResourceKind } from './resource-kinds.js';
+import type { ResourceKind } from './resource-kind.js';
 import { apiVersionOf } from './resource-kinds.js';
 import type { Matcher } from './select-objects.js';
 import type { ChangeEvent } from './watch-hub.js';
