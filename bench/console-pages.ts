@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openLedgerDatabase } from '../ledger/open-ledger-database.js';
-import { createTestDatabase } from '../ledger/test-support/ledger-test-databases.js';
+import { createTestDatabase } from '../test/support/ledger/ledger-test-databases.js';
 import { buildWebApp, openBrowser } from '../test/e2e/console/console-browser.js';
 import {
   allOf,

@@ -15,7 +15,7 @@ import { openLedgerDatabase } from '../ledger/open-ledger-database.js';
 import { queryAccountTrend } from '../ledger/queries/account-trend.js';
 import { queryKeySummary } from '../ledger/queries/key-summary.js';
 import { startOfLocalDay } from '../ledger/queries/local-time.js';
-import { createTestDatabase } from '../ledger/test-support/ledger-test-databases.js';
+import { createTestDatabase } from '../test/support/ledger/ledger-test-databases.js';
 import { percentile, sortAscending } from './compute-percentiles.js';
 
 const DAY = 86_400_000;

@@ -20,7 +20,7 @@ import { createUsageStreamLister } from '../ledger/recorder/list-usage-streams.j
 import type { RecordSource, SourceEntry } from '../store/usage-record-source.js';
 import { createRedisRecordSource } from '../store/redis-usage-record-source.js';
 import { startRecorderService } from '../ledger/start-recorder-service.js';
-import { createTestDatabase } from '../ledger/test-support/ledger-test-databases.js';
+import { createTestDatabase } from '../test/support/ledger/ledger-test-databases.js';
 import { connectRedisClient, waitUntilReady } from '../store/connect-redis-client.js';
 import { createRedisKeyNames } from '../store/redis-key-names.js';
 import { createRedisStore } from '../store/redis-store.js';

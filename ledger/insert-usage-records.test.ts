@@ -6,8 +6,8 @@ import {
   LEDGER_KINDS,
   openTestLedger,
   type TestLedger,
-} from './test-support/ledger-test-databases.js';
-import { makeRecord } from './test-support/make-record.js';
+} from '../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../test/support/ledger/make-record.js';
 import { migrateLedger } from './migrate-ledger.js';
 
 const HOUR = 3_600_000;

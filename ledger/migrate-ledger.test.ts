@@ -6,8 +6,8 @@ import { insertUsageRecords } from './insert-usage-records.js';
 import { readNumber, type LedgerDatabase } from './ledger-database.js';
 import { migrateLedger } from './migrate-ledger.js';
 import { openLedgerDatabase } from './open-ledger-database.js';
-import { createTestDatabase } from './test-support/ledger-test-databases.js';
-import { makeRecord } from './test-support/make-record.js';
+import { createTestDatabase } from '../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../test/support/ledger/make-record.js';
 
 describe('ledger migrations on PostgreSQL', () => {
   let created: Awaited<ReturnType<typeof createTestDatabase>>;

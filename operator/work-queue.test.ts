@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WorkQueue } from './work-queue.js';
-import { recordingQueue } from './test-support/recording-queue.js';
+import { recordingQueue } from '../test/support/operator/recording-queue.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readFixtureLines } from '../../local/simulator/replay-usage-fixture.js';
+import { readFixtureLines } from '../../test/support/replay-usage-fixture.js';
 import { createStreamTap, type StreamFraming } from '../sse/create-stream-tap.js';
 import type { UsageAccumulator } from '../metering/usage-report.js';
 import { createChatUsageChunkStripper } from './openai-chat/request-chat-stream-usage.js';

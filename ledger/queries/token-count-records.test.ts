@@ -13,8 +13,8 @@ import {
   LEDGER_KINDS,
   openTestLedger,
   type TestLedger,
-} from '../test-support/ledger-test-databases.js';
-import { makeRecord } from '../test-support/make-record.js';
+} from '../../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../../test/support/ledger/make-record.js';
 import { queryKeySummary } from './key-summary.js';
 import { queryRecordsPage } from './records-page.js';
 

@@ -4,8 +4,8 @@ import {
   LEDGER_KINDS,
   openTestLedger,
   type TestLedger,
-} from '../test-support/ledger-test-databases.js';
-import { makeRecord } from '../test-support/make-record.js';
+} from '../../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../../test/support/ledger/make-record.js';
 import { buildTopKeysSql, queryTopKeys } from './top-keys.js';
 
 const H = 3_600_000;

@@ -5,8 +5,8 @@ import {
   LEDGER_KINDS,
   openTestLedger,
   type TestLedger,
-} from '../test-support/ledger-test-databases.js';
-import { makeRecord } from '../test-support/make-record.js';
+} from '../../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../../test/support/ledger/make-record.js';
 import { queryAccountTrend, queryModelDistribution } from './account-trend.js';
 import { csvField, exportRecordsCsv } from './export-records-csv.js';
 import { queryKeySummary } from './key-summary.js';

@@ -4,13 +4,13 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readNumber, type LedgerDatabase } from '../ledger-database.js';
 import { openLedgerDatabase } from '../open-ledger-database.js';
-import { createTestDatabase } from '../test-support/ledger-test-databases.js';
-import { makeRecord } from '../test-support/make-record.js';
+import { createTestDatabase } from '../../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../../test/support/ledger/make-record.js';
 import {
   startPostgresInstance,
   type PostgresInstance,
-} from '../test-support/start-postgres-instance.js';
-import { waitUntil } from '../test-support/wait-until.js';
+} from '../../test/support/ledger/start-postgres-instance.js';
+import { waitUntil } from '../../test/support/ledger/wait-until.js';
 import { createRedisRecordSource, RECORD_FIELD } from '../../store/redis-usage-record-source.js';
 import { runRecorder } from './run-recorder.js';
 

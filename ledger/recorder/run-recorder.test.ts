@@ -7,9 +7,9 @@ import {
   LEDGER_KINDS,
   openTestLedger,
   type TestLedger,
-} from '../test-support/ledger-test-databases.js';
-import { makeRecord } from '../test-support/make-record.js';
-import { waitUntil } from '../test-support/wait-until.js';
+} from '../../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../../test/support/ledger/make-record.js';
+import { waitUntil } from '../../test/support/ledger/wait-until.js';
 import { MemoryRecordQueue } from '../../store/memory-usage-record-source.js';
 import { createRedisRecordSource, RECORD_FIELD } from '../../store/redis-usage-record-source.js';
 import { runRecorder, type RecorderOptions } from './run-recorder.js';

@@ -10,8 +10,8 @@ import {
   LEDGER_KINDS,
   openTestLedger,
   type TestLedger,
-} from '../../../ledger/test-support/ledger-test-databases.js';
-import { makeRecord } from '../../../ledger/test-support/make-record.js';
+} from '../../../test/support/ledger/ledger-test-databases.js';
+import { makeRecord } from '../../../test/support/ledger/make-record.js';
 import { queryTodayCosts } from './today-costs.js';
 
 const H = 3_600_000;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createStreamTap } from '../../sse/create-stream-tap.js';
-import { replayUsageFixture } from '../../../local/simulator/replay-usage-fixture.js';
+import { replayUsageFixture } from '../../../test/support/replay-usage-fixture.js';
 import type { UsageReport } from '../../metering/usage-report.js';
 import {
   createOpenAIChatUsageAccumulator,

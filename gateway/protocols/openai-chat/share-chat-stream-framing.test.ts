@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFixtureLines } from '../../../local/simulator/replay-usage-fixture.js';
+import { readFixtureLines } from '../../../test/support/replay-usage-fixture.js';
 import { createStreamTap, sharesFraming, type StreamTap } from '../../sse/create-stream-tap.js';
 import type { UsageReport } from '../../metering/usage-report.js';
 import { USAGE_READERS } from '../usage-readers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replayUsageFixture } from '../../../local/simulator/replay-usage-fixture.js';
+import { replayUsageFixture } from '../../../test/support/replay-usage-fixture.js';
 import type { UsageReport } from '../../metering/usage-report.js';
 import {
   convertOpenAIResponsesUsage,

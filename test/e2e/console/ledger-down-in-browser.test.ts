@@ -7,10 +7,7 @@
  * 390 px window go to test-artifacts/console/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  MAINTENANCE_URL,
-} from '../../../ledger/test-support/ledger-test-databases.js';
+import { createTestDatabase, MAINTENANCE_URL } from '../../support/ledger/ledger-test-databases.js';
 import { startCuttableProxy, type CuttableProxy } from '../../support/cuttable-tcp-proxy.js';
 import { shootThemes, signIn, startLocalConsole, type LocalConsole } from './browser-steps.js';
 

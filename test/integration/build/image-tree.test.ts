@@ -21,7 +21,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { freePort } from '../../support/redis-server.js';
-import { createTestDatabase } from '../../../ledger/test-support/ledger-test-databases.js';
+import { createTestDatabase } from '../../support/ledger/ledger-test-databases.js';
 import { readDockerfile, readExecForm, readLabels, type DockerStage } from './read-dockerfile.js';
 import { startTollgateProcess } from './run-tollgate-process.js';
 

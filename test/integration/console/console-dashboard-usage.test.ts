@@ -13,7 +13,7 @@ import type { ConsoleApp } from '../../../console/server/app.js';
 import { insertUsageRecords } from '../../../ledger/insert-usage-records.js';
 import type { LedgerDatabase } from '../../../ledger/ledger-database.js';
 import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
-import { makeRecord } from '../../../ledger/test-support/make-record.js';
+import { makeRecord } from '../../support/ledger/make-record.js';
 import { createMemoryStore } from '../../../store/memory-store.js';
 import { createRedisStore } from '../../../store/redis-store.js';
 import type { Store } from '../../../store/store.js';

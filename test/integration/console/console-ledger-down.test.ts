@@ -18,11 +18,8 @@ import type { ConsoleApp } from '../../../console/server/app.js';
 import { insertUsageRecords } from '../../../ledger/insert-usage-records.js';
 import { ledgerDatabaseOf, type LedgerDatabase } from '../../../ledger/ledger-database.js';
 import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
-import { makeRecord } from '../../../ledger/test-support/make-record.js';
-import {
-  createTestDatabase,
-  MAINTENANCE_URL,
-} from '../../../ledger/test-support/ledger-test-databases.js';
+import { makeRecord } from '../../support/ledger/make-record.js';
+import { createTestDatabase, MAINTENANCE_URL } from '../../support/ledger/ledger-test-databases.js';
 import { startCuttableProxy } from '../../support/cuttable-tcp-proxy.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import {

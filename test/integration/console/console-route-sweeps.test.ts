@@ -19,7 +19,7 @@ import type { ConsoleApp } from '../../../console/server/app.js';
 import { insertUsageRecords } from '../../../ledger/insert-usage-records.js';
 import type { LedgerDatabase } from '../../../ledger/ledger-database.js';
 import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
-import { makeRecord } from '../../../ledger/test-support/make-record.js';
+import { makeRecord } from '../../support/ledger/make-record.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import {
   bindPlatformAdmins,

@@ -13,7 +13,7 @@ import type { LedgerDatabase } from '../../../ledger/ledger-database.js';
 import type { LedgerRecord } from '../../../ledger/ledger-record.js';
 import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
 import { recordQuotaResets } from '../../../ledger/record-quota-resets.js';
-import { makeRecord } from '../../../ledger/test-support/make-record.js';
+import { makeRecord } from '../../support/ledger/make-record.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import { buildConsole, call, signIn, writeUsersSecret, type Signed } from './console-harness.js';
 

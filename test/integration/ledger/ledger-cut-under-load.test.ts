@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { readNumber } from '../../../ledger/ledger-database.js';
-import { MAINTENANCE_URL } from '../../../ledger/test-support/ledger-test-databases.js';
+import { MAINTENANCE_URL } from '../../support/ledger/ledger-test-databases.js';
 import { startCuttableProxy, type CuttableProxy } from '../../support/cuttable-tcp-proxy.js';
 import { createKey, writeAccount } from '../gateway/gateway-fixture.js';
 import { startLedgerStack, waitUntil, type LedgerStack } from './ledger-harness.js';

@@ -18,10 +18,7 @@ import {
   startRecorderService,
   type RecorderService,
 } from '../../../ledger/start-recorder-service.js';
-import {
-  openTestLedger,
-  type TestLedger,
-} from '../../../ledger/test-support/ledger-test-databases.js';
+import { openTestLedger, type TestLedger } from '../../support/ledger/ledger-test-databases.js';
 import {
   startFakeProvider,
   type FakeProvider,

@@ -9,7 +9,7 @@ import type {
   SettlementRequest,
   Store,
 } from '../../../store/store.js';
-import { makeRecord } from '../../../ledger/test-support/make-record.js';
+import { makeRecord } from '../../support/ledger/make-record.js';
 import type { UsageRecord } from '../../../store/usage-records.js';
 
 export const NO_LIMITS: KeyPolicy['limits'] = {

@@ -1,5 +1,5 @@
 /** Test support for the work queue: a queue that records what it processes, and a gate. */
-import { WorkQueue, type WorkQueueOptions } from '../work-queue.js';
+import { WorkQueue, type WorkQueueOptions } from '../../../operator/work-queue.js';
 
 /** A queue whose processing records each key it is given, in order, and succeeds. */
 export function recordingQueue(options: Omit<WorkQueueOptions, 'process'> = {}) {

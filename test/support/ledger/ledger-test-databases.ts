@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { LedgerDatabase } from '../ledger-database.js';
-import { openLedgerDatabase } from '../open-ledger-database.js';
+import type { LedgerDatabase } from '../../../ledger/ledger-database.js';
+import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
 
 export const MAINTENANCE_URL =
   process.env.LEDGER_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../test/support/redis-server.js';
+import { freePort } from '../redis-server.js';
 
 const run = promisify(execFile);
 

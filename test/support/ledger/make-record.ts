@@ -1,5 +1,5 @@
 /** Builds usage records for tests, with overridable fields and deterministic defaults. */
-import type { LedgerRecord } from '../ledger-record.js';
+import type { LedgerRecord } from '../../../ledger/ledger-record.js';
 
 export function makeRecord(overrides: Partial<LedgerRecord> & { requestId: string }): LedgerRecord {
   return {
