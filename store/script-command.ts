@@ -4,7 +4,7 @@
  * constructor is given none (it would copy them with `Array.flat` and convert each in place), and
  * the RESP text is built here, with one byte count for the whole text when every argument is ASCII
  * instead of one per argument: about 1.9 µs per command against 4.5 for ioredis's own, the text
- * read once as the socket's write reads it (`npx tsx bench/script-command-bench.ts`; 2.1 to 2.3
+ * read once as the socket's write reads it (`npx tsx bench/micro/script-command-bench.ts`; 2.1 to 2.3
  * with a byte count per argument). ioredis still reads `args` for a cluster's key slot.
  */
 import { Command } from 'ioredis';

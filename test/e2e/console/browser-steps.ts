@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startLocalProcess, type LocalProcess } from '../../integration/first-run/local-process.js';
-import { buildWebApp, openBrowser, type ConsoleBrowser } from './console-browser.js';
+import { buildWebApp, openBrowser, type ConsoleBrowser } from '../../support/console-browser.js';
 
 export interface LocalConsole {
   local: LocalProcess;

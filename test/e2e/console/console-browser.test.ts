@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { developmentChunks } from './console-browser.js';
+import { developmentChunks } from '../../support/console-browser.js';
 
 let folder: string | undefined;
 afterEach(() => {

@@ -15,7 +15,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalProcess, type LocalProcess } from '../../integration/first-run/local-process.js';
 import { callUntilAccepted as callUntilAcceptedAt } from './call-gateway.js';
-import { buildWebApp, openBrowser, type ConsoleBrowser } from './console-browser.js';
+import { buildWebApp, openBrowser, type ConsoleBrowser } from '../../support/console-browser.js';
 
 const data = mkdtempSync(join(tmpdir(), 'tollgate-console-e2e-'));
 let local: LocalProcess;

@@ -16,7 +16,7 @@ import {
 } from '../../integration/console/oidc-provider-harness.js';
 import { freePort } from '../../support/redis-server.js';
 import { shootThemes } from './browser-steps.js';
-import { buildWebApp, openBrowser, type ConsoleBrowser } from './console-browser.js';
+import { buildWebApp, openBrowser, type ConsoleBrowser } from '../../support/console-browser.js';
 
 const webRoot = fileURLToPath(new URL('../../../console/web/dist', import.meta.url));
 

@@ -2,7 +2,7 @@
  * Test support: screenshots of the page as it is now at 1280 and 390 pixels wide, each in the light
  * and the dark theme (`<name>-<width>-<theme>.png`), the window put back to 1280 and light after.
  */
-import type { ConsoleBrowser } from './console-browser.js';
+import type { ConsoleBrowser } from '../../support/console-browser.js';
 
 export async function shootWidthsAndThemes(browser: ConsoleBrowser, name: string): Promise<void> {
   const { page } = browser;

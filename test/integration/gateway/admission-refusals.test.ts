@@ -16,7 +16,7 @@ import {
   openStore,
   writeUpstreams,
   type StoreKind,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 import { routes, type RouteCase } from './refusal-routes.js';
 import { accountKey, expectShape, rules, type RuleContext } from './refusal-rules.js';
 

@@ -30,7 +30,7 @@ import {
   postWithKey,
   writeAccount,
   writeUpstreams,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 const namespace = 'team-client-gone';
 /** Far longer than the test: a lease running out cannot be what frees anything here. */

@@ -24,7 +24,7 @@ import {
   writeAccount,
   writeUpstreams,
   type KeyOptions,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 export interface ForwardingEnvironment {
   store: Store;

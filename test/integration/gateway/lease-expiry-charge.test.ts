@@ -27,7 +27,12 @@ import {
   type FakeProvider,
 } from '../../../local/simulator/start-fake-provider.js';
 import { freePort } from '../../support/redis-server.js';
-import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
+import {
+  createKey,
+  newSecrets,
+  writeAccount,
+  writeUpstreams,
+} from '../../support/gateway-fixture.js';
 import { spawnRunGateway, waitUntilReady } from './spawn-run-gateway.js';
 
 const namespace = 'team-crash';

@@ -21,7 +21,7 @@ import {
   openStore,
   writeAccount,
   writeUpstreams,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 let store: Store;
 let fake: FakeProvider;

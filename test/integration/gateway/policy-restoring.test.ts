@@ -22,7 +22,7 @@ import {
   writeAccount,
   writeUpstreams,
   type StoreKind,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 import { routes } from './refusal-routes.js';
 import { expectShape } from './refusal-rules.js';
 

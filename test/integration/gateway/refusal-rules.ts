@@ -9,7 +9,7 @@ import {
   writeAccount,
   type KeyOptions,
   type Secrets,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 import type { Shape } from './refusal-routes.js';
 
 export interface RuleContext {

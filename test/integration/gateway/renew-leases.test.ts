@@ -14,7 +14,7 @@ import {
   openStore,
   writeAccount,
   type StoreKind,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 import { admission, leaseCharge } from '../store/store-fixtures.js';
 
 const leaseMs = 150;

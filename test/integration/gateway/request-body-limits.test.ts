@@ -22,7 +22,7 @@ import {
   writeAccount,
   writeUpstreams,
   type KeyOptions,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 import { exchange, upload } from './raw-http.js';
 
 const secrets = newSecrets();

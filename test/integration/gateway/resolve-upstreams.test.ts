@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UpstreamCache } from '../../../gateway/upstreams/resolve-upstreams.js';
 import { sealCredential } from '../../../store/seal-credential.js';
 import type { Store } from '../../../store/store.js';
-import { newSecrets, openStore } from './gateway-fixture.js';
+import { newSecrets, openStore } from '../../support/gateway-fixture.js';
 
 const secrets = newSecrets();
 let store: Store;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, expect, it } from 'vitest';
 import { freePort } from '../../support/redis-server.js';
-import { newSecrets } from './gateway-fixture.js';
+import { newSecrets } from '../../support/gateway-fixture.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-gateway-workers-'));
 

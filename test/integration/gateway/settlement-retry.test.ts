@@ -25,7 +25,7 @@ import {
   newSecrets,
   writeAccount,
   writeUpstreams,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 const namespace = 'team-blink';
 const redisDir = mkdtempSync(join(tmpdir(), 'tollgate-settlement-retry-'));

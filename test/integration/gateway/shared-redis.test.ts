@@ -19,7 +19,7 @@ import {
   newSecrets,
   writeAccount,
   writeUpstreams,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 const message = (stream: boolean) =>
   JSON.stringify({

@@ -18,7 +18,12 @@ import {
 } from '../../../local/simulator/start-fake-provider.js';
 import { createStore } from '../../../store/create-store.js';
 import { freePort } from '../../support/redis-server.js';
-import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
+import {
+  createKey,
+  newSecrets,
+  writeAccount,
+  writeUpstreams,
+} from '../../support/gateway-fixture.js';
 
 export function spawnRunGateway(options: {
   args: readonly string[];

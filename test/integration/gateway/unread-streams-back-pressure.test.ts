@@ -20,7 +20,12 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStore } from '../../../store/create-store.js';
 import { freePort } from '../../support/redis-server.js';
-import { createKey, newSecrets, writeAccount, writeUpstreams } from './gateway-fixture.js';
+import {
+  createKey,
+  newSecrets,
+  writeAccount,
+  writeUpstreams,
+} from '../../support/gateway-fixture.js';
 import { serveEndlessStreams, type EndlessStreams } from './serve-endless-stream.js';
 import { spawnRunGateway, waitUntilReady } from './spawn-run-gateway.js';
 

@@ -7,7 +7,12 @@ import { request } from 'undici';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../store/store.js';
-import { buildGateway, newSecrets, openStore, writeAccount } from './gateway-fixture.js';
+import {
+  buildGateway,
+  newSecrets,
+  openStore,
+  writeAccount,
+} from '../../support/gateway-fixture.js';
 import {
   inOrder,
   messageBody,

@@ -14,7 +14,12 @@ import {
   type FakeProvider,
 } from '../../../local/simulator/start-fake-provider.js';
 import { monitorRedis } from '../../support/monitor-redis.js';
-import { buildGateway, newSecrets, postWithKey, writeAccount } from './gateway-fixture.js';
+import {
+  buildGateway,
+  newSecrets,
+  postWithKey,
+  writeAccount,
+} from '../../support/gateway-fixture.js';
 import {
   anthropicError,
   inOrder,

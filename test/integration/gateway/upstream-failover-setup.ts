@@ -11,7 +11,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { UpstreamRef } from '../../../store/policy-documents.js';
 import type { Platform, Store } from '../../../store/store.js';
 import type { SettledRecord } from '../../../store/usage-records.js';
-import { createKey, putApiKeyUpstream, type KeyOptions, type Secrets } from './gateway-fixture.js';
+import {
+  createKey,
+  putApiKeyUpstream,
+  type KeyOptions,
+  type Secrets,
+} from '../../support/gateway-fixture.js';
 
 export async function putUpstream(
   store: Store,

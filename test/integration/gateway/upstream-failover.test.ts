@@ -23,7 +23,7 @@ import {
   openStore,
   writeAccount,
   writeUpstreams,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 import {
   anthropicError,
   inOrder,

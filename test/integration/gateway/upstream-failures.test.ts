@@ -17,7 +17,7 @@ import {
   tinyUpstream,
   useForwardingGateway,
 } from './forwarding-setup.js';
-import { buildGateway, createKey } from './gateway-fixture.js';
+import { buildGateway, createKey } from '../../support/gateway-fixture.js';
 
 useForwardingGateway();
 

@@ -25,7 +25,7 @@ import {
   writeAccount,
   writeUpstreams,
   type StoreKind,
-} from './gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 const NANO = 1_000_000_000;
 let redis: RedisServer;

@@ -15,7 +15,7 @@ import { hashKeyValue } from '../../../store/hash-key-value.js';
 import type { AccountPolicy, KeyCounters } from '../../../store/store.js';
 import { WINDOWS } from '../../../store/store.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
-import { createKey, writeUpstreams } from '../gateway/gateway-fixture.js';
+import { createKey, writeUpstreams } from '../../support/gateway-fixture.js';
 import {
   anthropicClient,
   callMessages,

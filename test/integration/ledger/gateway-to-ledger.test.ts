@@ -10,7 +10,7 @@ import { applyRetention } from '../../../ledger/apply-retention.js';
 import { readNumber } from '../../../ledger/ledger-database.js';
 import { queryKeySummary } from '../../../ledger/queries/key-summary.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
-import { buildGateway, createKey, writeAccount } from '../gateway/gateway-fixture.js';
+import { buildGateway, createKey, writeAccount } from '../../support/gateway-fixture.js';
 import {
   anthropicClient,
   callMessages,

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { readNumber } from '../../../ledger/ledger-database.js';
 import { MAINTENANCE_URL } from '../../support/ledger/ledger-test-databases.js';
 import { startCuttableProxy, type CuttableProxy } from '../../support/cuttable-tcp-proxy.js';
-import { createKey, writeAccount } from '../gateway/gateway-fixture.js';
+import { createKey, writeAccount } from '../../support/gateway-fixture.js';
 import { startLedgerStack, waitUntil, type LedgerStack } from './ledger-harness.js';
 
 const CLIENTS = 8;

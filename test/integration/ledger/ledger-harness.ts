@@ -33,7 +33,7 @@ import {
   newSecrets,
   writeUpstreams,
   type Secrets,
-} from '../gateway/gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 export interface LedgerStack {
   store: Store;

@@ -14,7 +14,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readNumber } from '../../../ledger/ledger-database.js';
 import { computeFakeAnswer } from '../../../local/simulator/compute-fake-answer.js';
-import { createKey, writeAccount } from '../gateway/gateway-fixture.js';
+import { createKey, writeAccount } from '../../support/gateway-fixture.js';
 import { startLedgerStack, waitUntil, type LedgerStack } from './ledger-harness.js';
 
 const QUOTA_NANO = 50_000_000;

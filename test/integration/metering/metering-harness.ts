@@ -26,7 +26,7 @@ import {
   writeUpstreams,
   type KeyOptions,
   type StoreKind,
-} from '../gateway/gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis'];
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseGatewaySettings } from '../../../gateway/gateway-config.js';
-import { buildGateway } from '../gateway/gateway-fixture.js';
+import { buildGateway } from '../../support/gateway-fixture.js';
 import { useMeteringGateway, waitForRecords } from './metering-harness.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'tollgate-price-file-'));

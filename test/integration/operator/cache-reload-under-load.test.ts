@@ -19,7 +19,7 @@ import {
   PROBE_KEY,
   renderBulkKeys,
   renderBulkWorld,
-} from '../../../bench/render-bulk-key-manifests.js';
+} from '../../../bench/macro/render-bulk-key-manifests.js';
 import { readNumber } from '../../../ledger/ledger-database.js';
 import {
   startRecorderService,

@@ -14,7 +14,7 @@ import {
   PROBE_KEY,
   renderBulkKeys,
   renderBulkWorld,
-} from '../../../bench/render-bulk-key-manifests.js';
+} from '../../../bench/macro/render-bulk-key-manifests.js';
 import {
   startFakeProvider,
   type FakeProvider,
@@ -22,7 +22,7 @@ import {
 import { startOperator, type RunningOperator } from '../../../operator/start-operator.js';
 import { hashKeyValue } from '../../../store/hash-key-value.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
-import { buildGateway } from '../gateway/gateway-fixture.js';
+import { buildGateway } from '../../support/gateway-fixture.js';
 import { startHarness, waitFor, type Harness } from './operator-harness.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });

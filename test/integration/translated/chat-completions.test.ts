@@ -6,7 +6,7 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { StoreKind } from '../gateway/gateway-fixture.js';
+import type { StoreKind } from '../../support/gateway-fixture.js';
 import {
   settledRecords,
   startTranslatedEnv,

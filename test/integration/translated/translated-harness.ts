@@ -23,7 +23,7 @@ import {
   writeAccount,
   type Secrets,
   type StoreKind,
-} from '../gateway/gateway-fixture.js';
+} from '../../support/gateway-fixture.js';
 
 export const NAMESPACE = 'team-translated';
 export const PROJECT_ID = 'tollgate-test-project';

@@ -1,0 +1,225 @@
+/**
+ * `npm run bench -- --side-by-side [--quick]`: the bare pass-through and Tollgate in one run, same
+ * layout, so the ratio between them is measured rather than remembered. A minimal Chat Completions
+ * upstream (`serve-mock-upstream.ts`) answers at once; the targets are A (clients straight to it:
+ * the floor), B (the bare node:http + undici proxy, `serve-bench-proxy.ts`) and D (Tollgate on a
+ * private Redis with every admission feature set, `serve-bench-gateway.ts`). On a 2-CPU machine the
+ * server under test and its Redis are pinned to CPU 1, the load generator and the upstream to CPU 0
+ * (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
+ * Completions each: added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
+ * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
+ * the change of load before it: docs/benchmarks.md, "The fifth round"), then calls/s at
+ * saturation (closed loop, 64 callers) with the process's CPU per call and, for D, Redis's CPU
+ * (`INFO cpu`) and commands (`INFO commandstats`) per call. Writes
+ * `bench/results/<date>-side-by-side[-quick].json` and prints the tables.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { summarizeLatencies } from '../support/compute-percentiles.js';
+import type { BenchCredentials, BenchRequestKind } from '../support/describe-bench-requests.js';
+import { readProcessStats } from '../support/read-process-stats.js';
+import {
+  countCommands,
+  parseCommandStats,
+  readRedisCpuSeconds,
+} from '../support/read-redis-commandstats.js';
+import type { LoadResult } from '../support/run-load-modes.js';
+import type { BenchChild } from '../support/spawn-bench-child.js';
+import { startBenchTarget } from '../support/start-bench-target.js';
+import { driveLoad, startSideBySideLayout } from '../support/start-side-by-side-layout.js';
+import type { BenchTarget } from '../support/plan-bench-run.js';
+
+const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+const KINDS: { label: string; kind: BenchRequestKind }[] = [
+  { label: 'non-streamed', kind: { platform: 'openai', stream: false, chat: true } },
+  { label: 'streamed (20 events)', kind: { platform: 'openai', stream: true, chat: true } },
+];
+const RATES = [200, 500, 1000];
+
+interface KindFigures {
+  rates: { rate: number; achieved: number; p50: number; p99: number; errors: number }[];
+  saturation: {
+    callsPerSecond: number;
+    cpuMsPerCall: number;
+    redisCpuMsPerCall: number | null;
+    redisCommandsPerCall: number | null;
+    errors: number;
+  };
+}
+
+function errorCount(result: LoadResult): number {
+  return Object.values(result.errors).reduce((sum, count) => sum + count, 0);
+}
+
+async function measureKind(options: {
+  loadgen: BenchChild;
+  url: string;
+  pid: number;
+  credentials: BenchCredentials;
+  kind: BenchRequestKind;
+  redis: Redis | null;
+  quick: boolean;
+}): Promise<KindFigures> {
+  const { loadgen, url, kind, credentials } = options;
+  const call = { url, kind, credentials };
+  await driveLoad(loadgen, {
+    ...call,
+    load: { mode: 'closed', concurrency: 16, durationMs: 1_000 },
+  });
+  const rates: KindFigures['rates'] = [];
+  for (const rate of RATES) {
+    const durationMs = options.quick ? 2_000 : 8_000;
+    const leadInMs = options.quick ? 500 : 2_000;
+    await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs: leadInMs } });
+    const result = await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs } });
+    const latencies = Object.values(result.latencies).flat();
+    const summary = summarizeLatencies(latencies);
+    rates.push({
+      rate,
+      achieved: Math.round((latencies.length * 1000) / result.durationMs),
+      p50: summary.p50,
+      p99: summary.p99,
+      errors: errorCount(result),
+    });
+  }
+  const before = readProcessStats(options.pid).cpuSeconds;
+  const redisBefore = options.redis === null ? 0 : await readRedisCpuSeconds(options.redis);
+  await options.redis?.config('RESETSTAT');
+  const durationMs = options.quick ? 3_000 : 8_000;
+  const result = await driveLoad(loadgen, {
+    ...call,
+    load: { mode: 'closed', concurrency: 64, durationMs },
+  });
+  const answered = Object.values(result.latencies).flat().length;
+  const cpu = readProcessStats(options.pid).cpuSeconds - before;
+  let redisCpuMsPerCall: number | null = null;
+  let redisCommandsPerCall: number | null = null;
+  if (options.redis !== null && answered > 0) {
+    redisCpuMsPerCall =
+      (((await readRedisCpuSeconds(options.redis)) - redisBefore) * 1000) / answered;
+    const commands = countCommands(parseCommandStats(await options.redis.info('commandstats')));
+    redisCommandsPerCall = commands.total / answered;
+  }
+  return {
+    rates,
+    saturation: {
+      callsPerSecond: Math.round((answered * 1000) / result.durationMs),
+      cpuMsPerCall: answered === 0 ? NaN : (cpu * 1000) / answered,
+      redisCpuMsPerCall,
+      redisCommandsPerCall,
+      errors: errorCount(result),
+    },
+  };
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+}
+
+function renderTables(
+  figures: Record<string, Record<string, KindFigures>>,
+  labels: Record<string, string>,
+): string {
+  const floor = figures.A;
+  const lines: string[] = [];
+  for (const { label } of KINDS) {
+    lines.push(
+      '',
+      `Chat Completions, ${label}:`,
+      '',
+      '| target | calls/s at saturation | CPU ms per call (process) | Redis CPU ms per call | Redis commands per call | ' +
+        RATES.map((rate) => `added p50 / p99 at ${rate}/s (ms)`).join(' | ') +
+        ' | errors |',
+      `|---|--:|--:|--:|--:|${RATES.map(() => '--:|').join('')}--:|`,
+    );
+    for (const [id, byKind] of Object.entries(figures)) {
+      const one = byKind[label];
+      if (one === undefined) continue;
+      const added = one.rates.map((entry, index) => {
+        const base = floor?.[label]?.rates[index];
+        if (id === 'A' || base === undefined)
+          return `${entry.p50.toFixed(2)} / ${entry.p99.toFixed(2)} (floor)`;
+        const reached = entry.achieved < entry.rate * 0.95 ? ` (reached ${entry.achieved}/s)` : '';
+        return `${signed(entry.p50 - base.p50)} / ${signed(entry.p99 - base.p99)}${reached}`;
+      });
+      const s = one.saturation;
+      const errors = s.errors + one.rates.reduce((sum, entry) => sum + entry.errors, 0);
+      lines.push(
+        `| ${labels[id] ?? id} | ${s.callsPerSecond} | ${s.cpuMsPerCall.toFixed(3)} | ${s.redisCpuMsPerCall === null ? 'n/a' : s.redisCpuMsPerCall.toFixed(3)} | ${s.redisCommandsPerCall === null ? 'n/a' : s.redisCommandsPerCall.toFixed(1)} | ${added.join(' | ')} | ${errors} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+export async function runSideBySide(quick: boolean): Promise<void> {
+  const deadline = setTimeout(() => {
+    process.stderr.write('side-by-side: hard deadline reached, stopping\n');
+    process.exit(2);
+  }, 15 * 60_000);
+  const loadAtStart = loadavg();
+  const layout = await startSideBySideLayout();
+  const { pinning, loadgen, redisServer, environment } = layout;
+  const figures: Record<string, Record<string, KindFigures>> = {};
+  const labels: Record<string, string> = {
+    A: 'A: clients straight to the mock upstream (floor)',
+    B: 'B: bare node:http + undici pass-through',
+    D: 'D: Tollgate, Redis, every feature on (1 worker)',
+  };
+  try {
+    const targets: BenchTarget[] = (['A', 'B', 'D'] as const).map((scenario) => ({
+      id: scenario,
+      scenario,
+      label: labels[scenario] ?? scenario,
+      workers: 1,
+      hold: false,
+      crossCheck: false,
+    }));
+    for (const target of targets) {
+      process.stdout.write(`side-by-side: ${new Date().toISOString()} measuring ${target.label}\n`);
+      const started = await startBenchTarget(target, environment);
+      const redis = target.scenario === 'D' ? new Redis(redisServer.url) : null;
+      try {
+        const byKind: Record<string, KindFigures> = {};
+        for (const { label, kind } of KINDS) {
+          byKind[label] = await measureKind({
+            loadgen,
+            url: started.url,
+            pid: started.pid,
+            credentials: started.credentials,
+            kind,
+            redis,
+            quick,
+          });
+        }
+        figures[target.id] = byKind;
+      } finally {
+        redis?.disconnect();
+        await started.stop();
+      }
+    }
+    const facts = {
+      date: new Date().toISOString(),
+      command: `npm run bench -- --side-by-side${quick ? ' --quick' : ''}`,
+      cpus: availableParallelism(),
+      pinning:
+        pinning === null
+          ? 'none'
+          : `server and its Redis on CPU ${pinning.server}; load generator and upstream on ${pinning.rest}`,
+      loadAverageAtStart: loadAtStart.map((value) => Math.round(value * 100) / 100),
+      loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
+      node: process.version,
+    };
+    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${quick ? '-quick' : ''}.json`;
+    mkdirSync(root('bench/results'), { recursive: true });
+    writeFileSync(root(file), `${JSON.stringify({ facts, figures }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(facts)}\n${renderTables(figures, labels)}\n`);
+    process.stdout.write(`side-by-side: wrote ${file}\n`);
+  } finally {
+    clearTimeout(deadline);
+    await layout.stop();
+  }
+}
