@@ -44,6 +44,7 @@ import { startBulkLocal, type BulkLocal } from './start-bulk-local.js';
 import { summarizeCpuProfile, type CpuProfile } from '../profile/summarize-cpu-profile.js';
 import { KeyReadiness } from './watch-key-readiness.js';
 import { kubectl, probe, TIME } from './call-bulk-local.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 function readCpuFile(path: string): number | null {
   if (!existsSync(path)) return null;
@@ -375,6 +376,7 @@ async function main(): Promise<void> {
     `${JSON.stringify({ facts, runs }, null, 2)}\n`,
   );
   process.stdout.write(`bulk-keys: wrote ${file}\n`);
+  for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);
 }
 
 await main();

@@ -27,6 +27,7 @@ import {
 import { startBulkLocal } from './start-bulk-local.js';
 import { KeyReadiness } from './watch-key-readiness.js';
 import { kubectl, probe } from './call-bulk-local.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const APPLY_PROCESSES = 4;
 const PREFIX = 'tg:';
@@ -169,6 +170,7 @@ async function main(): Promise<void> {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, `${JSON.stringify({ facts, runs }, null, 2)}\n`);
   process.stdout.write(`cache-reload: wrote ${file}\n`);
+  for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);
 }
 
 await main();

@@ -1,7 +1,8 @@
 /**
- * The generated part of `docs/benchmarks.md`: run facts, the per-rate table, the per-target table,
- * the targets checked against scenario D, the closed-loop cross-check and the profile summary.
- * It replaces the text between the bench markers and leaves the hand-written analysis alone. Pure.
+ * The tables of one `npm run bench` run as Markdown (written beside its raw figures,
+ * `bench/results/<date>[-quick].md`): run facts, the per-rate table, the per-target table, the
+ * targets checked against scenario D, the closed-loop cross-check and the profile summary, between
+ * the bench markers of its mode (a file can hold a full and a quick run). Pure.
  */
 import type { ProfileSummary } from '../profile/summarize-cpu-profile.js';
 import type { RateFigures, TargetFigures } from './summarize-bench-results.js';

@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --quick]`: the benchmark harness. Starts the fake provider, the load generator
  * and (for scenario D) a private redis-server, measures every target of the plan one after another,
- * profiles scenario D, and writes `bench/results/<date>[-quick].json` and the generated part of
- * `docs/benchmarks.md`. Everything runs on 127.0.0.1 and stops by itself (a hard deadline kills
+ * profiles scenario D, writes its raw figures to `bench/results/<date>[-quick].json` (ignored by
+ * git) with the run's tables beside them (`.md`), and updates `bench/summaries/`. Everything runs on 127.0.0.1 and stops by itself (a hard deadline kills
  * the children and exits if anything hangs). `--side-by-side` runs the bare pass-through and
  * Tollgate in one run instead (bench/macro/side-by-side.ts).
  */
@@ -26,6 +26,7 @@ import type { BenchChild } from '../support/spawn-bench-child.js';
 import { startBenchProcesses } from './start-bench-processes.js';
 import { startBenchTarget, type TargetEnvironment } from '../support/start-bench-target.js';
 import { summarizeBenchResults, type MeasuredTarget } from './summarize-bench-results.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -161,20 +162,18 @@ async function main(): Promise<void> {
       root(resultsFile),
       `${JSON.stringify({ facts, plan, figures: stripped, profile }, null, 2)}\n`,
     );
-    const docPath = root('docs/benchmarks.md');
-    let existing = '# Benchmarks\n';
-    try {
-      existing = readFileSync(docPath, 'utf8');
-    } catch {
-      // first run: start the file
-    }
+    // The run's tables as Markdown, next to its raw figures (docs/benchmarks.md quotes the summary).
+    const tablesFile = resultsFile.replace(/\.json$/, '.md');
     const section = renderGeneratedSection({ facts, figures, profile });
-    const markdown = spliceGeneratedSection(existing, { mode: plan.mode, section });
-    // Formatted like the rest of the repository, so `npm run format:check` stays green.
-    const style = (await resolveConfig(docPath)) ?? {};
-    writeFileSync(docPath, await format(markdown, { ...style, filepath: docPath }));
+    const markdown = spliceGeneratedSection('# Benchmark run\n', { mode: plan.mode, section });
+    const style = (await resolveConfig(root(tablesFile))) ?? {};
+    writeFileSync(
+      root(tablesFile),
+      await format(markdown, { ...style, filepath: root(tablesFile) }),
+    );
+    for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);
     process.stdout.write(
-      `bench: wrote ${resultsFile} and docs/benchmarks.md in ${facts.durationSeconds.toFixed(0)} s\n`,
+      `bench: wrote ${resultsFile} and ${tablesFile} in ${facts.durationSeconds.toFixed(0)} s\n`,
     );
   } finally {
     clearTimeout(deadline);

@@ -30,6 +30,7 @@ import type { BenchChild } from '../support/spawn-bench-child.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
 import { driveLoad, startSideBySideLayout } from '../support/start-side-by-side-layout.js';
 import type { BenchTarget } from '../support/plan-bench-run.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -218,6 +219,7 @@ export async function runSideBySide(quick: boolean): Promise<void> {
     writeFileSync(root(file), `${JSON.stringify({ facts, figures }, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(facts)}\n${renderTables(figures, labels)}\n`);
     process.stdout.write(`side-by-side: wrote ${file}\n`);
+    for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);
   } finally {
     clearTimeout(deadline);
     await layout.stop();

@@ -31,6 +31,7 @@ import type { Store } from '../../store/store.js';
 import { startRedisServer } from '../../test/support/redis-server.js';
 import { summarizeLatencies } from '../support/compute-percentiles.js';
 import { countCommands, parseCommandStats } from '../support/read-redis-commandstats.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 import { markPoliciesProgrammed } from '../../test/support/gateway-fixture.js';
 
 const { values } = parseArgs({
@@ -205,7 +206,10 @@ async function main(): Promise<void> {
     latency,
   };
   const text = JSON.stringify(result, null, 2);
-  if (values.out !== undefined) writeFileSync(values.out, `${text}\n`);
+  if (values.out !== undefined) {
+    writeFileSync(values.out, `${text}\n`);
+    updateBenchSummaries();
+  }
   process.stdout.write(`${text}\n`);
   await agent.close();
   await app.close();

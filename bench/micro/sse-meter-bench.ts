@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createStreamTap, sharesFraming } from '../../gateway/sse/create-stream-tap.js';
 import { USAGE_READERS } from '../../gateway/protocols/usage-readers.js';
 import { createChatUsageChunkStripper } from '../../gateway/protocols/openai-chat/request-chat-stream-usage.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
 const label = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'run';
@@ -233,3 +234,4 @@ writeFileSync(
   `${folder}sse-meter-${label}.json`,
   `${JSON.stringify({ date: new Date().toISOString(), node: process.version, batches: batchCount, rounds, results }, null, 2)}\n`,
 );
+for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);

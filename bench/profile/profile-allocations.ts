@@ -21,6 +21,7 @@ import {
   startSideBySideLayout,
 } from '../support/start-side-by-side-layout.js';
 import { summarizeHeapSampling, type HeapSamplingProfile } from './summarize-heap-sampling.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const survivorsOnly = process.argv.includes('--survivors');
 const [label = 'run', kindText, secondsText = '5', rateText = '500'] = process.argv
@@ -70,6 +71,7 @@ try {
     join(folder, `${what}-${label}-${kindName}.json`),
     `${JSON.stringify(report, null, 2)}\n`,
   );
+  updateBenchSummaries();
   const verb = survivorsOnly ? 'outliving a minor collection' : 'allocated';
   process.stdout.write(`${calls} calls, ${summary.bytesPerCall} bytes ${verb} per call\n`);
   for (const one of summary.areas) process.stdout.write(`area ${one.bytesPerCall} ${one.name}\n`);

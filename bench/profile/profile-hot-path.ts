@@ -27,6 +27,7 @@ import {
   startSideBySideLayout,
 } from '../support/start-side-by-side-layout.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const label = process.argv[2] ?? 'run';
 const kindName = process.argv[3] === 'streamed' ? 'streamed' : 'non-streamed';
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
       join(folder, `hot-path-${label}-${kindName}.json`),
       `${JSON.stringify(report, null, 2)}\n`,
     );
+    updateBenchSummaries();
     process.stdout.write(`${JSON.stringify(report.unprofiled)}\n`);
     for (const one of summary.areas)
       process.stdout.write(`area ${one.ms.toFixed(0)} ${one.name}\n`);
