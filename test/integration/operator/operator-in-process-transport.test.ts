@@ -10,10 +10,7 @@ import type { ClientRequest } from 'node:http';
 import { ApiException, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  InProcessAgent,
-  inProcessKubeConfig,
-} from '../../../control-plane/connect-in-process.js';
+import { InProcessAgent, inProcessKubeConfig } from '../../../control-plane/connect-in-process.js';
 import { startOperator, type RunningOperator } from '../../../operator/start-operator.js';
 import type { Store } from '../../../store/store.js';
 import { account, apiKey, GROUP, UPSTREAM, type KubeObject } from './operator-fixtures.js';
