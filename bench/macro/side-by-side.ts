@@ -8,7 +8,7 @@
  * (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
  * Completions each: added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
  * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
- * the change of load before it: docs/benchmarks.md, "The fifth round"), then calls/s at
+ * the change of load before it: "The fifth round" in the history of docs/benchmarks.md), then calls/s at
  * saturation (closed loop, 64 callers) with the process's CPU per call and, for D, Redis's CPU
  * (`INFO cpu`) and commands (`INFO commandstats`) per call. Writes
  * `bench/results/<date>-side-by-side[-quick].json` and prints the tables.

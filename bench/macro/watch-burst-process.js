@@ -1,4 +1,4 @@
-// Preloaded (`node --import ./bench/watch-burst-process.js bin/tollgate.js local …`) by
+// Preloaded (`node --import ./bench/macro/watch-burst-process.js bin/tollgate.js local …`) by
 // bench/macro/burst-start-bench.ts into the local-mode process it measures, which runs the shipped build
 // with no bench code otherwise. SIGUSR2 starts a window: the event loop's delay is sampled every
 // 100 ms (the largest stall seen in each slice, `monitorEventLoopDelay`) and, with
