@@ -52,8 +52,12 @@ function webAppPlaces() {
   /** @type {string[]} */
   const include = config?.include ?? [];
   return include.map((entry) => {
-    const place = path.posix.normalize(path.posix.join('console/web', entry));
-    return /\.[cm]?[jt]sx?$/.test(place) ? place : `${place}/`;
+    // A glob (`src/**/*.ts`) stands for the folder before its first wildcard.
+    const glob = entry.indexOf('*');
+    const place = path.posix.normalize(
+      path.posix.join('console/web', glob === -1 ? entry : entry.slice(0, glob)),
+    );
+    return glob === -1 && /\.[cm]?[jt]sx?$/.test(place) ? place : `${place.replace(/\/$/, '')}/`;
   });
 }
 const webMayImport = inAny('console/web/', ...webAppPlaces());
