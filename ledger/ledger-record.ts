@@ -14,8 +14,6 @@ export interface LedgerRecord extends UsageRecord {
 
 export type Outcome = 'success' | 'client_error' | 'server_error' | 'other';
 
-export const OUTCOMES: readonly Outcome[] = ['success', 'client_error', 'server_error', 'other'];
-
 /** The outcome class of an HTTP status as recorded. */
 export function outcomeOf(status: number): Outcome {
   if (status >= 200 && status < 300) return 'success';

@@ -22,7 +22,7 @@ import type {
 } from './store.js';
 import { leaseExpiryCostNano, WINDOWS } from './store.js';
 import type { QuotaResetEvent, UsageRecord } from './usage-records.js';
-import { settledRecordJson } from './usage-records.js';
+import { settledRecordJson } from './record-json.js';
 import { windowLimit } from './window-limit.js';
 
 /** What every change needs besides the state: where records go, how long markers live. */

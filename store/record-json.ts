@@ -8,10 +8,7 @@
  * not have their declared types (it did not come through the types) is written by
  * `JSON.stringify`, as before.
  */
-import type { LeaseCharge } from './store.js';
-import type { UsageRecord } from './usage-records.js';
-
-type RecordFields = Omit<UsageRecord, 'accountUid' | 'durationMs'>;
+import type { LeaseRecord, UsageRecord } from './usage-records.js';
 
 /** `JSON.stringify(value)` for a string, without its cost when nothing needs escaping. */
 function jsonString(value: string): string {
@@ -33,8 +30,8 @@ function jsonNumber(value: number): string {
 type Unchecked<T> = { readonly [Name in keyof T]: unknown };
 
 /** The record's fields have the types `UsageRecord` declares (it came through the types). */
-function hasDeclaredTypes(record: RecordFields): boolean {
-  const fields: Unchecked<RecordFields> = record;
+function hasDeclaredTypes(record: LeaseRecord): boolean {
+  const fields: Unchecked<LeaseRecord> = record;
   if (
     typeof fields.requestId !== 'string' ||
     typeof fields.time !== 'number' ||
@@ -73,12 +70,12 @@ function hasDeclaredTypes(record: RecordFields): boolean {
 }
 
 /** From `{"requestId"` up to the key's name (`"keyUid":...` follows). */
-function head(record: RecordFields): string {
+function head(record: LeaseRecord): string {
   return `{"requestId":${jsonString(record.requestId)},"time":${jsonNumber(record.time)},"namespace":${jsonString(record.namespace)}`;
 }
 
 /** From `,"keyUid"` to `"multiplier":...`, with `costNano` as given (left out when null). */
-function middle(record: RecordFields, costNano: number | null): string {
+function middle(record: LeaseRecord, costNano: number | null): string {
   const { usage } = record;
   return (
     `,"keyUid":${jsonString(record.keyUid)},"keyName":${jsonString(record.keyName)}` +
@@ -97,7 +94,7 @@ function middle(record: RecordFields, costNano: number | null): string {
 }
 
 /** From `,"timeToFirstByteMs"` to the last field, without the closing brace. */
-function tail(record: RecordFields): string {
+function tail(record: LeaseRecord): string {
   const ttfb = record.timeToFirstByteMs;
   let flags = '';
   for (const flag of record.flags)
@@ -132,10 +129,7 @@ export function settledRecordJson(record: UsageRecord, chargedAt: number): strin
  * a renewal's progress, whose cost the store writes when it charges it), without `accountUid` and
  * `durationMs` and without its closing brace (the store appends those).
  */
-export function leaseChargeJsonPrefix(
-  record: LeaseCharge['record'],
-  costNano: number | null,
-): string {
+export function leaseChargeJsonPrefix(record: LeaseRecord, costNano: number | null): string {
   if (!hasDeclaredTypes(record)) {
     const fields: Record<string, unknown> = { ...record, costNano: costNano ?? undefined };
     delete fields.accountUid;

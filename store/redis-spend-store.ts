@@ -10,7 +10,8 @@ import { parseAdmissionReply, parseKeyCounters } from './parse-script-replies.js
 import type { RedisKeyNames } from './redis-key-names.js';
 import { encodeLeaseCharge, encodeLeaseProgress } from './encode-lease-charge.js';
 import type { PolicyWriter, SpendStore } from './store.js';
-import { settledRecordJson, type QuotaResetEvent } from './usage-records.js';
+import { settledRecordJson } from './record-json.js';
+import type { QuotaResetEvent } from './usage-records.js';
 import { WINDOWS } from './store.js';
 import { windowLimit } from './window-limit.js';
 

@@ -8,7 +8,7 @@
  */
 import type { Platform } from '../crds/schema/resources.js';
 import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
-import type { SettledRecord, UsageRecord } from './usage-records.js';
+import type { LeaseRecord, SettledRecord, UsageRecord } from './usage-records.js';
 import type { UpstreamHealthStore } from './upstream-health.js';
 
 export type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
@@ -68,7 +68,7 @@ export interface AdmissionRequest {
  * writes `costNano` (the reservation, or the progress a renewal brought: `leaseExpiryCostNano`).
  */
 export interface LeaseCharge {
-  record: Omit<UsageRecord, 'accountUid' | 'durationMs'>;
+  record: LeaseRecord;
 }
 
 /**

@@ -71,5 +71,8 @@ export function isQuotaResetEvent(value: unknown): value is QuotaResetEvent {
   );
 }
 
-/** The stream entry's JSON of a settled record (record-json.ts). */
-export { settledRecordJson } from './record-json.js';
+/**
+ * A usage record as a lease carries it, prepared at admission: the store adds `accountUid` and
+ * `durationMs` when it charges the lease (store.ts `LeaseCharge`, record-json.ts).
+ */
+export type LeaseRecord = Omit<UsageRecord, 'accountUid' | 'durationMs'>;

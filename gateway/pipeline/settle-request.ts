@@ -5,7 +5,7 @@
  * while the store is unavailable.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { SettlementRequest, SettlementResult, SpendStore } from '../../store/store.js';
+import type { SettlementRequest } from '../../store/store.js';
 import type { UsageBuckets } from '../../store/usage-buckets.js';
 import type { UsageRecord } from '../../store/usage-records.js';
 import type { AdmittedRequest } from './admit-request.js';
@@ -91,11 +91,4 @@ export function buildSettlementRequest(input: SettleInput): SettlementRequest {
     now: input.now,
     record: buildUsageRecord(input),
   };
-}
-
-export async function settleRequest(
-  store: Pick<SpendStore, 'settle'>,
-  input: SettleInput,
-): Promise<SettlementResult> {
-  return store.settle(buildSettlementRequest(input));
 }
