@@ -11,13 +11,15 @@ import path from 'node:path';
 const root = import.meta.dirname;
 const protocolRoot = 'gateway/protocols/';
 const sharedGatewayFolders = [
-  'pipeline',
+  'stages',
+  'spec',
+  'bytes',
   'upstreams',
-  'sse',
+
   'errors',
   'billing',
   'metering',
-  'translate',
+
   'models',
   'metrics',
 ];
@@ -88,7 +90,7 @@ function rulesFor(/** @type {string} */ file) {
         (t.startsWith(protocolRoot) &&
           t.slice(protocolRoot.length).includes('/') &&
           !t.startsWith(own)) ||
-        under('gateway/pipeline/')(t) ||
+        under('gateway/stages/')(t) ||
         under('gateway/routes/')(t) ||
         t === 'gateway/app.ts',
     });

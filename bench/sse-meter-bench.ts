@@ -13,8 +13,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createStreamTap, sharesFraming } from '../gateway/sse/create-stream-tap.js';
-import { USAGE_READERS } from '../gateway/protocols/usage-readers.js';
+import { createStreamTap, sharesFraming } from '../gateway/bytes/create-stream-tap.js';
+import { USAGE_READERS } from '../gateway/protocols/registry.js';
 import { createChatUsageChunkStripper } from '../gateway/protocols/openai-chat/request-chat-stream-usage.js';
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
