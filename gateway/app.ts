@@ -18,24 +18,27 @@ import type { PriceTable } from './billing/load-price-table.js';
 import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
 import { createMeteringMetrics } from './metrics/metering-metrics.js';
 import { createUpstreamMetrics } from './metrics/upstream-metrics.js';
-import { createAdmissionHook } from './pipeline/admission-hook.js';
-import { createClientErrorHandler } from './pipeline/answer-client-error.js';
-import { appendAuthorization, createAuthorizationHook } from './pipeline/authorization-hook.js';
-import { decideErrorShape } from './pipeline/decide-error-shape.js';
-import { settleOnClose, type FinishDependencies } from './pipeline/finish-request.js';
+import { createAdmissionHook } from './stages/admit/admission-hook.js';
+import { createClientErrorHandler } from './stages/request/answer-client-error.js';
+import {
+  appendAuthorization,
+  createAuthorizationHook,
+} from './stages/authorize/authorization-hook.js';
+import { decideErrorShape } from './stages/request/decide-error-shape.js';
+import { settleOnClose, type FinishDependencies } from './stages/settle/finish-request.js';
 import { parseRanges } from '../network/match-source-ranges.js';
-import { redactUrl } from './pipeline/redact-url.js';
-import { allowedMethods } from './pipeline/match-method-path.js';
-import { createBodyReader, hasBody } from './pipeline/read-request-body.js';
-import { LeaseRenewer } from './pipeline/renew-leases.js';
+import { redactUrl } from './stages/request/redact-url.js';
+import { allowedMethods } from './stages/request/match-method-path.js';
+import { createBodyReader, hasBody } from './stages/admit/read-request-body.js';
+import { LeaseRenewer } from './stages/admit/renew-leases.js';
 import { cacheCleanClaims } from './upstreams/cache-clean-claims.js';
-import { cacheKeyPolicies } from './pipeline/cache-key-policies.js';
-import { newRequestState } from './pipeline/request-state.js';
-import type { SettlementQueue } from './pipeline/settle-with-retry.js';
-import { startSettlement } from './pipeline/start-settlement.js';
+import { cacheKeyPolicies } from './stages/authorize/cache-key-policies.js';
+import { newRequestState } from './stages/request/request-state.js';
+import type { SettlementQueue } from './stages/settle/settle-with-retry.js';
+import { startSettlement } from './stages/settle/start-settlement.js';
 import { resolveCallerIp } from '../network/resolve-caller-ip.js';
 import { UpstreamCache } from './upstreams/resolve-upstreams.js';
-import './pipeline/route-config.js';
+import './stages/request/route-config.js';
 import { UpstreamPools } from './upstreams/upstream-pools.js';
 import {
   createUpstreamCredentials,

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/micro/sse-meter-bench.ts [label] [--only=<text>] [--sizes=whole,7]`: nanoseconds per
+ * `npx tsx bench/sse-meter-bench.ts [label] [--only=<text>] [--sizes=whole,7]`: nanoseconds per
  * event spent by the metering of a streamed reply, in process, no network: the stream tap (framing,
  * payload parsing, the usage accumulator) for Chat Completions, Responses, Messages, Gemini (SSE
  * with CRLF frames, and the streamed JSON array) and Antigravity streams of 20 text deltas plus
@@ -13,10 +13,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createStreamTap, sharesFraming } from '../../gateway/sse/create-stream-tap.js';
-import { USAGE_READERS } from '../../gateway/protocols/usage-readers.js';
+import { createStreamTap, sharesFraming } from '../../gateway/bytes/create-stream-tap.js';
+import { USAGE_READERS } from '../../gateway/protocols/registry.js';
 import { createChatUsageChunkStripper } from '../../gateway/protocols/openai-chat/request-chat-stream-usage.js';
-import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
 const label = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'run';
@@ -228,10 +227,9 @@ for (const one of results) {
     `${one.nsPerEvent.toString().padStart(6)} ns/event (median ${one.medianNsPerEvent})  ${one.name} (${one.chunking})  ${JSON.stringify(one.check)}\n`,
   );
 }
-const folder = fileURLToPath(new URL('../results/hot-path/', import.meta.url));
+const folder = fileURLToPath(new URL('./results/hot-path/', import.meta.url));
 mkdirSync(folder, { recursive: true });
 writeFileSync(
   `${folder}sse-meter-${label}.json`,
   `${JSON.stringify({ date: new Date().toISOString(), node: process.version, batches: batchCount, rounds, results }, null, 2)}\n`,
 );
-for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);

@@ -3,17 +3,17 @@ import {
   isAnthropicErrorBody,
   renderAnthropicError,
   renderAnthropicStreamError,
-} from './render-anthropic-error.js';
+} from '../protocols/anthropic-messages/render-anthropic-error.js';
 import {
   isGoogleErrorBody,
   renderGoogleError,
   renderGoogleStreamError,
-} from './render-google-error.js';
+} from '../protocols/google/render-google-error.js';
 import {
   isOpenAIErrorBody,
   renderOpenAIError,
   renderOpenAIResponsesStreamError,
-} from './render-openai-error.js';
+} from '../protocols/openai-responses/render-openai-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import { GatewayError, isGatewayError } from './gateway-error.js';
 import { renderErrorBody } from './render-error.js';

@@ -5,7 +5,7 @@
  */
 import type { UsageBuckets } from '../../store/usage-buckets.js';
 import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
-import { tokenCount } from './usage-report.js';
+import { tokenCount } from '../spec/usage-report.js';
 
 export interface InclusiveUsageFields {
   input: unknown;

@@ -3,7 +3,7 @@
  * JSON reply can go through the same tap (framing `json`) as a stream. Nothing fed (a body cut off
  * or not JSON) reports no usage.
  */
-import { emptyReport, type UsageAccumulator, type UsageReport } from './usage-report.js';
+import { emptyReport, type UsageAccumulator, type UsageReport } from '../spec/usage-report.js';
 
 export function createBodyUsageAccumulator(
   extract: (body: unknown) => UsageReport,

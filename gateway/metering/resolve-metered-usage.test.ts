@@ -7,7 +7,7 @@ import {
 import { checkUsageInvariants, MAX_USAGE_TOKENS } from './check-usage-invariants.js';
 import { createBodyUsageAccumulator } from './create-body-usage-accumulator.js';
 import { resolveMeteredUsage } from './resolve-metered-usage.js';
-import { emptyReport } from './usage-report.js';
+import { emptyReport } from '../spec/usage-report.js';
 import { emptyUsage } from '../../store/usage-buckets.js';
 
 const reported = {

@@ -10,7 +10,7 @@ import { emptyUsage, type UsageBuckets } from '../../store/usage-buckets.js';
 import type { UsageRecord } from '../../store/usage-records.js';
 import { estimateTokensFromChars } from './accumulate-text.js';
 import { hasRepairedUsage, MAX_USAGE_TOKENS } from './check-usage-invariants.js';
-import type { UsageReport } from './usage-report.js';
+import type { UsageReport } from '../spec/usage-report.js';
 
 export interface MeteredUsage {
   usage: UsageBuckets;

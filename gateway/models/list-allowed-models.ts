@@ -1,6 +1,6 @@
 /** The catalogue models a key may use: its group's and its own allow globs over the platform. */
 import type { Platform } from '../../crds/schema/resources.js';
-import { isModelAllowed } from '../pipeline/match-model-globs.js';
+import { isModelAllowed } from './match-model-globs.js';
 import { MODEL_CATALOGUE, type CatalogueModel } from './model-catalogue.js';
 
 export interface ModelAllowLists {

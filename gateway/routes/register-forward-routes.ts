@@ -5,17 +5,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';
-import { forwardRequest, type ForwardDependencies } from '../pipeline/forward-request.js';
-import type { RequestAdapter } from '../protocols/protocol-adapter.js';
-import '../pipeline/route-config.js';
-import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
+import { forwardRequest, type ForwardDependencies } from '../stages/forward/forward-request.js';
+import type { RequestAdapter } from '../spec/protocol-adapter.js';
+import '../stages/request/route-config.js';
+import { ROUTE_PROFILES, type RouteProfile } from '../stages/request/route-profile.js';
 import { anthropicMessagesAdapter } from '../protocols/anthropic-messages/anthropic-messages-adapter.js';
 import { antigravityGeminiAdapter } from '../protocols/antigravity/antigravity-gemini-adapter.js';
 import { antigravityMessagesAdapter } from '../protocols/antigravity/antigravity-messages-adapter.js';
 import { geminiGenerateContentAdapter } from '../protocols/gemini-generate-content/gemini-generate-content-adapter.js';
 import { openAIChatAdapter } from '../protocols/openai-chat/openai-chat-adapter.js';
 import { openAIResponsesAdapter } from '../protocols/openai-responses/openai-responses-adapter.js';
-import { USAGE_READERS } from '../protocols/usage-readers.js';
+import { USAGE_READERS } from '../protocols/registry.js';
 
 const geminiMethods =
   /^\/(antigravity\/)?v1beta\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)$/;

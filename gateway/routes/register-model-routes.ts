@@ -8,9 +8,9 @@ import type { Platform } from '../../crds/schema/resources.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { CatalogueModel } from '../models/model-catalogue.js';
 import { findAllowedModel, listAllowedModels } from '../models/list-allowed-models.js';
-import { allowedMethods } from '../pipeline/match-method-path.js';
-import '../pipeline/route-config.js';
-import { ROUTE_PROFILES, type RouteProfile } from '../pipeline/route-profile.js';
+import { allowedMethods } from '../stages/request/match-method-path.js';
+import '../stages/request/route-config.js';
+import { ROUTE_PROFILES, type RouteProfile } from '../stages/request/route-profile.js';
 import {
   renderAnthropicModel,
   renderAnthropicModelList,

@@ -8,8 +8,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/store.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import '../pipeline/route-config.js';
-import type { RouteProfile } from '../pipeline/route-profile.js';
+import '../stages/request/route-config.js';
+import type { RouteProfile } from '../stages/request/route-profile.js';
 import { renderKeyUsage } from './render-key-usage.js';
 
 const anyKeyHeader: RouteProfile['keySources'] = ['bearer', 'x-api-key', 'x-goog-api-key'];

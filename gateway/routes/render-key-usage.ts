@@ -11,7 +11,7 @@
  */
 import type { KeyCounters, KeyPolicy, WindowName } from '../../store/store.js';
 import { windowLimit } from '../../store/window-limit.js';
-import type { AuthorizedPolicy } from '../pipeline/authorize-request.js';
+import type { AuthorizedPolicy } from '../stages/authorize/authorize-request.js';
 
 const NANO_PER_USD = 1e9;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isModelAllowed, matchesGlobs } from '../pipeline/match-model-globs.js';
+import { isModelAllowed, matchesGlobs } from '../models/match-model-globs.js';
 import { orderUpstreams } from './select-upstream.js';
 
 function sequence(values: number[]): () => number {

@@ -5,7 +5,7 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createJsonArrayStreamParser } from '../../gateway/sse/parse-json-array-stream.js';
+import { createJsonArrayStreamParser } from '../../gateway/bytes/parse-json-array-stream.js';
 import {
   DEFAULT_FAKE_CREDENTIAL,
   startFakeProvider,

@@ -11,13 +11,13 @@ import { createGeminiGenerateContentUsageAccumulator } from '../../gateway/proto
 import { createOpenAIChatUsageAccumulator } from '../../gateway/protocols/openai-chat/convert-openai-chat-usage.js';
 import { createOpenAIResponsesUsageAccumulator } from '../../gateway/protocols/openai-responses/convert-openai-responses-usage.js';
 import { resolveMeteredUsage } from '../../gateway/metering/resolve-metered-usage.js';
-import type { UsageAccumulator } from '../../gateway/metering/usage-report.js';
+import type { UsageAccumulator } from '../../gateway/spec/usage-report.js';
 import {
   createStreamTap,
   type StreamFraming,
   type TapOutcome,
-} from '../../gateway/sse/create-stream-tap.js';
-import type { UsageReport } from '../../gateway/metering/usage-report.js';
+} from '../../gateway/bytes/create-stream-tap.js';
+import type { UsageReport } from '../../gateway/spec/usage-report.js';
 import {
   DEFAULT_FAKE_CREDENTIAL,
   startFakeProvider,

@@ -17,7 +17,7 @@ import {
 } from './fake-behaviour.js';
 import type { FakeCall } from './fake-call.js';
 import { platformStatus, renderFakeError, type FakePlatform } from './render-fake-error.js';
-import { createParsePacer } from '../../gateway/pipeline/pace-large-parses.js';
+import { createParsePacer } from '../../gateway/stages/admit/pace-large-parses.js';
 import { createRequestLog } from './keep-fake-requests.js';
 import { routeFakeRequest, type FakeRoutePlatform } from './route-fake-request.js';
 import { sendJson } from './write-fake-response.js';

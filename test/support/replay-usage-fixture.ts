@@ -4,8 +4,8 @@
  * accumulator; returns its report.
  */
 import { readFileSync } from 'node:fs';
-import { createStreamTap } from '../../gateway/sse/create-stream-tap.js';
-import type { UsageAccumulator, UsageReport } from '../../gateway/metering/usage-report.js';
+import { createStreamTap } from '../../gateway/bytes/create-stream-tap.js';
+import type { UsageAccumulator, UsageReport } from '../../gateway/spec/usage-report.js';
 
 export interface ReplayOptions {
   fixture: URL;

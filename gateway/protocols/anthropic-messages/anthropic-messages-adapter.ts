@@ -5,12 +5,9 @@ import {
   jsonStringField,
   withQuery,
   type RequestAdapter,
-} from '../protocol-adapter.js';
-import {
-  isAnthropicErrorBody,
-  renderAnthropicStreamError,
-} from '../../errors/render-anthropic-error.js';
-import { readMessagesOutputCap } from '../read-messages-output-cap.js';
+} from '../../spec/protocol-adapter.js';
+import { isAnthropicErrorBody, renderAnthropicStreamError } from './render-anthropic-error.js';
+import { readMessagesOutputCap } from './read-messages-output-cap.js';
 
 export const anthropicMessagesAdapter: RequestAdapter = {
   upstreamFormat: () => 'anthropic-messages',

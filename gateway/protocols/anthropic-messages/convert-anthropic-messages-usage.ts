@@ -8,8 +8,8 @@
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
-import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
-import { createStringValueReader } from '../../metering/read-json-string-value.js';
+import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 import {
   completeReport,
   asRecord,
@@ -17,7 +17,7 @@ import {
   tokenCount,
   type UsageAccumulator,
   type UsageReport,
-} from '../../metering/usage-report.js';
+} from '../../spec/usage-report.js';
 
 const USAGE_FIELDS = [
   'input_tokens',

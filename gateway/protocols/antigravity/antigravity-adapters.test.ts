@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { readForwardContext } from '../read-forward-context.js';
+import { readForwardContext } from '../../spec/read-forward-context.js';
 import { antigravityGeminiAdapter } from './antigravity-gemini-adapter.js';
 import { antigravityMessagesAdapter } from './antigravity-messages-adapter.js';
 

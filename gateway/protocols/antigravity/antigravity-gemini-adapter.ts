@@ -7,16 +7,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { ForwardContext, RequestAdapter, UpstreamRequestParts } from '../protocol-adapter.js';
-import { readPathModel } from '../read-path-model.js';
+import type {
+  ForwardContext,
+  RequestAdapter,
+  UpstreamRequestParts,
+} from '../../spec/protocol-adapter.js';
+import { readPathModel } from '../google/read-path-model.js';
 import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
 import { outputAllowance } from '../../billing/estimate-request-cost.js';
-import { readGeminiCandidateCount, readGeminiOutputCap } from '../read-gemini-output-cap.js';
+import { readGeminiCandidateCount, readGeminiOutputCap } from '../google/read-gemini-output-cap.js';
 import {
   wrapGeminiCountTokens,
   wrapGeminiRequest,
 } from './gemini-to-antigravity/wrap-gemini-request.js';
-import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
+import { isGoogleErrorBody, renderGoogleStreamError } from '../google/render-google-error.js';
 import { translateGeminiReply } from './translate-antigravity-reply.js';
 
 function splitPath(context: ForwardContext): { model: string; method: string } | null {

@@ -12,15 +12,15 @@ import {
   type ForwardContext,
   type RequestAdapter,
   type UpstreamRequestParts,
-} from '../protocol-adapter.js';
+} from '../../spec/protocol-adapter.js';
 import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
 import { convertCountTokensRequest } from './messages-to-antigravity/convert-count-tokens.js';
 import { convertMessagesRequest } from './messages-to-antigravity/convert-messages-request.js';
-import { readMessagesOutputCap } from '../read-messages-output-cap.js';
+import { readMessagesOutputCap } from '../anthropic-messages/read-messages-output-cap.js';
 import {
   isAnthropicErrorBody,
   renderAnthropicStreamError,
-} from '../../errors/render-anthropic-error.js';
+} from '../anthropic-messages/render-anthropic-error.js';
 import { translateMessagesReply } from './translate-antigravity-reply.js';
 
 const isCountTokens = (context: ForwardContext): boolean => context.path.endsWith('/count_tokens');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replayUsageFixture } from '../../../test/support/replay-usage-fixture.js';
-import type { UsageReport } from '../../metering/usage-report.js';
+import type { UsageReport } from '../../spec/usage-report.js';
 import {
   createAntigravityUsageAccumulator,
   extractAntigravityUsage,

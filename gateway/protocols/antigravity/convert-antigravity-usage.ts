@@ -7,8 +7,8 @@
 import {
   createGoogleResponseReader,
   GoogleStreamUsage,
-} from '../../metering/convert-google-usage-metadata.js';
-import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
+} from '../google/convert-google-usage-metadata.js';
+import { asRecord, type UsageAccumulator, type UsageReport } from '../../spec/usage-report.js';
 
 function unwrap(payload: unknown): Record<string, unknown> | undefined {
   const envelope = asRecord(payload);

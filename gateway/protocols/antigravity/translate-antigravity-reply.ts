@@ -11,7 +11,7 @@ import {
   translateEventStream,
   translateJsonBody,
   type ByteTranslator,
-} from '../../translate/translate-reply-bytes.js';
+} from '../../bytes/translate-reply-bytes.js';
 
 export type MessagesReplyKind = 'message' | 'count-tokens';
 

@@ -8,8 +8,8 @@ import {
   convertGoogleUsageMetadata,
   createGoogleResponseReader,
   GoogleStreamUsage,
-} from '../../metering/convert-google-usage-metadata.js';
-import { asRecord, type UsageAccumulator, type UsageReport } from '../../metering/usage-report.js';
+} from '../google/convert-google-usage-metadata.js';
+import { asRecord, type UsageAccumulator, type UsageReport } from '../../spec/usage-report.js';
 
 export function convertGeminiGenerateContentUsage(metadata: unknown): {
   usage: UsageBuckets;

@@ -5,11 +5,11 @@
  * untouched. Credential: x-goog-api-key.
  */
 import { GatewayError } from '../../errors/gateway-error.js';
-import { isValidModelName, readPathModel } from '../read-path-model.js';
-import { withQuery, type RequestAdapter } from '../protocol-adapter.js';
-import { isGoogleErrorBody, renderGoogleStreamError } from '../../errors/render-google-error.js';
+import { isValidModelName, readPathModel } from '../google/read-path-model.js';
+import { withQuery, type RequestAdapter } from '../../spec/protocol-adapter.js';
+import { isGoogleErrorBody, renderGoogleStreamError } from '../google/render-google-error.js';
 import { outputAllowance } from '../../billing/estimate-request-cost.js';
-import { readGeminiCandidateCount, readGeminiOutputCap } from '../read-gemini-output-cap.js';
+import { readGeminiCandidateCount, readGeminiOutputCap } from '../google/read-gemini-output-cap.js';
 
 const GEMINI_MODELS_PATH = '/v1beta/models/';
 

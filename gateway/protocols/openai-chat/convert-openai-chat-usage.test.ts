@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createStreamTap } from '../../sse/create-stream-tap.js';
+import { createStreamTap } from '../../bytes/create-stream-tap.js';
 import { replayUsageFixture } from '../../../test/support/replay-usage-fixture.js';
-import type { UsageReport } from '../../metering/usage-report.js';
+import type { UsageReport } from '../../spec/usage-report.js';
 import {
   createOpenAIChatUsageAccumulator,
   extractOpenAIChatUsage,

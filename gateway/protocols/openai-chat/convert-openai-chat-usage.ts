@@ -5,8 +5,8 @@
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
-import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
-import { createStringValueReader } from '../../metering/read-json-string-value.js';
+import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
 import {
   completeReport,
@@ -14,7 +14,7 @@ import {
   stringField,
   type UsageAccumulator,
   type UsageReport,
-} from '../../metering/usage-report.js';
+} from '../../spec/usage-report.js';
 
 export function convertOpenAIChatUsage(usage: unknown): { usage: UsageBuckets; flags: string[] } {
   const fields = asRecord(usage) ?? {};

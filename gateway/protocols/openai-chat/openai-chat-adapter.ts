@@ -11,12 +11,12 @@ import {
   withQuery,
   type ForwardContext,
   type RequestAdapter,
-} from '../protocol-adapter.js';
+} from '../../spec/protocol-adapter.js';
 import {
   createChatUsageChunkStripper,
   requestChatStreamUsage,
 } from './request-chat-stream-usage.js';
-import { passBytes } from '../../translate/translate-reply-bytes.js';
+import { passBytes } from '../../bytes/translate-reply-bytes.js';
 import {
   convertChatRequest,
   type ChatRequestConversion,
@@ -25,7 +25,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import {
   isOpenAIErrorBody,
   renderOpenAIChatStreamError,
-} from '../../errors/render-openai-error.js';
+} from '../openai-responses/render-openai-error.js';
 import { outputAllowance } from '../../billing/estimate-request-cost.js';
 import {
   readChatAnswerCount,

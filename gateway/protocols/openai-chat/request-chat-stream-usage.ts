@@ -5,20 +5,20 @@
  * caller receives, so the caller sees the stream it asked for. Every other byte passes unchanged.
  */
 import { Buffer } from 'node:buffer';
-import type { ReplyTranslator } from '../protocol-adapter.js';
-import { asRecord } from '../../metering/usage-report.js';
-import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
+import type { ReplyTranslator } from '../../spec/protocol-adapter.js';
+import { asRecord } from '../../spec/usage-report.js';
+import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
 import type {
   EventObserver,
   FramingSharer,
   SharedFraming,
   StreamTap,
-} from '../../sse/create-stream-tap.js';
-import { createEventFieldReader, type EventFieldReader } from '../../sse/read-event-fields.js';
+} from '../../bytes/create-stream-tap.js';
+import { createEventFieldReader, type EventFieldReader } from '../../bytes/read-event-fields.js';
 import {
   createServerSentEventScanner,
   type ServerSentEventScanner,
-} from '../../sse/scan-server-sent-events.js';
+} from '../../bytes/scan-server-sent-events.js';
 
 export interface ChatStreamUsagePlan {
   /** The body to send upstream: the original bytes unless usage had to be requested. */

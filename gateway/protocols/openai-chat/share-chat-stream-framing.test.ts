@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFixtureLines } from '../../../test/support/replay-usage-fixture.js';
-import { createStreamTap, sharesFraming, type StreamTap } from '../../sse/create-stream-tap.js';
-import type { UsageReport } from '../../metering/usage-report.js';
-import { USAGE_READERS } from '../usage-readers.js';
+import { createStreamTap, sharesFraming, type StreamTap } from '../../bytes/create-stream-tap.js';
+import type { UsageReport } from '../../spec/usage-report.js';
+import { USAGE_READERS } from '../registry.js';
 import { createChatUsageChunkStripper } from './request-chat-stream-usage.js';
 
 /**

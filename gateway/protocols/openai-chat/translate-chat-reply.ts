@@ -10,7 +10,7 @@ import {
   translateEventStream,
   translateJsonBody,
   type ByteTranslator,
-} from '../../translate/translate-reply-bytes.js';
+} from '../../bytes/translate-reply-bytes.js';
 
 export interface ChatReplyOptions {
   stream: boolean;

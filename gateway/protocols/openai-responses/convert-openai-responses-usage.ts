@@ -7,15 +7,15 @@
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
 import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
-import { createJsonFieldReader, fieldRules } from '../../metering/read-json-fields.js';
-import { createStringValueReader } from '../../metering/read-json-string-value.js';
+import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 import {
   completeReport,
   asRecord,
   stringField,
   type UsageAccumulator,
   type UsageReport,
-} from '../../metering/usage-report.js';
+} from '../../spec/usage-report.js';
 
 const TERMINAL_EVENTS = new Set([
   'response.completed',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readForwardContext } from '../read-forward-context.js';
+import { readForwardContext } from '../../spec/read-forward-context.js';
 import { openAIResponsesAdapter } from './openai-responses-adapter.js';
 
 function contextOf(fields: Record<string, unknown>) {

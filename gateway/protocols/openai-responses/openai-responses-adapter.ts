@@ -5,11 +5,8 @@ import {
   jsonStringField,
   withQuery,
   type RequestAdapter,
-} from '../protocol-adapter.js';
-import {
-  isOpenAIErrorBody,
-  renderOpenAIResponsesStreamError,
-} from '../../errors/render-openai-error.js';
+} from '../../spec/protocol-adapter.js';
+import { isOpenAIErrorBody, renderOpenAIResponsesStreamError } from './render-openai-error.js';
 import { readResponsesOutputCap } from './read-responses-output-cap.js';
 
 export const openAIResponsesAdapter: RequestAdapter = {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { LeaseRenewer } from '../../../gateway/pipeline/renew-leases.js';
+import { LeaseRenewer } from '../../../gateway/stages/admit/renew-leases.js';
 import type { AdmissionResult, Store } from '../../../store/store.js';
 import {
   buildGateway,

@@ -1,4 +1,4 @@
-import { encodeEventFrame } from '../../../sse/encode-sse-frame.js';
+import { encodeEventFrame } from '../../../bytes/encode-sse-frame.js';
 import { generateToolUseId, type ReplyOptions } from './convert-antigravity-reply.js';
 import { mapAntigravityUsage, type AnthropicUsage } from './map-antigravity-usage.js';
 import { mapGoogleStatusToAnthropicType } from './map-google-error-type.js';

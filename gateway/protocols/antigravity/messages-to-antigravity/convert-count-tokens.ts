@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeParseFailure } from '../../../translate/describe-parse-failure.js';
+import { describeParseFailure } from '../../../spec/describe-parse-failure.js';
 import { convertMessagesContent, joinSystemText } from './convert-messages-content.js';
 import { countTokensRequestSchema } from './messages-request-schema.js';
 import type { GeminiContent, MessagesTranslationRefusal } from './antigravity-types.js';

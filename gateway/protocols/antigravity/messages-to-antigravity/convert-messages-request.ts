@@ -1,9 +1,9 @@
-import { describeParseFailure } from '../../../translate/describe-parse-failure.js';
-import { definedEntry } from '../../../translate/pick-defined.js';
+import { describeParseFailure } from '../../../spec/describe-parse-failure.js';
+import { definedEntry } from '../../../spec/pick-defined.js';
 import { convertMessagesContent, joinSystemText } from './convert-messages-content.js';
 import { convertMessagesTools } from './convert-messages-tools.js';
 import { messagesRequestSchema, type MessagesRequest } from './messages-request-schema.js';
-import { readMessagesOutputCap } from '../../read-messages-output-cap.js';
+import { readMessagesOutputCap } from '../../anthropic-messages/read-messages-output-cap.js';
 import type {
   GenerationConfig,
   MessagesTranslationRefusal,

@@ -1,4 +1,4 @@
-import { definedEntry } from '../../../translate/pick-defined.js';
+import { definedEntry } from '../../../spec/pick-defined.js';
 import { cleanToolSchema } from './clean-tool-schema.js';
 import type {
   MessagesRequest,

@@ -1,5 +1,5 @@
-import { describeParseFailure } from '../../../translate/describe-parse-failure.js';
-import { definedEntry, pickDefined } from '../../../translate/pick-defined.js';
+import { describeParseFailure } from '../../../spec/describe-parse-failure.js';
+import { definedEntry, pickDefined } from '../../../spec/pick-defined.js';
 import { chatRequestSchema, type ChatRequest } from './chat-request-schema.js';
 import { convertChatMessages } from './convert-chat-messages.js';
 import { convertChatToolChoice, convertChatTools } from './convert-chat-tools.js';

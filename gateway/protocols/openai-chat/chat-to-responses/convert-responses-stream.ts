@@ -1,4 +1,4 @@
-import { encodeDataFrame } from '../../../sse/encode-sse-frame.js';
+import { encodeDataFrame } from '../../../bytes/encode-sse-frame.js';
 import { convertResponsesUsage } from './convert-responses-usage.js';
 import { toChatCompletionId } from './convert-responses-reply.js';
 import { mapResponsesFinishReason, type ChatFinishReason } from './map-responses-finish-reason.js';

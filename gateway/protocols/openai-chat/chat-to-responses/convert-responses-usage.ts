@@ -1,4 +1,4 @@
-import { definedEntry } from '../../../translate/pick-defined.js';
+import { definedEntry } from '../../../spec/pick-defined.js';
 import type { ResponsesUsage } from './responses-reply-schema.js';
 
 export interface ChatUsage {

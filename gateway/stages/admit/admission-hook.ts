@@ -1,0 +1,178 @@
+/**
+ * THE admission pipeline for every Tollgate route, in the seed's refusal order: key
+ * (authorizeRequest, an onRequest hook before the body is read: authorization-hook.ts) -> then
+ * this preHandler: body, model and its price -> one `store.admit()` (windows, quota, IP,
+ * account, balance, concurrency, model; a model without a price is refused at the model rule's
+ * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
+ * available endpoints) stop after the key checks plus the IP rule.
+ *
+ * The body is parsed here; one over 64 KiB waits for a turn of the event loop of its own
+ * (pace-large-parses.ts), so a burst of large calls does not hold every other call.
+ *
+ * A client that went away before admission returned is not forwarded: the request's lifecycle
+ * ends here (`reply.hijack()`: Fastify then runs no route handler and sends nothing). If the store
+ * admitted it meanwhile, it is settled at once through the close handler's deferred settlement
+ * (`state.settleLate`, finish-request.ts), which releases the reservation and the slots.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  estimateReservation,
+  isTokenCountPath,
+  priceRequest,
+} from '../../billing/price-request.js';
+import type { PriceTable } from '../../billing/load-price-table.js';
+import { estimateTokensFromBytes } from '../../metering/accumulate-text.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { LeaseCharge, LeaseProgress, Store } from '../../../store/store.js';
+import { admitRequest } from './admit-request.js';
+import { describeLeaseCharge } from './describe-lease-charge.js';
+import { describeLeaseProgress } from '../settle/describe-lease-progress.js';
+import { isSourceDenied } from '../../../network/match-source-ranges.js';
+import { createParsePacer, IMMEDIATE_BYTES } from './pace-large-parses.js';
+import { readForwardContext } from '../../spec/read-forward-context.js';
+import { readSessionIdentity } from '../../upstreams/read-session-identity.js';
+import type { LeaseRenewer } from './renew-leases.js';
+import type { RequestState } from '../request/request-state.js';
+import '../request/route-config.js';
+
+export interface AdmissionDependencies {
+  store: Store;
+  clock: () => number;
+  leaseMs: number;
+  renewer: LeaseRenewer;
+  /** The price table loaded at start (shipped table plus the optional LiteLLM file). */
+  prices: PriceTable;
+  /** Replaces the priced reservation estimate (tests); default: `estimateReservation`. */
+  estimateNano?: ((request: FastifyRequest) => number) | undefined;
+  /** For the day of the estimated record charged if the lease ends unsettled (default UTC). */
+  timeZone?: string;
+  /** Sticky sessions: the binding TTL for groups that do not set one; 0 = off. */
+  sessionTtlMs?: number;
+}
+
+/**
+ * The request's progress for each lease renewal, once its reply is relayed (a reply read whole has
+ * none: its lease keeps the reservation). Remembers the output of the previous renewal.
+ */
+function readLeaseProgress(
+  state: RequestState,
+  charge: LeaseCharge,
+): () => LeaseProgress | undefined {
+  let previousOutput = 0;
+  return () => {
+    const { relay, price, estimatedInputTokens } = state.metering;
+    if (relay?.delivered === undefined) return undefined;
+    const progress = describeLeaseProgress({
+      charge,
+      report: relay.delivered(),
+      price,
+      estimatedInputTokens,
+      previousOutput,
+      outcome: state.outcome,
+    });
+    previousOutput = progress.record.usage.output;
+    return progress;
+  };
+}
+
+/** Read again after a wait (TypeScript keeps the earlier `state.closed` check's narrowing). */
+function closedMeanwhile(state: { closed: boolean }): boolean {
+  return state.closed;
+}
+
+export function createAdmissionHook(dependencies: AdmissionDependencies) {
+  const pacer = createParsePacer();
+  return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { profile, adapter } = request.routeOptions.config;
+    if (profile === undefined) return;
+    const state = request.tollgate;
+    if (state.closed) {
+      // The client left before admission began: nothing to admit, answer or settle.
+      reply.hijack();
+      return;
+    }
+    // The key checks ran before the body was read (authorization-hook.ts).
+    const policy = state.key;
+    if (policy === null) throw new GatewayError('TG_INTERNAL', { detail: 'no authorized key' });
+
+    if (!profile.forwarded || adapter === undefined) {
+      if (isSourceDenied(state.callerIp, policy.sourceRanges)) {
+        throw new GatewayError('TG_SOURCE_DENIED');
+      }
+      return;
+    }
+    // A large body waits for a turn of its own: a burst of them does not hold the event loop. A
+    // small one (nearly every call) is read at once, with no closure or promise.
+    const bytes = Buffer.isBuffer(request.body) ? request.body.length : 0;
+    const paced = bytes > IMMEDIATE_BYTES;
+    const context = paced
+      ? await pacer.run(bytes, () => readForwardContext(request.url, request.body))
+      : readForwardContext(request.url, request.body);
+    if (paced && closedMeanwhile(state)) {
+      // The client left while its body waited for its turn: as above, nothing to admit.
+      reply.hijack();
+      return;
+    }
+    state.context = context;
+    const model = adapter.readModel(context);
+    if (model === null) {
+      throw new GatewayError('TG_BAD_REQUEST', { detail: 'The request names no model.' });
+    }
+    const metering = state.metering;
+    const bodyBytes = context.body?.length ?? 0;
+    metering.estimatedInputTokens = estimateTokensFromBytes(bodyBytes);
+    const free = isTokenCountPath(context.path);
+    metering.price = free
+      ? null
+      : priceRequest({
+          model,
+          platform: policy.group.platform,
+          group: policy.group,
+          table: dependencies.prices,
+        });
+    const price = metering.price;
+    // Read once: the reservation and the lease's charge both use it.
+    const outputCap = price === null ? 0 : adapter.readOutputCap(context);
+    const estimateNano =
+      dependencies.estimateNano?.(request) ??
+      (price === null
+        ? 0
+        : estimateReservation({ price, bodyBytes, outputCap, platform: policy.group.platform }));
+    const now = dependencies.clock();
+    const sessionTtlMs = policy.group.sessionTtlMs ?? dependencies.sessionTtlMs ?? 0;
+    const sessionId = sessionTtlMs > 0 ? readSessionIdentity(request.headers, context.json) : null;
+    const charge = describeLeaseCharge({
+      requestId: state.requestId,
+      policy,
+      model,
+      now,
+      stream: adapter.isStream(context),
+      priceVersion: price?.version ?? dependencies.prices.version,
+      inputTokens: metering.estimatedInputTokens,
+      outputCap,
+    });
+    state.admitted = await admitRequest(dependencies.store, {
+      ...(sessionId === null ? {} : { session: { id: sessionId, ttlMs: sessionTtlMs } }),
+      policy,
+      requestId: state.requestId,
+      callerIp: state.callerIp,
+      model,
+      estimateNano,
+      now,
+      leaseMs: dependencies.leaseMs,
+      modelNotPriced: !free && price === null,
+      charge,
+    });
+    dependencies.renewer.add({
+      namespace: policy.namespace,
+      keyUid: policy.keyUid,
+      requestId: state.requestId,
+      progress: readLeaseProgress(state, charge),
+    });
+    if (state.settleLate !== null) {
+      // The client left while the store admitted it: settle now, and forward nothing.
+      reply.hijack();
+      state.settleLate();
+    }
+  };
+}

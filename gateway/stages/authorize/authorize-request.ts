@@ -1,0 +1,77 @@
+/**
+ * The key checks of admission, in the seed's order: missing or unknown key (401) -> key state
+ * (403 no group / 401 invalid) -> group platform versus path (403) -> suspended or expired (403).
+ * One policy read per request; everything else here is pure. A key not found is unknown (401) only
+ * when the policy cache is whole; while the operator programs it, 503 TG_POLICY_RESTORING.
+ */
+import type { Platform } from '../../../crds/schema/resources.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { hashKeyValue } from '../../../store/hash-key-value.js';
+import type { KeyPolicy, PolicyReader } from '../../../store/store.js';
+import { extractKey, type KeyCarrier } from './extract-key.js';
+import { findKeyAfterMiss } from './refuse-missing-policy.js';
+import { PLATFORM_PATH_PREFIX, type RouteProfile } from '../request/route-profile.js';
+
+export type KeyGroup = NonNullable<KeyPolicy['group']>;
+export type AuthorizedPolicy = KeyPolicy & { group: KeyGroup };
+
+export interface AuthorizeDependencies {
+  /** The key-policy read of every request (cached in the process: cache-key-policies.ts). */
+  store: Pick<PolicyReader, 'getKeyPolicy'>;
+  /** The store itself, read only after a miss: the generation marker and the key once more. */
+  policies: Pick<PolicyReader, 'getKeyPolicy' | 'readPolicyMarker'>;
+  pepper: Buffer;
+}
+
+export interface AuthorizeInput {
+  profile: RouteProfile;
+  carrier: KeyCarrier;
+  now: number;
+}
+
+/** Pure: the refusal for a known key's policy on a route, or null when the key may go on. */
+export function checkKeyPolicy(
+  policy: KeyPolicy,
+  input: { platforms: readonly Platform[]; now: number },
+): GatewayError | null {
+  switch (policy.state) {
+    case 'Active':
+      break;
+    case 'NoGroup':
+    case 'GroupNotFound':
+    case 'GroupNotPermitted':
+      return new GatewayError('TG_KEY_NO_GROUP', { detail: `(reason: ${policy.state})` });
+    case 'InvalidKey':
+    case 'SecretConflict':
+    case 'DuplicateKey':
+      return new GatewayError('TG_KEY_INVALID', { detail: `(reason: ${policy.state})` });
+  }
+  const group = policy.group;
+  if (group === null) return new GatewayError('TG_KEY_NO_GROUP', { detail: '(reason: NoGroup)' });
+  if (!input.platforms.includes(group.platform)) {
+    return new GatewayError('TG_PLATFORM_MISMATCH', {
+      detail: `This key belongs to a ${group.platform} group; call paths under ${PLATFORM_PATH_PREFIX[group.platform]} instead.`,
+    });
+  }
+  if (policy.suspended) return new GatewayError('TG_KEY_SUSPENDED');
+  if (policy.expiresAt !== null && policy.expiresAt <= input.now) {
+    return new GatewayError('TG_KEY_EXPIRED');
+  }
+  return null;
+}
+
+export async function authorizeRequest(
+  dependencies: AuthorizeDependencies,
+  input: AuthorizeInput,
+): Promise<AuthorizedPolicy> {
+  const value = extractKey(input.carrier, input.profile.keySources);
+  if (value === null) throw new GatewayError('TG_KEY_MISSING');
+  // Any value that extracts is a valid-looking key (chosen values need not look generated).
+  const keyHash = hashKeyValue(dependencies.pepper, value);
+  const policy =
+    (await dependencies.store.getKeyPolicy(keyHash)) ??
+    (await findKeyAfterMiss(dependencies.policies, keyHash));
+  const refusal = checkKeyPolicy(policy, { platforms: input.profile.platforms, now: input.now });
+  if (refusal !== null) throw refusal;
+  return policy as AuthorizedPolicy;
+}

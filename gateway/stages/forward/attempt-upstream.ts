@@ -1,0 +1,131 @@
+/**
+ * One attempt at one upstream: the upstream request is built through the protocol's adapter (the
+ * buffered body is replayed as received; it is re-serialised only for a model override or a
+ * translation, as on a first attempt), sent on the origin's pool, and its answer classified. A
+ * success status is handed back unread (the caller's reply starts from it); an error status is
+ * read, bounded, so the next attempt can start and the last one can still be answered; a transport
+ * error is classified by its undici code. The attempt's abort (`upstream-abort.ts`) is the request state's,
+ * so a client that goes away aborts the attempt under way.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { ForwardContext, RequestAdapter } from '../../spec/protocol-adapter.js';
+import {
+  outcomeOfStatus,
+  outcomeOfTransportError,
+  type AttemptOutcome,
+} from '../../upstreams/classify-attempt.js';
+import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
+import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
+import { headersForUpstream } from './filter-headers.js';
+import type { RequestState } from '../request/request-state.js';
+import { UpstreamAbort } from './upstream-abort.js';
+
+export interface AttemptDependencies {
+  credentials: UpstreamCredentials;
+  pools: UpstreamPools;
+  maxErrorBodyBytes: number;
+}
+
+export interface AttemptInput {
+  request: FastifyRequest;
+  state: RequestState;
+  adapter: RequestAdapter;
+  context: ForwardContext;
+  upstream: ResolvedUpstream;
+  model: string | null;
+}
+
+/** An error status, read (bounded) so it can still be answered after the next attempts. */
+export interface ErrorReply {
+  status: number;
+  headers: Dispatcher.ResponseData['headers'];
+  bytes: Buffer;
+  /** The parsed body; undefined when it is not JSON. */
+  json: unknown;
+}
+
+export type AttemptResult =
+  | { kind: 'success'; adapter: RequestAdapter; response: Dispatcher.ResponseData }
+  | { kind: 'error-status'; adapter: RequestAdapter; outcome: AttemptOutcome; reply: ErrorReply }
+  | { kind: 'transport-error'; adapter: RequestAdapter; outcome: AttemptOutcome; error: unknown }
+  | { kind: 'client-closed'; error: unknown };
+
+async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > limit) {
+        body.destroy();
+        break;
+      }
+      chunks.push(buffer);
+    }
+  } catch {
+    // A body that breaks while an error is read: answer with what arrived.
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function attemptUpstream(
+  dependencies: AttemptDependencies,
+  input: AttemptInput,
+): Promise<AttemptResult> {
+  const { request, state, context, upstream, model } = input;
+  const adapter = input.adapter.forUpstream?.(upstream) ?? input.adapter;
+  const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
+  const parts = adapter.buildUpstream(context, upstreamModel);
+  const headers = headersForUpstream(request.headers);
+  const abort = new UpstreamAbort();
+  state.upstreamAbort = abort;
+  try {
+    adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
+  } catch (error) {
+    return { kind: 'transport-error', adapter, outcome: 'connect_error', error };
+  }
+  state.outcome.upstream = upstream.name;
+  state.outcome.upstreamModel = upstreamModel ?? model;
+  state.outcome.stream = adapter.isStream(context);
+  // The response closed already (during the credential fetch): nothing is sent upstream.
+  if (state.closed) abort.abort();
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await dependencies.pools.get(upstream.origin).request({
+      path: `${upstream.basePath}${parts.path}`,
+      method: request.method,
+      headers,
+      body: parts.body,
+      signal: abort,
+      headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
+      bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
+    });
+  } catch (error) {
+    if (abort.aborted) return { kind: 'client-closed', error };
+    return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
+  }
+  if (response.statusCode < 400) return { kind: 'success', adapter, response };
+  const bytes = await readBounded(response.body, dependencies.maxErrorBodyBytes);
+  return {
+    kind: 'error-status',
+    adapter,
+    outcome: outcomeOfStatus(response.statusCode),
+    reply: {
+      status: response.statusCode,
+      headers: response.headers,
+      bytes,
+      json: parseJson(bytes),
+    },
+  };
+}
