@@ -119,7 +119,7 @@ export function build(options: BuildOptions): FastifyInstance {
       },
     }),
     frameworkErrors: (error, request, reply) => {
-      attachState(request, reply);
+      attachRecord(request, reply);
       void sendError(error, request, reply);
     },
   });
@@ -175,14 +175,14 @@ export function build(options: BuildOptions): FastifyInstance {
   app.decorateRequest('tollgate', undefined as never);
 
   /** The request's record, with its one end (request-end.ts). */
-  function attachState(request: FastifyRequest, reply: FastifyReply): void {
+  function attachRecord(request: FastifyRequest, reply: FastifyReply): void {
     request.tollgate = openRequest(ends, request, reply);
     reply.header('x-tollgate-request-id', request.id);
   }
 
   // Hooks that do not wait for anything take fastify's callback form: no promise per call.
   app.addHook('onRequest', (request, reply, done) => {
-    attachState(request, reply);
+    attachRecord(request, reply);
     done();
   });
   const authorize = createAuthorizationHook({
