@@ -53,7 +53,7 @@ type Served = Extract<Forwarded, { kind: 'success' }>;
 /** A success body up to this size is read whole (the meter's parse limit). */
 const WHOLE_REPLY_LIMIT_BYTES = 16 * 1024 * 1024;
 
-/** The one way a reply is sent: `reply.code(status)`, the upstream's headers for the client, a body. */
+/** The one way a reply is sent: after `reply.code(status)`, the upstream's headers and a body. */
 function send(
   reply: FastifyReply,
   headers: Dispatcher.ResponseData['headers'],

@@ -4,14 +4,14 @@
  * Created by the end owner when the request arrives (`openRequest`); nothing else about a request
  * is kept anywhere else.
  *
- * | field                    | written by                                                     |
- * | ------------------------ | -------------------------------------------------------------- |
- * | `requestId`, `profile`, `callerIp`, `closed`, `gatewayStatus` | the end (request-end.ts) |
- * | `platform`, `authorized` | the authorize stage (authorization-hook.ts)                    |
- * | `admission`, `admitted`  | the admit stage (admission-hook.ts)                            |
- * | `attempts`               | the forward stage (forward-upstream.ts, attempt-upstream.ts)   |
- * | `replied`                | the reply stage (send-reply.ts)                                |
- * | `errorCode`              | the error answer (app.ts `sendError`)                          |
+ * Who writes what:
+ * - `requestId`, `profile`, `callerIp`, `closed`, `gatewayStatus`: the end (request-end.ts);
+ * - `platform`, `authorized`: the authorize stage (authorization-hook.ts);
+ * - `admission`, `admitted`: the admit stage (admission-hook.ts);
+ * - `attempts`: the forward stage (forward-upstream.ts, attempt-upstream.ts); the reply stage only
+ *   replaces its `status` when a success body broke before anything was sent (send-reply.ts);
+ * - `replied`: the reply stage (send-reply.ts);
+ * - `errorCode`: the error answer (app.ts `sendError`).
  */
 import type { Platform } from '../../../crds/schema/resources.js';
 import type { Admitted } from '../admit/admitted.js';
