@@ -3,19 +3,14 @@
  * `run-gateway.ts` listens and drains; tests call `build` and `listen({ port: 0 })` or `inject`.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, {
-  type FastifyContextConfig,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Registry } from 'prom-client';
 import { AccessLog } from './access-log.js';
 import type { AppConfig } from './gateway-config.js';
 import { toGatewayError } from './errors/to-gateway-error.js';
 import { loadGatewayPrices } from './billing/load-gateway-prices.js';
 import type { PriceTable } from './billing/load-price-table.js';
-import { createGatewayMetrics, statusClass } from './metrics/gateway-metrics.js';
+import { createGatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMeteringMetrics } from './metrics/metering-metrics.js';
 import { createUpstreamMetrics } from './metrics/upstream-metrics.js';
 import { createAdmissionHook } from './stages/admit/admission-hook.js';
@@ -25,7 +20,6 @@ import {
   createAuthorizationHook,
 } from './stages/authorize/authorization-hook.js';
 import { decideErrorShape } from './stages/request/decide-error-shape.js';
-import { settleOnClose, type FinishDependencies } from './stages/settle/finish-request.js';
 import { parseRanges } from '../network/match-source-ranges.js';
 import { redactUrl } from './stages/request/redact-url.js';
 import { allowedMethods } from './stages/request/match-method-path.js';
@@ -33,10 +27,9 @@ import { createBodyReader, hasBody } from './stages/admit/read-request-body.js';
 import { LeaseRenewer } from './stages/admit/renew-leases.js';
 import { cacheCleanClaims } from './upstreams/cache-clean-claims.js';
 import { cacheKeyPolicies } from './stages/authorize/cache-key-policies.js';
-import { newRequestState } from './stages/request/request-state.js';
+import { openRequest, type RequestEndDependencies } from './stages/request/request-end.js';
 import type { SettlementQueue } from './stages/settle/settle-with-retry.js';
 import { startSettlement } from './stages/settle/start-settlement.js';
-import { resolveCallerIp } from '../network/resolve-caller-ip.js';
 import { UpstreamCache } from './upstreams/resolve-upstreams.js';
 import './stages/request/route-config.js';
 import { UpstreamPools } from './upstreams/upstream-pools.js';
@@ -51,10 +44,6 @@ import { registerModelRoutes } from './routes/register-model-routes.js';
 import { registerUsageRoutes } from './routes/register-usage-routes.js';
 import type { Store } from '../store/store.js';
 import { GatewayError } from './errors/gateway-error.js';
-import { ERROR_CATALOGUE } from './errors/error-catalogue.js';
-
-/** The status a call the client closed before anything was sent is counted and logged with. */
-const CLIENT_CLOSED_STATUS = ERROR_CATALOGUE.TG_CLIENT_CLOSED.status;
 
 export interface BuildOptions {
   store: Store;
@@ -130,7 +119,7 @@ export function build(options: BuildOptions): FastifyInstance {
       },
     }),
     frameworkErrors: (error, request, reply) => {
-      attachState(request, reply);
+      attachRecord(request, reply);
       void sendError(error, request, reply);
     },
   });
@@ -152,14 +141,17 @@ export function build(options: BuildOptions): FastifyInstance {
     log: app.log,
     metrics: meteringMetrics,
   });
-  const finishing: FinishDependencies = {
+  const ends: RequestEndDependencies = {
     settlements: settlement.queue,
     store,
     renewer,
     clock,
     timeZone: config.timeZone,
     pending: new Set(),
+    gatewayMetrics: metrics,
     metrics: meteringMetrics,
+    accessLog,
+    trustedProxies,
     prices,
   };
   const pools = new UpstreamPools(config);
@@ -172,7 +164,7 @@ export function build(options: BuildOptions): FastifyInstance {
   app.decorate('gateway', {
     health,
     registry,
-    inFlight: () => renewer.size + finishing.pending.size,
+    inFlight: () => renewer.size + ends.pending.size,
     settlements: settlement.queue,
   });
 
@@ -182,37 +174,15 @@ export function build(options: BuildOptions): FastifyInstance {
   });
   app.decorateRequest('tollgate', undefined as never);
 
-  /** The request's one state object, and its one settlement trigger (the response's close). */
-  function attachState(request: FastifyRequest, reply: FastifyReply): void {
-    const config = request.routeOptions.config as FastifyContextConfig | undefined;
-    const state = newRequestState({
-      requestId: request.id,
-      profile: config?.profile ?? null,
-      callerIp: resolveCallerIp({
-        socketAddress: request.raw.socket.remoteAddress,
-        forwardedFor: request.headers['x-forwarded-for'],
-        trustedProxies,
-      }),
-    });
-    request.tollgate = state;
-    const platforms = config?.profile?.platforms;
-    const platform = platforms?.length === 1 ? (platforms[0] ?? 'none') : 'none';
-    metrics.inFlight.enter(platform);
-    reply.raw.once('close', () => {
-      metrics.inFlight.leave(platform);
-      // The response did not end (the client went away): fastify runs no onResponse hook for it.
-      if (reply.raw.writableFinished || state.counted) return;
-      const statusCode = reply.raw.headersSent ? reply.statusCode : CLIENT_CLOSED_STATUS;
-      countCall(request, reply, statusCode);
-      accessLog.requestClosed(request, reply, statusCode);
-    });
+  /** The request's record, with its one end (request-end.ts). */
+  function attachRecord(request: FastifyRequest, reply: FastifyReply): void {
+    request.tollgate = openRequest(ends, request, reply);
     reply.header('x-tollgate-request-id', request.id);
-    settleOnClose(finishing, state, reply);
   }
 
   // Hooks that do not wait for anything take fastify's callback form: no promise per call.
   app.addHook('onRequest', (request, reply, done) => {
-    attachState(request, reply);
+    attachRecord(request, reply);
     done();
   });
   const authorize = createAuthorizationHook({
@@ -244,37 +214,19 @@ export function build(options: BuildOptions): FastifyInstance {
       sessionTtlMs: config.stickySessionTtlMs,
     }),
   );
-  /** Counts an ended call once: when its response ends, or when the client closes it first. */
-  function countCall(request: FastifyRequest, reply: FastifyReply, statusCode: number): void {
-    const state = request.tollgate;
-    state.counted = true;
-    const platform = state.platform ?? 'none';
-    const labels = { platform, status_class: statusClass(statusCode) };
-    metrics.requests.inc(labels);
-    metrics.duration.observe(labels, reply.elapsedTime / 1000);
-    if (state.errorCode !== null) metrics.refusals.inc({ platform, reason: state.errorCode });
-    const firstByteMs = state.outcome.timeToFirstByteMs;
-    if (firstByteMs !== null) metrics.timeToFirstByte.observe({ platform }, firstByteMs / 1000);
-  }
-
-  app.addHook('onResponse', (request, reply, done) => {
-    if (!request.tollgate.counted) countCall(request, reply, reply.statusCode);
-    done();
-  });
-
   async function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const gatewayError = toGatewayError(error);
     if (gatewayError.code === 'TG_INTERNAL') request.log.error({ err: error }, 'unexpected error');
     else if (gatewayError.code === 'TG_STORE_UNAVAILABLE') {
       request.log.warn({ err: error }, 'store unavailable');
     }
-    const state = request.tollgate as typeof request.tollgate | undefined;
+    const record = request.tollgate as typeof request.tollgate | undefined;
     const shape = decideErrorShape({
-      profile: state?.profile ?? null,
-      keyPlatform: state?.key?.group.platform ?? null,
+      profile: record?.profile ?? null,
+      keyPlatform: record?.authorized?.group.platform ?? null,
       hints: { path: request.url, headers: request.headers },
     });
-    if (state !== undefined) state.errorCode = gatewayError.code;
+    if (record !== undefined) record.errorCode = gatewayError.code;
     if (gatewayError.retryAfterSeconds !== undefined && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(gatewayError.retryAfterSeconds));
     }
@@ -326,7 +278,7 @@ export function build(options: BuildOptions): FastifyInstance {
   });
 
   app.addHook('onClose', async () => {
-    await Promise.allSettled([...finishing.pending]);
+    await Promise.allSettled([...ends.pending]);
     await settlement.close();
     renewer.stop();
     await pools.close();

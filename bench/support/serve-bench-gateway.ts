@@ -85,7 +85,7 @@ async function serve(): Promise<void> {
   // Each call's duration inside the gateway, for `bench/macro/probe-tail.ts` only (not in CPU figures).
   if (process.env.TOLLGATE_BENCH_RECORD_CALLS === '1') {
     app.addHook('onResponse', (request, reply, done) => {
-      recordCallDuration(reply.elapsedTime, request.tollgate.outcome.timeToFirstByteMs);
+      recordCallDuration(reply.elapsedTime, request.tollgate.attempts?.timeToFirstByteMs ?? null);
       done();
     });
   }

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';
-import { forwardRequest, type ForwardDependencies } from '../stages/forward/forward-request.js';
+import { forwardUpstream, type ForwardDependencies } from '../stages/forward/forward-upstream.js';
+import { sendReply, type ReplyCall, type ReplyDependencies } from '../stages/reply/send-reply.js';
 import type { RequestAdapter } from '../spec/protocol-adapter.js';
 import '../stages/request/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../stages/request/route-profile.js';
@@ -78,26 +79,34 @@ const forwardRoutes: ForwardRoute[] = [
   },
 ];
 
-async function forward(
-  dependencies: ForwardDependencies,
-  route: ForwardRoute,
-  call: { request: FastifyRequest; reply: FastifyReply },
-): Promise<FastifyReply> {
-  const { request, reply } = call;
-  const state = request.tollgate;
-  const context = state.context;
-  if (context === null) throw new GatewayError('TG_INTERNAL', { detail: 'no request context' });
-  return forwardRequest(dependencies, { request, reply, state, adapter: route.adapter, context });
+/** The route's handler: the forward stage, then the reply stage, from the admit stage's result. */
+function forwardHandler(
+  dependencies: ForwardDependencies & ReplyDependencies,
+  adapter: RequestAdapter,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  return async (request, reply) => {
+    const record = request.tollgate;
+    const admitted = record.admitted;
+    if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
+    const call: ReplyCall = { request, reply, record, admitted, adapter };
+    return sendReply(dependencies, call, await forwardUpstream(dependencies, call));
+  };
 }
 
-/** The forward stage's dependencies, less the protocol tables this composition root supplies. */
-export type ForwardRouteDependencies = Omit<ForwardDependencies, 'usageReaders'>;
+/** The forward and reply stages' dependencies, less the protocol tables supplied here. */
+export type ForwardRouteDependencies = Omit<
+  ForwardDependencies & ReplyDependencies,
+  'usageReaders'
+>;
 
 export function registerForwardRoutes(
   app: FastifyInstance,
   routeDependencies: ForwardRouteDependencies,
 ): void {
-  const dependencies: ForwardDependencies = { ...routeDependencies, usageReaders: USAGE_READERS };
+  const dependencies: ForwardDependencies & ReplyDependencies = {
+    ...routeDependencies,
+    usageReaders: USAGE_READERS,
+  };
   for (const route of forwardRoutes) {
     app.post(
       route.path,
@@ -105,7 +114,7 @@ export function registerForwardRoutes(
         config: { profile: route.profile, adapter: route.adapter },
         ...(route.path.endsWith('*') ? { onRequest: requireGeminiMethod } : {}),
       },
-      (request, reply) => forward(dependencies, route, { request, reply }),
+      forwardHandler(dependencies, route.adapter),
     );
   }
   // Codex probes `/v1/responses` over WebSocket first; refuse fast so it falls back to HTTP.

@@ -36,7 +36,7 @@ function keyScope(request: FastifyRequest): {
   platform: Platform;
   lists: { group: string[] | null; key: string[] | null };
 } {
-  const key = request.tollgate.key;
+  const key = request.tollgate.authorized;
   if (key === null) throw new GatewayError('TG_INTERNAL', { detail: 'model route without a key' });
   return {
     platform: key.group.platform,

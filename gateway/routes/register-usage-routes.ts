@@ -41,7 +41,7 @@ export function registerUsageRoutes(
 ): void {
   for (const route of USAGE_ROUTES) {
     app.get(route.path, { config: { profile: route.profile } }, async (request: FastifyRequest) => {
-      const key = request.tollgate.key;
+      const key = request.tollgate.authorized;
       if (key === null)
         throw new GatewayError('TG_INTERNAL', { detail: 'usage route without a key' });
       const counters = await dependencies.store.keyCounters(

@@ -1,18 +1,18 @@
 /**
- * THE admission pipeline for every Tollgate route, in the seed's refusal order: key
- * (authorizeRequest, an onRequest hook before the body is read: authorization-hook.ts) -> then
- * this preHandler: body, model and its price -> one `store.admit()` (windows, quota, IP,
- * account, balance, concurrency, model; a model without a price is refused at the model rule's
- * place). The reservation is the priced estimate; token-count endpoints are free. Routes that the gateway answers itself (model lists, not yet
- * available endpoints) stop after the key checks plus the IP rule.
+ * The admit stage, a preHandler, after the authorize stage (authorization-hook.ts) in the seed's
+ * refusal order: body, model and its price -> one `store.admit()` (windows, quota, IP, account,
+ * balance, concurrency, model; a model without a price is refused at the model rule's place). The
+ * reservation is the priced estimate; token-count endpoints are free. Routes that the gateway
+ * answers itself (model lists, not yet available endpoints) stop after the key checks plus the IP
+ * rule. Its result, `Admitted`, goes on the request record for the forward stage.
  *
  * The body is parsed here; one over 64 KiB waits for a turn of the event loop of its own
  * (pace-large-parses.ts), so a burst of large calls does not hold every other call.
  *
  * A client that went away before admission returned is not forwarded: the request's lifecycle
  * ends here (`reply.hijack()`: Fastify then runs no route handler and sends nothing). If the store
- * admitted it meanwhile, it is settled at once through the close handler's deferred settlement
- * (`state.settleLate`, finish-request.ts), which releases the reservation and the slots.
+ * admitted it meanwhile, the request's end (request-end.ts), which waited for `record.admission`,
+ * settles it, releasing the reservation and the slots.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -32,7 +32,8 @@ import { createParsePacer, IMMEDIATE_BYTES } from './pace-large-parses.js';
 import { readForwardContext } from '../../spec/read-forward-context.js';
 import { readSessionIdentity } from '../../upstreams/read-session-identity.js';
 import type { LeaseRenewer } from './renew-leases.js';
-import type { RequestState } from '../request/request-state.js';
+import type { RequestRecord } from '../request/request-record.js';
+import type { Admitted } from './admitted.js';
 import '../request/route-config.js';
 
 export interface AdmissionDependencies {
@@ -55,29 +56,30 @@ export interface AdmissionDependencies {
  * none: its lease keeps the reservation). Remembers the output of the previous renewal.
  */
 function readLeaseProgress(
-  state: RequestState,
+  record: RequestRecord,
+  admitted: Admitted,
   charge: LeaseCharge,
 ): () => LeaseProgress | undefined {
   let previousOutput = 0;
   return () => {
-    const { relay, price, estimatedInputTokens } = state.metering;
-    if (relay?.delivered === undefined) return undefined;
+    const { replied, attempts } = record;
+    if (replied?.delivered === undefined || attempts === null) return undefined;
     const progress = describeLeaseProgress({
       charge,
-      report: relay.delivered(),
-      price,
-      estimatedInputTokens,
+      report: replied.delivered(),
+      price: admitted.price,
+      estimatedInputTokens: admitted.estimatedInputTokens,
       previousOutput,
-      outcome: state.outcome,
+      outcome: attempts,
     });
     previousOutput = progress.record.usage.output;
     return progress;
   };
 }
 
-/** Read again after a wait (TypeScript keeps the earlier `state.closed` check's narrowing). */
-function closedMeanwhile(state: { closed: boolean }): boolean {
-  return state.closed;
+/** Read again after a wait (TypeScript keeps the earlier `record.closed` check's narrowing). */
+function closedMeanwhile(record: { closed: boolean }): boolean {
+  return record.closed;
 }
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
@@ -85,18 +87,18 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
   return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { profile, adapter } = request.routeOptions.config;
     if (profile === undefined) return;
-    const state = request.tollgate;
-    if (state.closed) {
+    const record = request.tollgate;
+    if (record.closed) {
       // The client left before admission began: nothing to admit, answer or settle.
       reply.hijack();
       return;
     }
     // The key checks ran before the body was read (authorization-hook.ts).
-    const policy = state.key;
+    const policy = record.authorized;
     if (policy === null) throw new GatewayError('TG_INTERNAL', { detail: 'no authorized key' });
 
     if (!profile.forwarded || adapter === undefined) {
-      if (isSourceDenied(state.callerIp, policy.sourceRanges)) {
+      if (isSourceDenied(record.callerIp, policy.sourceRanges)) {
         throw new GatewayError('TG_SOURCE_DENIED');
       }
       return;
@@ -108,21 +110,19 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     const context = paced
       ? await pacer.run(bytes, () => readForwardContext(request.url, request.body))
       : readForwardContext(request.url, request.body);
-    if (paced && closedMeanwhile(state)) {
+    if (paced && closedMeanwhile(record)) {
       // The client left while its body waited for its turn: as above, nothing to admit.
       reply.hijack();
       return;
     }
-    state.context = context;
     const model = adapter.readModel(context);
     if (model === null) {
       throw new GatewayError('TG_BAD_REQUEST', { detail: 'The request names no model.' });
     }
-    const metering = state.metering;
     const bodyBytes = context.body?.length ?? 0;
-    metering.estimatedInputTokens = estimateTokensFromBytes(bodyBytes);
+    const estimatedInputTokens = estimateTokensFromBytes(bodyBytes);
     const free = isTokenCountPath(context.path);
-    metering.price = free
+    const price = free
       ? null
       : priceRequest({
           model,
@@ -130,7 +130,6 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
           group: policy.group,
           table: dependencies.prices,
         });
-    const price = metering.price;
     // Read once: the reservation and the lease's charge both use it.
     const outputCap = price === null ? 0 : adapter.readOutputCap(context);
     const estimateNano =
@@ -142,20 +141,21 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
     const sessionTtlMs = policy.group.sessionTtlMs ?? dependencies.sessionTtlMs ?? 0;
     const sessionId = sessionTtlMs > 0 ? readSessionIdentity(request.headers, context.json) : null;
     const charge = describeLeaseCharge({
-      requestId: state.requestId,
+      requestId: record.requestId,
       policy,
       model,
       now,
       stream: adapter.isStream(context),
       priceVersion: price?.version ?? dependencies.prices.version,
-      inputTokens: metering.estimatedInputTokens,
+      inputTokens: estimatedInputTokens,
       outputCap,
     });
-    state.admitted = await admitRequest(dependencies.store, {
+    // Kept on the record so a client that leaves meanwhile still gets its admission settled.
+    record.admission = admitRequest(dependencies.store, {
       ...(sessionId === null ? {} : { session: { id: sessionId, ttlMs: sessionTtlMs } }),
       policy,
-      requestId: state.requestId,
-      callerIp: state.callerIp,
+      requestId: record.requestId,
+      callerIp: record.callerIp,
       model,
       estimateNano,
       now,
@@ -163,16 +163,22 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       modelNotPriced: !free && price === null,
       charge,
     });
+    // This continuation runs before the request end's own wait on the same promise (promise
+    // reactions run in order): the lease is registered before anything can settle it.
+    const admitted: Admitted = {
+      request: await record.admission,
+      context,
+      price,
+      estimatedInputTokens,
+    };
+    record.admitted = admitted;
     dependencies.renewer.add({
       namespace: policy.namespace,
       keyUid: policy.keyUid,
-      requestId: state.requestId,
-      progress: readLeaseProgress(state, charge),
+      requestId: record.requestId,
+      progress: readLeaseProgress(record, admitted, charge),
     });
-    if (state.settleLate !== null) {
-      // The client left while the store admitted it: settle now, and forward nothing.
-      reply.hijack();
-      state.settleLate();
-    }
+    // The client left while the store admitted it: forward nothing (the request's end settles).
+    if (closedMeanwhile(record)) reply.hijack();
   };
 }

@@ -1,9 +1,9 @@
 /**
- * The first stage of THE admission pipeline: the key checks (authorizeRequest: missing, unknown,
- * no group, platform, suspended, expired), which need only the headers, run as the last onRequest
- * hook of every Tollgate route, so a refused caller is answered before its body is read (and a
- * multi-megabyte upload by a stranger is never buffered). The admission preHandler goes on from
- * the policy stored here.
+ * The authorize stage: the key checks (authorizeRequest: missing, unknown, no group, platform,
+ * suspended, expired), which need only the headers, run as the last onRequest hook of every
+ * Tollgate route, so a refused caller is answered before its body is read (and a multi-megabyte
+ * upload by a stranger is never buffered). Its result, `Authorized` (the key's policy), goes on
+ * the request record for the admit stage (admission-hook.ts).
  */
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { authorizeRequest, type AuthorizeDependencies } from './authorize-request.js';
@@ -17,16 +17,16 @@ export function createAuthorizationHook(dependencies: AuthorizationDependencies)
   return async function authorize(request: FastifyRequest): Promise<void> {
     const { profile } = request.routeOptions.config;
     if (profile === undefined) return;
-    const state = request.tollgate;
-    state.platform = profile.platforms.length === 1 ? (profile.platforms[0] ?? null) : null;
+    const record = request.tollgate;
+    record.platform = profile.platforms.length === 1 ? (profile.platforms[0] ?? null) : null;
 
     const policy = await authorizeRequest(dependencies, {
       profile,
       carrier: { headers: request.headers, query: request.query as Record<string, unknown> },
       now: dependencies.clock(),
     });
-    state.key = policy;
-    state.platform = policy.group.platform;
+    record.authorized = policy;
+    record.platform = policy.group.platform;
   };
 }
 

@@ -14,6 +14,8 @@ import { PLATFORM_PATH_PREFIX, type RouteProfile } from '../request/route-profil
 
 export type KeyGroup = NonNullable<KeyPolicy['group']>;
 export type AuthorizedPolicy = KeyPolicy & { group: KeyGroup };
+/** What the authorize stage hands on: the key's policy, with its group. */
+export type Authorized = AuthorizedPolicy;
 
 export interface AuthorizeDependencies {
   /** The key-policy read of every request (cached in the process: cache-key-policies.ts). */

@@ -4,8 +4,9 @@
  * translation, as on a first attempt), sent on the origin's pool, and its answer classified. A
  * success status is handed back unread (the caller's reply starts from it); an error status is
  * read, bounded, so the next attempt can start and the last one can still be answered; a transport
- * error is classified by its undici code. The attempt's abort (`upstream-abort.ts`) is the request state's,
- * so a client that goes away aborts the attempt under way.
+ * error is classified by its undici code. The attempt's abort (`upstream-abort.ts`) is kept in the
+ * request's `UpstreamAttempts`, so a client that goes away aborts the attempt under way
+ * (request-end.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -19,7 +20,7 @@ import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
 import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
 import { headersForUpstream } from './filter-headers.js';
-import type { RequestState } from '../request/request-state.js';
+import type { UpstreamAttempts } from './upstream-attempts.js';
 import { UpstreamAbort } from './upstream-abort.js';
 
 export interface AttemptDependencies {
@@ -30,7 +31,9 @@ export interface AttemptDependencies {
 
 export interface AttemptInput {
   request: FastifyRequest;
-  state: RequestState;
+  /** `closed`: the request's end has come (the client went away): nothing is sent upstream. */
+  record: { readonly closed: boolean };
+  attempts: UpstreamAttempts;
   adapter: RequestAdapter;
   context: ForwardContext;
   upstream: ResolvedUpstream;
@@ -47,7 +50,12 @@ export interface ErrorReply {
 }
 
 export type AttemptResult =
-  | { kind: 'success'; adapter: RequestAdapter; response: Dispatcher.ResponseData }
+  | {
+      kind: 'success';
+      upstream: ResolvedUpstream;
+      adapter: RequestAdapter;
+      response: Dispatcher.ResponseData;
+    }
   | { kind: 'error-status'; adapter: RequestAdapter; outcome: AttemptOutcome; reply: ErrorReply }
   | { kind: 'transport-error'; adapter: RequestAdapter; outcome: AttemptOutcome; error: unknown }
   | { kind: 'client-closed'; error: unknown };
@@ -83,23 +91,23 @@ export async function attemptUpstream(
   dependencies: AttemptDependencies,
   input: AttemptInput,
 ): Promise<AttemptResult> {
-  const { request, state, context, upstream, model } = input;
+  const { request, attempts, context, upstream, model } = input;
   const adapter = input.adapter.forUpstream?.(upstream) ?? input.adapter;
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
   const parts = adapter.buildUpstream(context, upstreamModel);
   const headers = headersForUpstream(request.headers);
   const abort = new UpstreamAbort();
-  state.upstreamAbort = abort;
+  attempts.abort = abort;
   try {
     adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
   } catch (error) {
     return { kind: 'transport-error', adapter, outcome: 'connect_error', error };
   }
-  state.outcome.upstream = upstream.name;
-  state.outcome.upstreamModel = upstreamModel ?? model;
-  state.outcome.stream = adapter.isStream(context);
+  attempts.upstream = upstream.name;
+  attempts.upstreamModel = upstreamModel ?? model;
+  attempts.stream = adapter.isStream(context);
   // The response closed already (during the credential fetch): nothing is sent upstream.
-  if (state.closed) abort.abort();
+  if (input.record.closed) abort.abort();
   let response: Dispatcher.ResponseData;
   try {
     response = await dependencies.pools.get(upstream.origin).request({
@@ -115,7 +123,7 @@ export async function attemptUpstream(
     if (abort.aborted) return { kind: 'client-closed', error };
     return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
   }
-  if (response.statusCode < 400) return { kind: 'success', adapter, response };
+  if (response.statusCode < 400) return { kind: 'success', upstream, adapter, response };
   const bytes = await readBounded(response.body, dependencies.maxErrorBodyBytes);
   return {
     kind: 'error-status',

@@ -1,6 +1,6 @@
-/** Fastify typing for Tollgate routes: the route's profile and adapter, and the request state. */
+/** Fastify typing for Tollgate routes: the route's profile and adapter, and the request's record. */
 import type { RequestAdapter } from '../../spec/protocol-adapter.js';
-import type { RequestState } from './request-state.js';
+import type { RequestRecord } from './request-record.js';
 import type { RouteProfile } from './route-profile.js';
 
 declare module 'fastify' {
@@ -9,8 +9,8 @@ declare module 'fastify' {
     adapter?: RequestAdapter;
   }
   interface FastifyRequest {
-    tollgate: RequestState;
+    tollgate: RequestRecord;
   }
 }
 
-export type { RequestAdapter, RequestState, RouteProfile };
+export type { RequestAdapter, RequestRecord, RouteProfile };

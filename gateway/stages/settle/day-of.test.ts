@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf } from './settle-request.js';
+import { dayOf } from './day-of.js';
 
 const intlDay = (time: number, timeZone: string): string =>
   new Intl.DateTimeFormat('en-CA', {

@@ -28,7 +28,7 @@ import type { LeaseCharge, LeaseProgress } from '../../../store/store.js';
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { billMeteredReply } from './bill-metered-reply.js';
 import { LEASE_EXPIRED_FLAG } from '../admit/describe-lease-charge.js';
-import type { ForwardOutcome } from '../request/request-state.js';
+import type { UpstreamAttempts } from '../forward/upstream-attempts.js';
 
 /** A lease-expired record whose buckets are what was delivered (not the reservation's). */
 export const DELIVERED_USAGE_FLAG = 'delivered-usage';
@@ -43,7 +43,7 @@ export interface LeaseProgressInput {
   estimatedInputTokens: number;
   /** Output tokens delivered at the previous renewal (0 at the first). */
   previousOutput: number;
-  outcome: Pick<ForwardOutcome, 'upstream' | 'upstreamModel' | 'timeToFirstByteMs'>;
+  outcome: Pick<UpstreamAttempts, 'upstream' | 'upstreamModel' | 'timeToFirstByteMs'>;
 }
 
 function inputTotal(usage: UsageBuckets): number {

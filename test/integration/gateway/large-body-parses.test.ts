@@ -1,6 +1,6 @@
 /**
  * A burst of calls with large bodies does not hold the event loop: the gateway parses a large body
- * in a turn of its own (gateway/pipeline/pace-large-parses.ts), so the I/O of other calls runs
+ * in a turn of its own (gateway/stages/admit/pace-large-parses.ts), so the I/O of other calls runs
  * between two of them. Structural, not timed: the calls' bodies are all there at once (`inject`),
  * a callback counts the event loop's turns, and each large `JSON.parse` notes the count it ran at.
  */

@@ -1,8 +1,8 @@
 /**
- * The settle step: replaces the reservation by the actual cost exactly once per request id (the
- * store enforces once) and writes the usage record in the same atomic step. `finishRequest` builds
- * the request here and hands it to the settlement queue (settle-with-retry.ts), which retries it
- * while the store is unavailable.
+ * The settlement of one request: the usage record and the store call's request, which replaces the
+ * reservation by the actual cost exactly once per request id (the store enforces once) and writes
+ * the record in the same atomic step. `settleEndedRequest` builds it and hands it to the
+ * settlement queue (settle-with-retry.ts), which retries it while the store is unavailable.
  */
 import type { Platform } from '../../../crds/schema/resources.js';
 import type { SettlementRequest } from '../../../store/store.js';
@@ -30,25 +30,6 @@ export interface SettleInput {
   outcome: SettleOutcome;
   now: number;
   timeZone: string;
-}
-
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** `YYYY-MM-DD` of `time` in `timeZone`. */
-export function dayOf(time: number, timeZone: string): string {
-  // The default zone needs no Intl formatting on every settlement.
-  if (timeZone === 'UTC') return new Date(time).toISOString().slice(0, 10);
-  let format = dayFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(new Date(time));
 }
 
 export function buildUsageRecord(input: SettleInput): UsageRecord {

@@ -1,0 +1,33 @@
+/**
+ * What the forward stage has sent upstream, written by it alone as it goes (the failover loop and
+ * each attempt): read by the reply stage's lease progress, by settlement, and by the request's end,
+ * which aborts the attempt under way and gives back the slot held (request-end.ts).
+ */
+import type { UpstreamAbort } from './upstream-abort.js';
+
+export interface UpstreamAttempts {
+  /** Upstream attempts made (failover); 0 when nothing was sent upstream. */
+  count: number;
+  upstream: string | null;
+  upstreamModel: string | null;
+  status: number;
+  stream: boolean;
+  timeToFirstByteMs: number | null;
+  /** The upstream whose concurrency slot this request holds (hold-upstream-slot.ts). */
+  slot: string | null;
+  /** Aborts the attempt under way. */
+  abort: UpstreamAbort | null;
+}
+
+export function newUpstreamAttempts(): UpstreamAttempts {
+  return {
+    count: 0,
+    upstream: null,
+    upstreamModel: null,
+    status: 0,
+    stream: false,
+    timeToFirstByteMs: null,
+    slot: null,
+    abort: null,
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The reply stage: sends the caller the upstream answer the forward stage chose (`Forwarded`), one
+ * way for every kind: a status, the upstream's headers for the client, and a body.
+ *
+ * - An error status: answered in the caller's protocol (answer-error-status.ts).
+ * - A success that is one JSON document: read whole, metered and translated once, sent as one
+ *   buffer (read-whole-reply.ts); one too large to hold goes on as a relay. A body that breaks
+ *   mid-way is answered as an upstream failure in the caller's protocol (nothing was sent yet).
+ * - A stream: relayed and metered as it comes (relay-metered-reply.ts); a translated reply that is
+ *   not a stream is complete only at its end, and is sent then.
+ *
+ * The serving attempt is the only one billed: its meter goes on the record (`record.replied`)
+ * before the first byte is read, so the request's end can end it when the client goes away.
+ */
+import type { FastifyReply } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { UsageReaders } from '../../spec/protocol-adapter.js';
+import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
+import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import { headersForClient } from '../forward/filter-headers.js';
+import type { ForwardCall, Forwarded } from '../forward/forward-upstream.js';
+import { mapTransportError } from '../forward/map-upstream-failure.js';
+import { answerErrorStatus } from './answer-error-status.js';
+import { planReply, type ReplyPlan } from './plan-reply.js';
+import {
+  ClientClosedError,
+  readWholeReply,
+  type WholeReplyRead,
+  type WholeReplyReader,
+} from './read-whole-reply.js';
+import type { RequestRecord } from '../request/request-record.js';
+import {
+  relayMeteredReply,
+  replyFraming,
+  type MeteredRelay,
+  type MeteredReply,
+} from './relay-metered-reply.js';
+
+export interface ReplyDependencies {
+  /** The usage reader of each wire format (built by the composition root). */
+  usageReaders: UsageReaders;
+  metrics?: UpstreamMetrics;
+}
+
+export interface ReplyCall extends ForwardCall {
+  reply: FastifyReply;
+}
+
+type Served = Extract<Forwarded, { kind: 'success' }>;
+
+/** A success body up to this size is read whole (the meter's parse limit). */
+const WHOLE_REPLY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** The one way a reply is sent: after `reply.code(status)`, the upstream's headers and a body. */
+function send(
+  reply: FastifyReply,
+  headers: Dispatcher.ResponseData['headers'],
+  body: Buffer | Readable,
+): FastifyReply {
+  return reply.headers(headersForClient(headers)).send(body);
+}
+
+/** Counts the serving attempt once its reply is metered. */
+function countServed(
+  dependencies: ReplyDependencies,
+  upstream: ResolvedUpstream,
+  outcome: Promise<MeteredReply>,
+): void {
+  const { metrics } = dependencies;
+  if (metrics === undefined) return;
+  void outcome.then((metered) => {
+    metrics.attempts.inc({
+      upstream: upstream.name,
+      platform: upstream.platform,
+      outcome: metered.end === 'upstream-failed' ? 'stream_error' : 'ok',
+    });
+  });
+}
+
+/** Starts reading a JSON document whole; one too large to hold goes on as a relay. */
+function startWholeRead(served: Served, plan: ReplyPlan): WholeReplyReader {
+  return readWholeReply({
+    body: served.response.body,
+    reader: plan.reader,
+    translator: plan.translator,
+    limitBytes: WHOLE_REPLY_LIMIT_BYTES,
+    // Named, not `...rest`: V8 copies rest properties in its runtime, the slow way, on every call.
+    relay: {
+      stream: plan.stream,
+      contentType: plan.contentType,
+      streamError: plan.streamError,
+      onUpstreamError: plan.onUpstreamError,
+    },
+  });
+}
+
+/** The whole read's result; a body that broke is answered as an upstream failure instead. */
+async function finishWholeRead(
+  record: RequestRecord,
+  whole: WholeReplyReader,
+  plan: ReplyPlan,
+): Promise<WholeReplyRead> {
+  try {
+    return await whole.read;
+  } catch (error) {
+    if (error instanceof ClientClosedError) throw new GatewayError('TG_CLIENT_CLOSED');
+    plan.onUpstreamError(error);
+    // Nothing was sent yet: the caller gets (and the record keeps) the error status instead.
+    const failure = mapTransportError(error);
+    if (record.attempts !== null) record.attempts.status = failure.statusCode;
+    throw failure;
+  }
+}
+
+async function sendSuccess(
+  dependencies: ReplyDependencies,
+  call: ReplyCall,
+  served: Served,
+): Promise<FastifyReply> {
+  const { reply, record } = call;
+  const { response } = served;
+  const plan = planReply(dependencies.usageReaders, call, served);
+  let relay: MeteredRelay;
+  if (replyFraming(plan) === 'json') {
+    const whole = startWholeRead(served, plan);
+    // Told when the response closes (the request's end): ends the meter if unended.
+    record.replied = whole;
+    countServed(dependencies, served.upstream, whole.outcome);
+    const read = await finishWholeRead(record, whole, plan);
+    if (read.kind === 'whole') {
+      reply.code(plan.translator?.status?.() ?? response.statusCode);
+      return send(reply, response.headers, read.body);
+    }
+    relay = read.relay;
+  } else {
+    relay = relayMeteredReply({ ...plan, body: response.body });
+    record.replied = relay;
+    countServed(dependencies, served.upstream, relay.outcome);
+  }
+  if (plan.translator !== null && !plan.stream) {
+    // A translated whole reply is complete only at its end, and may carry another status.
+    const chunks: Buffer[] = [];
+    for await (const chunk of relay.body) chunks.push(chunk as Buffer);
+    reply.code(plan.translator.status?.() ?? response.statusCode);
+    return send(reply, response.headers, Buffer.concat(chunks));
+  }
+  return send(reply.code(response.statusCode), response.headers, relay.body);
+}
+
+export function sendReply(
+  dependencies: ReplyDependencies,
+  call: ReplyCall,
+  forwarded: Forwarded,
+): Promise<FastifyReply> | FastifyReply {
+  if (forwarded.kind === 'success') return sendSuccess(dependencies, call, forwarded);
+  const answer = answerErrorStatus(call.reply, call.admitted.context, forwarded);
+  return send(call.reply.code(answer.status), forwarded.reply.headers, answer.body);
+}

@@ -1,0 +1,127 @@
+/**
+ * The settle stage, run by the request's end (request-end.ts) once per admitted request: gives back
+ * the upstream slot held, waits for the reply meter, bills the metered usage (`billMeteredReply`) and hands the settlement to the
+ * settlement queue (settle-with-retry.ts: the store settles once per id; a store blink is
+ * retried). Once the store confirms it, lease renewal stops, the request is counted in the
+ * metering metrics. Until then the lease is kept alive; if the settlement is given up, renewal
+ * stops and the lease end charges the reservation as estimated.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { PriceTable } from '../../billing/load-price-table.js';
+import { isTokenCountPath } from '../../billing/price-request.js';
+import { observeSettledRequest, type MeteringMetrics } from '../../metrics/metering-metrics.js';
+import type { SettlementResult } from '../../../store/store.js';
+import { TOKEN_COUNT_FLAG } from '../../../store/usage-records.js';
+import type { LeaseRenewer } from '../admit/renew-leases.js';
+import { releaseUpstreamSlot, type SlotDependencies } from '../forward/hold-upstream-slot.js';
+import type { RequestRecord } from '../request/request-record.js';
+import type { MeteredReply } from '../reply/relay-metered-reply.js';
+import { billMeteredReply } from './bill-metered-reply.js';
+import { buildSettlementRequest } from './build-settlement-request.js';
+import type { SettlementQueue } from './settle-with-retry.js';
+
+export interface SettleDependencies extends SlotDependencies {
+  renewer: LeaseRenewer;
+  /** Settles with retries while the store is unavailable. */
+  settlements: SettlementQueue;
+  clock: () => number;
+  timeZone: string;
+  metrics?: MeteringMetrics;
+  /** For the bounded model label: table keys are kept, anything else is `other`. */
+  prices?: PriceTable;
+}
+
+/**
+ * The request's record at its end, read after the settle stage's waits (a stage still running
+ * when the response closed may write it meanwhile).
+ */
+export type EndedRequest = Pick<
+  RequestRecord,
+  'requestId' | 'admitted' | 'attempts' | 'replied' | 'gatewayStatus'
+>;
+
+function modelLabel(dependencies: SettleDependencies, key: string | undefined): string {
+  return key !== undefined && dependencies.prices?.entries.has(key) === true ? key : 'other';
+}
+
+export async function settleEndedRequest(
+  dependencies: SettleDependencies,
+  ended: EndedRequest,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const admitted = ended.admitted;
+  if (admitted === null) return;
+  const { renewer } = dependencies;
+  const request = admitted.request;
+  // The upstream slot goes back first (its one release: hold-upstream-slot.ts).
+  const slotReleased = releaseUpstreamSlot(dependencies, ended, log);
+  if (slotReleased !== undefined) await slotReleased;
+  try {
+    const reply: MeteredReply | null = ended.replied === null ? null : await ended.replied.outcome;
+    const attempts = ended.attempts;
+    const status =
+      attempts !== null && attempts.status !== 0 ? attempts.status : ended.gatewayStatus;
+    const bill = billMeteredReply({
+      price: admitted.price,
+      reply,
+      estimatedInputTokens: admitted.estimatedInputTokens,
+    });
+    if (bill.flags.length > 0) log.debug({ flags: bill.flags }, 'metering flags');
+    const now = dependencies.clock();
+    const timeToFirstByteMs = attempts?.timeToFirstByteMs ?? null;
+    const settlement = buildSettlementRequest({
+      admitted: request,
+      now,
+      timeZone: dependencies.timeZone,
+      outcome: {
+        costNano: bill.costNano,
+        usage: bill.usage,
+        accuracy: bill.accuracy,
+        status,
+        stream: attempts?.stream ?? false,
+        upstream: attempts?.upstream ?? null,
+        upstreamModel: reply?.report.model ?? attempts?.upstreamModel ?? null,
+        timeToFirstByteMs,
+        priceVersion: bill.priceVersion,
+        // A token count is marked as one: the ledger keeps it out of the request totals.
+        flags: isTokenCountPath(admitted.context.path)
+          ? [...bill.flags, TOKEN_COUNT_FLAG]
+          : bill.flags,
+        attempts: attempts?.count ?? 0,
+      },
+    });
+    const settled = (result: SettlementResult): void => {
+      renewer.remove(request.requestId);
+      if (!result.applied) {
+        log.warn(
+          { requestId: request.requestId },
+          'already settled: the lease ended first and the reservation was charged as estimated',
+        );
+        return;
+      }
+      if (dependencies.metrics === undefined) return;
+      observeSettledRequest(dependencies.metrics, {
+        platform: request.policy.group.platform,
+        group: request.policy.group.name,
+        model: modelLabel(dependencies, admitted.price?.key),
+        status,
+        accuracy: bill.accuracy,
+        durationMs: Math.max(0, now - request.admittedAt),
+        timeToFirstByteMs,
+        usage: bill.usage,
+        costNano: bill.costNano,
+      });
+    };
+    await dependencies.settlements.submit({
+      request: settlement,
+      onSettled: settled,
+      onHandedOver: () => {
+        renewer.remove(request.requestId);
+      },
+    });
+  } catch (error) {
+    // A bug before the settlement was built: the lease end charges the reservation instead.
+    renewer.remove(request.requestId);
+    log.error({ err: error, requestId: request.requestId }, 'settlement failed');
+  }
+}
