@@ -12,7 +12,7 @@ import { KeyPage } from './keys/key-page.js';
 import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { AppShell } from './shell/app-shell.js';
-import { ErrorNote } from './shell/error-note.js';
+import { ErrorNote } from './ui/error-note.js';
 
 function FirstAccount() {
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: consoleApi.accounts });

@@ -7,10 +7,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { adminApi, type AdminKind, type AdminObject } from '../api/admin-api.js';
-import { TextField } from '../keys/text-field.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { TextField } from '../ui/text-field.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { PLATFORM_OPTIONS } from './platforms.js';
-import { SelectField } from './select-field.js';
+import { SelectField } from '../ui/select-field.js';
 import type { FormProblem } from './spec-values.js';
 import { adminListKey } from './use-admin-save.js';
 

@@ -8,7 +8,7 @@ import { useRef, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { adminApi, type AdminKind, type AdminObject, type Verbs } from '../api/admin-api.js';
 import { useSession } from '../api/use-session.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { adminListKey } from './use-admin-save.js';
 

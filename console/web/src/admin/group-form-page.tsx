@@ -6,8 +6,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, type SyntheticEvent } from 'react';
 import { adminApi, type AdminObject } from '../api/admin-api.js';
-import { SelectField } from './select-field.js';
-import { TextField } from '../keys/text-field.js';
+import { SelectField } from '../ui/select-field.js';
+import { TextField } from '../ui/text-field.js';
 import {
   AdminFormLoader,
   FormActions,
@@ -23,7 +23,7 @@ import {
   type GroupForm,
   type Prices,
 } from './group-form-state.js';
-import { RowList } from './row-list.js';
+import { RowList } from '../ui/row-list.js';
 import { useAdminForm } from './use-admin-form.js';
 import { adminListKey } from './use-admin-save.js';
 

@@ -6,7 +6,7 @@
  */
 import type { SyntheticEvent } from 'react';
 import type { AdminObject } from '../api/admin-api.js';
-import { TextField } from '../keys/text-field.js';
+import { TextField } from '../ui/text-field.js';
 import {
   AdminFormLoader,
   FormActions,
@@ -14,8 +14,8 @@ import {
   namePlatformProblem,
   PlatformField,
 } from './admin-form-parts.js';
-import { RowList } from './row-list.js';
-import { SelectField } from './select-field.js';
+import { RowList } from '../ui/row-list.js';
+import { SelectField } from '../ui/select-field.js';
 import { useAdminForm } from './use-admin-form.js';
 import {
   credentialIsSet,

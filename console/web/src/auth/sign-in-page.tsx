@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { consoleApi } from '../api/console-api.js';
 import { ME_KEY } from '../api/use-session.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
 import './sign-in.css';
 
 export function SignInPage() {

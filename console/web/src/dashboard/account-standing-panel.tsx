@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { usageApi } from '../api/usage-api.js';
 import { UsdAmount } from '../format/usd-amount.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
 
 export function AccountStandingPanel(props: { namespace: string }) {
   const standing = useQuery({

@@ -9,15 +9,15 @@ import { useLocation, useSearch } from 'wouter';
 import { usageApi, type ModelShare } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-usd.js';
 import { UsdAmount } from '../format/usd-amount.js';
-import { AccountPicker } from '../keys/account-picker.js';
-import { formatCount, formatRequests, formatShare } from '../usage/format-usage.js';
-import { trendRange, trendSlots } from '../usage/trend-slots.js';
+import { AccountPicker } from '../ui/account-picker.js';
+import { formatCount, formatRequests, formatShare } from '../format/format-usage.js';
+import { trendRange, trendSlots } from './trend-slots.js';
 import {
   isUsageUnavailable,
   UnavailableFigure,
   UsageErrorNote,
-} from '../usage/usage-unavailable.js';
-import { useNow } from '../usage/use-now.js';
+} from '../ui/usage-unavailable.js';
+import { useNow } from '../ui/use-now.js';
 import { AccountStandingPanel } from './account-standing-panel.js';
 import { PERIOD_ORDER, PERIODS, periodOf } from './dashboard-period.js';
 import { modelColor } from './model-colors.js';

@@ -5,8 +5,8 @@ import { consoleApi } from '../api/console-api.js';
 import { totalTokens, usageApi } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-usd.js';
 import { UsdAmount } from '../format/usd-amount.js';
-import { formatCount, formatShare } from '../usage/format-usage.js';
-import { UsageErrorNote } from '../usage/usage-unavailable.js';
+import { formatCount, formatShare } from '../format/format-usage.js';
+import { UsageErrorNote } from '../ui/usage-unavailable.js';
 
 export function TopKeysPanel(props: {
   namespace: string;

@@ -8,12 +8,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, consoleApi, type CreateKeyBody, type Me } from '../api/console-api.js';
-import { ErrorNote } from '../shell/error-note.js';
-import { AccountPicker } from './account-picker.js';
+import { ErrorNote } from '../ui/error-note.js';
+import { AccountPicker } from '../ui/account-picker.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { GroupField } from './group-field.js';
 import { KeyFormFields, KeyNameField } from './key-form-fields.js';
-import { TextField } from './text-field.js';
+import { TextField } from '../ui/text-field.js';
 import {
   createKeyBody,
   emptyKeyForm,

@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, consoleApi, type KeyView, type Me } from '../api/console-api.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { GroupField } from './group-field.js';
 import { KeyFormFields, KeyNameField } from './key-form-fields.js';
 import {

@@ -1,7 +1,7 @@
 /** The group select: each Group with its platform; the chosen one's platform and multiplier. */
 import { useQuery } from '@tanstack/react-query';
 import { consoleApi } from '../api/console-api.js';
-import { TextField } from './text-field.js';
+import { TextField } from '../ui/text-field.js';
 
 export function GroupField(props: {
   value: string;

@@ -12,7 +12,7 @@ import { usageApi, type UsageRecordRow } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-values.js';
 import { UsdAmount } from '../format/usd-amount.js';
 import { recordsCsvName } from '../../../server/usage/name-records-csv.js';
-import { formatCount, formatDuration, timeZoneCaption } from '../usage/format-usage.js';
+import { formatCount, formatDuration, timeZoneCaption } from '../format/format-usage.js';
 import {
   EMPTY_FILTER,
   OUTCOME_LABELS,
@@ -20,9 +20,9 @@ import {
   recordFilterOf,
   TOKEN_COUNT_LABEL,
   type RecordFilterForm,
-} from '../usage/record-filters.js';
-import { UsageErrorNote } from '../usage/usage-unavailable.js';
-import '../usage/records.css';
+} from './record-filters.js';
+import { UsageErrorNote } from '../ui/usage-unavailable.js';
+import './records.css';
 
 const PAGE_SIZES = [25, 50, 100, 200] as const;
 const timeFormat = new Intl.DateTimeFormat(undefined, {

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type Me } from '../api/console-api.js';
 import { ME_KEY } from '../api/use-session.js';
-import { ErrorNote } from './error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { NavLinks } from './nav-links.js';
 import { applyTheme, nextTheme, storedTheme, type Theme } from './theme.js';
 
