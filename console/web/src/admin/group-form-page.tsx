@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, type SyntheticEvent } from 'react';
-import { adminApi, type AdminObject } from '../api/admin-api.js';
+import { type AdminObject } from '../api/admin-api.js';
 import { SelectField } from '../ui/select-field.js';
 import { TextField } from '../ui/text-field.js';
 import {
@@ -25,7 +25,7 @@ import {
 } from './group-form-state.js';
 import { RowList } from '../ui/row-list.js';
 import { useAdminForm } from './use-admin-form.js';
-import { adminListKey } from './use-admin-save.js';
+import { adminQueries } from './admin-queries.js';
 
 const PATHS = [
   'name',
@@ -85,8 +85,7 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
     paths: PATHS,
   });
   const upstreams = useQuery({
-    queryKey: adminListKey('upstreams'),
-    queryFn: () => adminApi.list('upstreams'),
+    ...adminQueries.list('upstreams'),
   });
   const error = (path: (typeof PATHS)[number]) => shown.byPath[path];
   const submit = (event: SyntheticEvent) => {

@@ -6,17 +6,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { usageApi, type ModelShare } from '../api/usage-api.js';
+import { type ModelShare } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-usd.js';
 import { UsdAmount } from '../format/usd-amount.js';
 import { AccountPicker } from '../ui/account-picker.js';
 import { formatCount, formatRequests, formatShare } from '../format/format-usage.js';
 import { trendRange, trendSlots } from './trend-slots.js';
-import {
-  isUsageUnavailable,
-  UnavailableFigure,
-  UsageErrorNote,
-} from '../ui/usage-unavailable.js';
+import { isUsageUnavailable, UnavailableFigure, UsageErrorNote } from '../ui/usage-unavailable.js';
 import { useNow } from '../ui/use-now.js';
 import { AccountStandingPanel } from './account-standing-panel.js';
 import { PERIOD_ORDER, PERIODS, periodOf } from './dashboard-period.js';
@@ -24,6 +20,7 @@ import { modelColor } from './model-colors.js';
 import { TopKeysPanel } from './top-keys-panel.js';
 import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
 import './dashboard.css';
+import { usageQueries } from '../usage/usage-queries.js';
 
 const loadTrendChart = () => import('./trend-chart.js');
 const loadModelChart = () => import('./model-chart.js');
@@ -108,8 +105,7 @@ export function DashboardPage(props: { namespace: string }) {
   // A minute ahead: `now` is rounded down to the minute, and the last minute's usage counts.
   const to = new Date(range.to + 60_000).toISOString();
   const trend = useQuery({
-    queryKey: ['usage-trend', props.namespace, bucket, from, to],
-    queryFn: () => usageApi.trend({ namespace: props.namespace, bucket, from, to }),
+    ...usageQueries.trend(props.namespace, { bucket, from, to }),
     placeholderData: (previous) => previous,
     refetchInterval: 60_000,
   });
@@ -118,8 +114,7 @@ export function DashboardPage(props: { namespace: string }) {
     if (answeredZone !== undefined) setTimeZone(answeredZone);
   }, [answeredZone]);
   const models = useQuery({
-    queryKey: ['usage-models', props.namespace, from, to],
-    queryFn: () => usageApi.models({ namespace: props.namespace, from, to }),
+    ...usageQueries.models(props.namespace, { from, to }),
     placeholderData: (previous) => previous,
     refetchInterval: 60_000,
   });

@@ -23,6 +23,7 @@ import {
   validateKeyForm,
   type KeyForm,
 } from './validate-key-form.js';
+import { keyKeys } from './key-queries.js';
 
 export function CreateKeyPage(props: { namespace: string; me: Me }) {
   const client = useQueryClient();
@@ -35,7 +36,7 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
   const create = useMutation({
     mutationFn: (body: CreateKeyBody) =>
       consoleApi.createKey({ namespace: form.account, body, csrfToken: props.me.csrfToken }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['keys', form.account] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keyKeys.list(form.account) }),
   });
   const set =
     <F extends keyof KeyForm>(field: F) =>

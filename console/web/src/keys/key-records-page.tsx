@@ -7,7 +7,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { consoleApi } from '../api/console-api.js';
 import { usageApi, type UsageRecordRow } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-values.js';
 import { UsdAmount } from '../format/usd-amount.js';
@@ -23,6 +22,8 @@ import {
 } from './record-filters.js';
 import { UsageErrorNote } from '../ui/usage-unavailable.js';
 import './records.css';
+import { usageQueries } from '../usage/usage-queries.js';
+import { keyQueries } from './key-queries.js';
 
 const PAGE_SIZES = [25, 50, 100, 200] as const;
 const timeFormat = new Intl.DateTimeFormat(undefined, {
@@ -102,32 +103,17 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
   const problem = rangeProblem(form);
   const filter = recordFilterOf(props.name, form);
   const records = useQuery({
-    queryKey: ['key-records', props.namespace, filter, pageSize, cursor],
-    queryFn: () =>
-      usageApi.records({
-        namespace: props.namespace,
-        filter,
-        limit: pageSize,
-        ...(cursor === undefined ? {} : { cursor }),
-      }),
+    ...usageQueries.records(props.namespace, {
+      filter,
+      limit: pageSize,
+      ...(cursor === undefined ? {} : { cursor }),
+    }),
     enabled: problem === null,
     placeholderData: keepPreviousData,
   });
-  const models = useQuery({
-    queryKey: ['key-models', props.namespace, props.name],
-    queryFn: () =>
-      usageApi.models({
-        namespace: props.namespace,
-        key: props.name,
-        from: new Date(Date.now() - 90 * 86_400_000).toISOString(),
-        to: new Date(Date.now() + 3_600_000).toISOString(),
-      }),
-  });
+  const models = useQuery(usageQueries.keyModels(props));
   // The key's label for the heading: the key page's own query, so coming from there costs nothing.
-  const key = useQuery({
-    queryKey: ['key', props.namespace, props.name],
-    queryFn: () => consoleApi.key({ namespace: props.namespace, name: props.name }),
-  });
+  const key = useQuery(keyQueries.detail(props));
   const label = key.data?.displayName ?? props.name;
   const change = (changes: Partial<RecordFilterForm>) => {
     setForm({ ...form, ...changes });

@@ -7,7 +7,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { consoleApi } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { UsageUnavailableNote } from '../ui/usage-unavailable.js';
@@ -16,6 +15,7 @@ import { KeyRow } from './key-row.js';
 import { KEY_PAGE_SIZES, keyPageOf } from './page-keys.js';
 import { searchKeys, sortKeys, type SortColumn, type SortOrder } from './sort-keys.js';
 import './keys-page.css';
+import { keyQueries } from './key-queries.js';
 
 const COLUMNS: { column: SortColumn; label: string }[] = [
   { column: 'name', label: 'Name' },
@@ -40,8 +40,7 @@ export function KeysPage(props: { namespace: string }) {
   // Shown only when RBAC lets the user create keys here (the server refuses the others anyway).
   const mayCreate = useAccess(props.namespace)?.keys?.create === true;
   const keys = useQuery({
-    queryKey: ['keys', props.namespace],
-    queryFn: () => consoleApi.keys(props.namespace),
+    ...keyQueries.list(props.namespace),
     refetchInterval: 30_000,
   });
   const [query, setQuery] = useState('');
