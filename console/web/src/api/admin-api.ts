@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Access, Verbs } from '../../../server/auth/session-schemas.js';
 import type {
+  adminListSchema,
   AdminObject,
   credentialValuesSchema,
   upstreamUpdateSchema,
@@ -29,7 +30,7 @@ export const adminApi = {
     callApi<Access>(
       namespace === undefined ? '/me/access' : `/me/access?namespace=${segment(namespace)}`,
     ),
-  list: (kind: AdminKind) => callApi<{ items: AdminObject[] }>(`/admin/${kind}`),
+  list: (kind: AdminKind) => callApi<z.output<typeof adminListSchema>>(`/admin/${kind}`),
   /** Groups and Upstreams: POST with the name; Accounts: PUT on the namespace. */
   create: (input: { kind: AdminKind; name: string; body: AdminWrite; csrfToken: string }) =>
     input.kind === 'accounts'

@@ -12,6 +12,7 @@ import type {
   KeyView,
 } from '../../../server/keys/key-schemas.js';
 import type { accountViewSchema } from '../../../server/routes/account-schemas.js';
+import type { adminListSchema } from '../../../server/routes/admin-schemas.js';
 import type { KeySummary } from '../../../server/usage/usage-schemas.js';
 
 export type { AuthMethods, KeyView, Me };
@@ -154,9 +155,7 @@ export const consoleApi = {
       `/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}/usage?days=30`,
     ),
   groups: async (): Promise<GroupView[]> => {
-    const list = await callApi<{ items: { name: string; spec: Record<string, unknown> }[] }>(
-      '/admin/groups',
-    );
+    const list = await callApi<z.output<typeof adminListSchema>>('/admin/groups');
     return list.items.map((item) => ({
       name: item.name,
       platform: typeof item.spec.platform === 'string' ? item.spec.platform : null,
