@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { consoleApi } from '../api/console-api.js';
 import { ErrorNote } from '../ui/error-note.js';
-import './sign-in.css';
 import { authKeys, authQueries } from './auth-queries.js';
+import './sign-in.css';
 
 export function SignInPage() {
   const client = useQueryClient();

@@ -8,8 +8,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { type AccountView } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
-import './account-picker.css';
 import { accountQueries } from '../shell/account-queries.js';
+import './account-picker.css';
 
 export function useAccounts() {
   return useQuery(accountQueries.list());
