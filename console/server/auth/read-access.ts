@@ -4,33 +4,11 @@
  * Upstreams (cluster-scoped), Accounts (in every namespace) and, for one namespace, ApiKeys. The
  * web app shows or hides its links and buttons from this; the API server still decides each call.
  */
-import { z } from 'zod';
 import type { UserKube } from '../kubernetes/user-kube.js';
+import type { Access, Verbs } from './session-schemas.js';
 
 const VERBS = ['list', 'create', 'update', 'delete'] as const;
 type Verb = (typeof VERBS)[number];
-
-const verbsSchema = z.object({
-  list: z.boolean(),
-  create: z.boolean(),
-  update: z.boolean(),
-  delete: z.boolean(),
-});
-
-export const accessSchema = z.object({
-  /** May change Groups, Upstreams or Accounts: the console shows "Administration". */
-  administer: z.boolean(),
-  groups: verbsSchema,
-  upstreams: verbsSchema,
-  /** Accounts of every namespace (a cluster-wide grant). */
-  accounts: verbsSchema,
-  /** ApiKeys of the namespace asked for; null when none was asked for. */
-  keys: verbsSchema.nullable(),
-  namespace: z.string().nullable(),
-});
-
-export type Access = z.output<typeof accessSchema>;
-export type Verbs = z.output<typeof verbsSchema>;
 
 async function verbsOn(
   kube: UserKube,

@@ -3,27 +3,15 @@
  * allows `get` on apikeys, with the Account's balance, spend and concurrency when readable.
  * Namespaces are listed with the console's own identity (it needs `list namespaces`).
  */
-import { z } from 'zod';
 import type { Account } from '../../../crds/schema/resources.js';
 import { defineRoute, session, type ApiRoute } from '../api/api-route.js';
 import type { ConsoleContext } from '../console-context.js';
 import { isConsoleError } from '../console-error.js';
 import { mapKubeError } from '../kubernetes/map-kube-error.js';
 import { resourcePath } from '../kubernetes/resource-paths.js';
+import { accountListSchema, type AccountView } from './account-schemas.js';
 
-export const accountViewSchema = z.object({
-  namespace: z.string(),
-  displayName: z.string().nullable(),
-  creditUSD: z.string().nullable(),
-  spentUSD: z.string().nullable(),
-  balanceUSD: z.string().nullable(),
-  maxConcurrentRequests: z.number().nullable(),
-  ready: z.object({ status: z.string(), reason: z.string().nullable() }).nullable(),
-  /** False when the namespace has no Account (its keys are refused) or it is not readable. */
-  hasAccount: z.boolean(),
-});
-
-export function accountView(namespace: string, account: Account | undefined) {
+export function accountView(namespace: string, account: Account | undefined): AccountView {
   const ready = account?.status?.conditions?.find((condition) => condition.type === 'Ready');
   return {
     namespace,
@@ -44,7 +32,7 @@ export function accountRoutes(context: ConsoleContext): ApiRoute[] {
       path: '/accounts',
       summary: 'The accounts (namespaces) whose keys the user may read, with balance and spend.',
       tag: 'Accounts',
-      response: z.object({ items: z.array(accountViewSchema) }),
+      response: accountListSchema,
       handler: async (call) => {
         const { kube } = session(call);
         let namespaces: { items: { metadata: { name: string } }[] };

@@ -13,6 +13,14 @@ import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-
 import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError, isConsoleError } from '../console-error.js';
+import {
+  adminListSchema,
+  adminObjectSchema,
+  credentialValues,
+  upstreamUpdateSchema,
+  versionFields,
+  type AdminObject,
+} from './admin-schemas.js';
 import { describeSpecIssue, firstSpecIssue } from './admin-spec-issue.js';
 import type { ConsoleKind } from '../kubernetes/resource-paths.js';
 import { generationOf, patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
@@ -20,18 +28,7 @@ import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
-export const adminObjectSchema = z.object({
-  name: z.string(),
-  namespace: z.string().optional(),
-  uid: z.string(),
-  resourceVersion: z.string(),
-  /** Bumped by spec changes only: what an edit sends back. */
-  generation: z.number().optional(),
-  spec: z.record(z.string(), z.unknown()),
-  status: z.record(z.string(), z.unknown()).optional(),
-});
-
-function adminView(object: KubeObject) {
+function adminView(object: KubeObject): AdminObject {
   const metadata = object.metadata ?? {};
   return {
     name: metadata.name ?? '',
@@ -51,10 +48,6 @@ interface Versioned {
   /** The exact version read: refused when anything changed since, status included. */
   resourceVersion?: string | undefined;
 }
-const versionFields = {
-  generation: z.number().int().min(1).optional(),
-  resourceVersion: z.string().min(1).max(64).optional(),
-};
 const VERSIONED =
   'With `generation` (as read), refused with 409 when the spec changed meanwhile (status writes ' +
   'do not count); with `resourceVersion`, when anything changed.';
@@ -72,19 +65,6 @@ interface ClusterKind {
   path: string;
   spec: z.ZodType;
 }
-
-/** Write-only credential values of an Upstream: written to its Secret, never returned. */
-const credentialValues = {
-  /** The provider API key (credentials type APIKey). */
-  apiKeyValue: z.string().min(1).max(4096).optional(),
-  /** The Google OAuth refresh token and client secret (credentials type GoogleOAuth). */
-  googleOAuthSecret: z
-    .strictObject({
-      refreshToken: z.string().min(1).max(4096),
-      clientSecret: z.string().min(1).max(4096),
-    })
-    .optional(),
-};
 
 const upstreamBody = z.strictObject({
   name: z.string().regex(NAME).max(253),
@@ -198,7 +178,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
         path,
         summary: `All ${kind}s.`,
         tag: 'Admin',
-        response: z.object({ items: z.array(adminObjectSchema) }),
+        response: adminListSchema,
         handler: async (call) => {
           const { kube } = session(call);
           const list = await kube.list({ kind });
@@ -256,11 +236,10 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
             ? `Replaces the Upstream's spec; credential values sent replace those in its Secret. ${VERSIONED}`
             : `Replaces the Group's spec. ${VERSIONED}`,
         tag: 'Admin',
-        body: z.strictObject({
-          spec: z.record(z.string(), z.unknown()),
-          ...versionFields,
-          ...(kind === 'Upstream' ? credentialValues : {}),
-        }) as z.ZodType<Omit<UpstreamBody, 'name'> & Versioned>,
+        body:
+          kind === 'Upstream'
+            ? upstreamUpdateSchema
+            : z.strictObject({ spec: z.record(z.string(), z.unknown()), ...versionFields }),
         response: adminObjectSchema,
         handler: (call) => {
           const { kube } = session(call);
@@ -337,7 +316,7 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
       path,
       summary: 'The Accounts of every namespace.',
       tag: 'Admin',
-      response: z.object({ items: z.array(adminObjectSchema) }),
+      response: adminListSchema,
       handler: async (call) => {
         const { kube } = session(call);
         return { items: (await kube.list({ kind: 'Account' })).items.map(adminView) };

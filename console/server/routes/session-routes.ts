@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineRoute, session, type ApiRoute } from '../api/api-route.js';
 import { checkLocalPassword, readLocalUsers } from '../auth/local-users.js';
 import { OIDC_COOKIE, readCookie, serializeCookie } from '../auth/cookies.js';
-import { accessSchema, readAccess } from '../auth/read-access.js';
+import { readAccess } from '../auth/read-access.js';
+import { accessSchema, authMethodsSchema, meSchema } from '../auth/session-schemas.js';
 import { clientAddress } from '../auth/read-client.js';
 import { newOpaqueId, pendingOidcSchema } from '../auth/session-store.js';
 import { clearSessionCookie, cookieSecure, startSession } from '../auth/start-session.js';
@@ -13,14 +14,6 @@ import { ConsoleError } from '../console-error.js';
 const signInSchema = z.strictObject({
   username: z.string().min(1).max(253),
   password: z.string().min(1).max(1024),
-});
-
-export const meSchema = z.object({
-  username: z.string(),
-  groups: z.array(z.string()),
-  method: z.enum(['local', 'oidc']),
-  csrfToken: z.string(),
-  expiresTime: z.string(),
 });
 
 const returnToSchema = z.strictObject({
@@ -62,12 +55,7 @@ export function sessionRoutes(context: ConsoleContext): ApiRoute[] {
       summary: 'The sign-in methods this console offers.',
       tag: 'Session',
       public: true,
-      response: z.object({
-        local: z.boolean(),
-        oidc: z.boolean(),
-        /** The identity provider's name for the sign-in button; null without OIDC. */
-        oidcName: z.string().nullable(),
-      }),
+      response: authMethodsSchema,
       handler: () => {
         const oidc = context.config.oidc;
         return Promise.resolve({

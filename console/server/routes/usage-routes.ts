@@ -4,7 +4,7 @@
  * top keys, records page and CSV export; and the account's standing (credit, spent, balance,
  * concurrency) from the Account and the store's live counters.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Account, ApiKey } from '../../../crds/schema/resources.js';
 import type { LedgerQueryable } from '../../../ledger/ledger-database.js';
 import {
@@ -20,44 +20,26 @@ import { startedStream } from '../api/started-stream.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError, isConsoleError } from '../console-error.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
-import {
-  accountStandingOf,
-  accountStandingSchema,
-  readLiveCounters,
-} from '../usage/account-standing.js';
+import { accountStandingOf, readLiveCounters } from '../usage/account-standing.js';
 import { NO_LEDGER_MESSAGE } from '../usage/guard-ledger.js';
 import { quotaLimitNano, readLastQuotaReset } from '../usage/key-quota.js';
 import { recordsCsvName } from '../usage/name-records-csv.js';
+import {
+  accountStandingSchema,
+  accountTrendSchema,
+  keySummaryQuerySchema,
+  keySummarySchema,
+  modelsSchema,
+  rangeQuerySchema,
+  recordsPageSchema,
+  recordsQuerySchema,
+  topKeysQuerySchema,
+  topKeysSchema,
+  type AccountTrend,
+  type KeySummary,
+} from '../usage/usage-schemas.js';
 
 const DAY = 86_400_000;
-const time = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
-
-const rangeSchema = z.strictObject({
-  from: time.optional(),
-  to: time.optional(),
-  bucket: z.enum(['hour', 'day']).default('day'),
-  key: z.string().max(253).optional(),
-});
-
-const recordsSchema = z.strictObject({
-  from: time.optional(),
-  to: time.optional(),
-  key: z.string().max(253).optional(),
-  model: z.string().max(200).optional(),
-  outcome: z.enum(['success', 'client_error', 'server_error', 'other']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  cursor: z.string().max(500).optional(),
-});
-
-const topKeysSchema = z.strictObject({
-  from: time.optional(),
-  to: time.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-});
-
-const summarySchema = z.strictObject({
-  days: z.coerce.number().int().min(1).max(90).default(30),
-});
 
 async function authorizeNamespace(
   call: RouteCall<unknown, unknown>,
@@ -106,13 +88,14 @@ async function keyUid(kube: UserKube, ref: { namespace: string; name: string }):
 export function usageRoutes(context: ConsoleContext): ApiRoute[] {
   const base = '/accounts/{namespace}';
   return [
-    defineRoute<undefined, z.output<typeof summarySchema>>({
+    defineRoute<undefined, z.output<typeof keySummaryQuerySchema>>({
       method: 'GET',
       path: `${base}/keys/{name}/usage`,
       summary: "A key's usage: today, the last days (default 30) with a daily breakdown, quota.",
       tag: 'Usage',
-      query: summarySchema,
-      handler: async (call) => {
+      query: keySummaryQuerySchema,
+      response: keySummarySchema,
+      handler: async (call): Promise<KeySummary> => {
         const { kube, namespace, ledger } = await authorizeUsage(call, context);
         const key = await kube.get<ApiKey>({
           kind: 'ApiKey',
@@ -138,14 +121,15 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
         });
       },
     }),
-    defineRoute<undefined, z.output<typeof rangeSchema>>({
+    defineRoute<undefined, z.output<typeof rangeQuerySchema>>({
       method: 'GET',
       path: `${base}/usage/trend`,
       summary:
         "The account's requests, tokens and cost per hour or local day of `timeZone` (default: the last 30 days).",
       tag: 'Usage',
-      query: rangeSchema,
-      handler: async (call) => {
+      query: rangeQuerySchema,
+      response: accountTrendSchema,
+      handler: async (call): Promise<AccountTrend> => {
         const { namespace, ledger } = await authorizeUsage(call, context);
         const to = call.query.to ?? context.now();
         return {
@@ -160,12 +144,13 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
         };
       },
     }),
-    defineRoute<undefined, z.output<typeof rangeSchema>>({
+    defineRoute<undefined, z.output<typeof rangeQuerySchema>>({
       method: 'GET',
       path: `${base}/usage/models`,
       summary: 'Cost and tokens per model (the account, or one key with `key`).',
       tag: 'Usage',
-      query: rangeSchema,
+      query: rangeQuerySchema,
+      response: modelsSchema,
       handler: async (call) => {
         const { kube, namespace, ledger } = await authorizeUsage(call, context);
         const to = call.query.to ?? context.now();
@@ -180,12 +165,13 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
         };
       },
     }),
-    defineRoute<undefined, z.output<typeof topKeysSchema>>({
+    defineRoute<undefined, z.output<typeof topKeysQuerySchema>>({
       method: 'GET',
       path: `${base}/usage/top-keys`,
       summary: "The account's keys ranked by cost (default: the last 30 days, the first 10).",
       tag: 'Usage',
-      query: topKeysSchema,
+      query: topKeysQuerySchema,
+      response: topKeysSchema,
       handler: async (call) => {
         const { namespace, ledger } = await authorizeUsage(call, context);
         const to = call.query.to ?? context.now();
@@ -219,12 +205,13 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
         return accountStandingOf(namespace, account, live);
       },
     }),
-    defineRoute<undefined, z.output<typeof recordsSchema>>({
+    defineRoute<undefined, z.output<typeof recordsQuerySchema>>({
       method: 'GET',
       path: `${base}/usage/records`,
       summary: 'One page of usage records, newest first (`cursor` from the previous page).',
       tag: 'Usage',
-      query: recordsSchema,
+      query: recordsQuerySchema,
+      response: recordsPageSchema,
       handler: async (call) => {
         const { kube, namespace, ledger } = await authorizeUsage(call, context);
         const { key, ...rest } = call.query;
@@ -244,14 +231,14 @@ export function usageRoutes(context: ConsoleContext): ApiRoute[] {
         }
       },
     }),
-    defineRoute<undefined, z.output<typeof recordsSchema>>({
+    defineRoute<undefined, z.output<typeof recordsQuerySchema>>({
       method: 'GET',
       path: `${base}/usage/records.csv`,
       summary:
         'The usage records as CSV (same filters as the records page, all pages), named after the ' +
         'filter: tollgate-records-<namespace>[-<key>]-<from>-<to>[-<model>][-<outcome>].csv.',
       tag: 'Usage',
-      query: recordsSchema,
+      query: recordsQuerySchema,
       produces: 'text/csv',
       handler: async (call) => {
         const { kube, namespace, ledger } = await authorizeUsage(call, context);

@@ -4,38 +4,16 @@
  * counters when the console has the store (local mode), else the Account's status as the operator
  * last wrote it (spent only; in flight unknown).
  */
-import { z } from 'zod';
 import type { Account } from '../../../crds/schema/resources.js';
 import { nanoToUsd } from './nano-to-usd.js';
 import { readLive, type LiveCountersSource } from './live-key-counters.js';
+import type { AccountStanding } from './usage-schemas.js';
 
 export interface LiveAccountCounters {
   spentNano: number;
   reservedNano: number;
   inFlight: number;
 }
-
-export const accountStandingSchema = z.object({
-  namespace: z.string(),
-  hasAccount: z.boolean(),
-  displayName: z.string().nullable(),
-  /** Null: no balance limit. */
-  creditUSD: z.string().nullable(),
-  spentUSD: z.string().nullable(),
-  /** credit - spent; null without a credit. */
-  balanceUSD: z.string().nullable(),
-  /** Fraction of the credit spent, in [0, 1]; null without a credit. */
-  spentFraction: z.number().nullable(),
-  /** Estimated cost held by requests in flight (store only). */
-  reservedUSD: z.string().nullable(),
-  inFlight: z.number().nullable(),
-  /** Null: unlimited. */
-  maxConcurrentRequests: z.number().nullable(),
-  /** Where spent and in flight come from. */
-  source: z.enum(['store', 'status']),
-});
-
-export type AccountStanding = z.infer<typeof accountStandingSchema>;
 
 /** Pure: a USD amount (up to 9 decimals) in nano-USD; null when absent or malformed. */
 export function usdToNano(value: string | number | undefined | null): number | null {

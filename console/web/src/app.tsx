@@ -1,8 +1,7 @@
 /** Routes: sign-in when signed out; else the shell with the keys pages of an account. */
 import { useQuery } from '@tanstack/react-query';
 import { Redirect, Route, Switch } from 'wouter';
-import { consoleApi } from './api/console-api.js';
-import { useSession } from './api/use-session.js';
+import { useSession } from './auth/use-session.js';
 import { SignInPage } from './auth/sign-in-page.js';
 import { AdminRoutes } from './admin/admin-routes.js';
 import { DashboardPage } from './dashboard/dashboard-page.js';
@@ -12,10 +11,11 @@ import { KeyPage } from './keys/key-page.js';
 import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { AppShell } from './shell/app-shell.js';
-import { ErrorNote } from './shell/error-note.js';
+import { ErrorNote } from './ui/error-note.js';
+import { accountQueries } from './shell/account-queries.js';
 
 function FirstAccount() {
-  const accounts = useQuery({ queryKey: ['accounts'], queryFn: consoleApi.accounts });
+  const accounts = useQuery(accountQueries.list());
   if (accounts.error !== null) return <ErrorNote error={accounts.error} />;
   if (accounts.data === undefined) return <p role="status">Loading accounts…</p>;
   // Namespaces without an Account refuse their keys at the gateway: prefer one that has it.

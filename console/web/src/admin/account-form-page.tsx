@@ -5,7 +5,7 @@
 import type { SyntheticEvent } from 'react';
 import { useSearch } from 'wouter';
 import type { AdminObject } from '../api/admin-api.js';
-import { TextField } from '../keys/text-field.js';
+import { TextField } from '../ui/text-field.js';
 import { accountFormFrom, accountSpecFrom, type AccountForm } from './account-form-state.js';
 import { AdminFormLoader, FormActions, NameField } from './admin-form-parts.js';
 import { useAdminForm } from './use-admin-form.js';

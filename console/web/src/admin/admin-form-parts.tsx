@@ -6,13 +6,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { adminApi, type AdminKind, type AdminObject } from '../api/admin-api.js';
-import { TextField } from '../keys/text-field.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { type AdminKind, type AdminObject } from '../api/admin-api.js';
+import { TextField } from '../ui/text-field.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { PLATFORM_OPTIONS } from './platforms.js';
-import { SelectField } from './select-field.js';
+import { SelectField } from '../ui/select-field.js';
 import type { FormProblem } from './spec-values.js';
-import { adminListKey } from './use-admin-save.js';
+import { adminQueries } from './admin-queries.js';
 
 /** Loads the list of `kind`, finds the object to edit and renders the form, fresh per generation. */
 export function AdminFormLoader(props: {
@@ -24,8 +24,7 @@ export function AdminFormLoader(props: {
   render: (current: AdminObject | undefined) => ReactNode;
 }) {
   const list = useQuery({
-    queryKey: adminListKey(props.kind),
-    queryFn: () => adminApi.list(props.kind),
+    ...adminQueries.list(props.kind),
   });
   if (list.error !== null) return <ErrorNote error={list.error} />;
   if (list.data === undefined) return <p role="status">{`Loading ${props.kind}…`}</p>;

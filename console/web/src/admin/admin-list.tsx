@@ -7,10 +7,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { adminApi, type AdminKind, type AdminObject, type Verbs } from '../api/admin-api.js';
-import { useSession } from '../api/use-session.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { useSession } from '../auth/use-session.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { ConfirmDelete } from './confirm-delete.js';
-import { adminListKey } from './use-admin-save.js';
+import { adminKeys, adminQueries } from './admin-queries.js';
 
 export interface Column {
   label: string;
@@ -34,14 +34,13 @@ export function AdminList(props: {
   const heading = useRef<HTMLHeadingElement>(null);
   const search = new URLSearchParams(useSearch());
   const list = useQuery({
-    queryKey: adminListKey(props.kind),
-    queryFn: () => adminApi.list(props.kind),
+    ...adminQueries.list(props.kind),
   });
   const remove = useMutation({
     mutationFn: (name: string) =>
       adminApi.remove({ kind: props.kind, name, csrfToken: me?.csrfToken ?? '' }),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: adminListKey(props.kind) });
+      await client.invalidateQueries({ queryKey: adminKeys.list(props.kind) });
       heading.current?.focus();
     },
   });

@@ -2,7 +2,7 @@
  * "Delete", then in place the question with "Delete <name>" (focused) and "Cancel"; Cancel and
  * Escape put the focus back on "Delete".
  */
-import { ConfirmAction } from '../keys/confirm-action.js';
+import { ConfirmAction } from '../ui/confirm-action.js';
 
 export function ConfirmDelete(props: {
   /** What is deleted, e.g. "Group anthropic". */

@@ -4,10 +4,9 @@
  * per-model price overrides. Refusals are shown next to the field they name; the input stays.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useId, type SyntheticEvent } from 'react';
-import { adminApi, type AdminObject } from '../api/admin-api.js';
-import { SelectField } from './select-field.js';
-import { TextField } from '../keys/text-field.js';
+import type { SyntheticEvent } from 'react';
+import { type AdminObject } from '../api/admin-api.js';
+import { TextField } from '../ui/text-field.js';
 import {
   AdminFormLoader,
   FormActions,
@@ -15,55 +14,14 @@ import {
   namePlatformProblem,
   PlatformField,
 } from './admin-form-parts.js';
-import {
-  emptyPrices,
-  groupFormFrom,
-  groupSpecFrom,
-  PRICE_FIELDS,
-  type GroupForm,
-  type Prices,
-} from './group-form-state.js';
-import { RowList } from './row-list.js';
+import { PATHS, type GroupPath } from './group-form-paths.js';
+import { groupFormFrom, groupSpecFrom, type GroupForm } from './group-form-state.js';
+import { GroupNamespacesFieldset } from './group-namespaces-fieldset.js';
+import { GroupPricingFields } from './group-pricing-fields.js';
+import { GroupSessionFieldset } from './group-session-fieldset.js';
+import { GroupUpstreamRefs } from './group-upstream-refs.js';
 import { useAdminForm } from './use-admin-form.js';
-import { adminListKey } from './use-admin-save.js';
-
-const PATHS = [
-  'name',
-  'spec.platform',
-  'spec.description',
-  'spec.rateMultiplier',
-  'spec.upstreamRefs',
-  'spec.allowedNamespaces',
-  'spec.allowedNamespaces.selector.matchLabels',
-  'spec.allowedNamespaces.selector.matchExpressions',
-  'spec.models',
-  'spec.pricing.fallback',
-  'spec.pricing.overrides',
-  'spec.sessionAffinity',
-  'spec.sessionAffinity.ttlSeconds',
-] as const;
-
-function PriceFields(props: {
-  prices: Prices;
-  onChange: (change: Partial<Prices>) => void;
-  suffix?: string;
-}) {
-  return (
-    <>
-      {PRICE_FIELDS.map((field) => (
-        <TextField
-          key={field.key}
-          label={`${field.label} (USD / M tokens)${props.suffix ?? ''}`}
-          inputMode="decimal"
-          value={props.prices[field.key]}
-          onChange={(value) => {
-            props.onChange({ [field.key]: value });
-          }}
-        />
-      ))}
-    </>
-  );
-}
+import { adminQueries } from './admin-queries.js';
 
 export function GroupFormPage(props: { name?: string }) {
   return (
@@ -84,11 +42,9 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
     initial: () => groupFormFrom(props.current?.name ?? '', props.current?.spec),
     paths: PATHS,
   });
-  const upstreams = useQuery({
-    queryKey: adminListKey('upstreams'),
-    queryFn: () => adminApi.list('upstreams'),
-  });
-  const error = (path: (typeof PATHS)[number]) => shown.byPath[path];
+  const upstreams = useQuery(adminQueries.list('upstreams'));
+  const error = (path: GroupPath) => shown.byPath[path];
+  const sections = { form, update, error };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const missing = namePlatformProblem(form);
@@ -150,105 +106,8 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
           update({ rateMultiplier });
         }}
       />
-      <datalist id="group-upstream-names">
-        {upstreamNames.map((name) => (
-          <option key={name} value={name} />
-        ))}
-      </datalist>
-      <RowList
-        legend="Upstreams"
-        itemLabel="Upstream"
-        addLabel="Add upstream"
-        hint="Lower priority is tried first; among equals, traffic is shared by weight."
-        rows={form.upstreamRefs}
-        error={error('spec.upstreamRefs')}
-        newRow={() => ({ name: upstreamNames[0] ?? '', weight: '1', priority: '0' })}
-        onChange={(upstreamRefs) => {
-          update({ upstreamRefs });
-        }}
-        render={(row, change) => (
-          <>
-            <UpstreamNameField
-              value={row.name}
-              onChange={(name) => {
-                change({ name });
-              }}
-            />
-            <TextField
-              label="Weight"
-              inputMode="numeric"
-              value={row.weight}
-              onChange={(weight) => {
-                change({ weight });
-              }}
-            />
-            <TextField
-              label="Priority"
-              inputMode="numeric"
-              value={row.priority}
-              onChange={(priority) => {
-                change({ priority });
-              }}
-            />
-          </>
-        )}
-      />
-      <fieldset>
-        <legend>Namespaces</legend>
-        <div className="choices">
-          <label className="choice">
-            <input
-              type="radio"
-              name="namespaces"
-              checked={form.namespaces === 'All'}
-              onChange={() => {
-                update({ namespaces: 'All' });
-              }}
-            />
-            Every namespace
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="namespaces"
-              checked={form.namespaces === 'Selector'}
-              onChange={() => {
-                update({ namespaces: 'Selector' });
-              }}
-            />
-            Namespaces with labels
-          </label>
-        </div>
-        {form.namespaces === 'Selector' && (
-          <div className="grid two">
-            <TextField
-              label="Namespace labels"
-              multiline
-              value={form.matchLabels}
-              hint="One key=value per line; all must match."
-              error={error('spec.allowedNamespaces.selector.matchLabels')}
-              onChange={(matchLabels) => {
-                update({ matchLabels });
-              }}
-            />
-            <TextField
-              label="Namespace expressions"
-              multiline
-              value={form.matchExpressions}
-              hint='One per line: "key In a, b", "key NotIn a, b", "key Exists", "key DoesNotExist".'
-              error={error('spec.allowedNamespaces.selector.matchExpressions')}
-              onChange={(matchExpressions) => {
-                update({ matchExpressions });
-              }}
-            />
-          </div>
-        )}
-        {error('spec.allowedNamespaces') !== undefined && (
-          <p className="field-error" role="alert">
-            {error('spec.allowedNamespaces')}
-          </p>
-        )}
-      </fieldset>
+      <GroupUpstreamRefs {...sections} upstreamNames={upstreamNames} />
+      <GroupNamespacesFieldset {...sections} />
       <TextField
         label="Allowed models"
         multiline
@@ -259,78 +118,8 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
           update({ modelsAllow });
         }}
       />
-      <fieldset>
-        <legend>Sticky sessions</legend>
-        <SelectField
-          label="Session affinity"
-          value={form.sessionMode}
-          options={[
-            { value: 'ClientSession', label: 'Keep a conversation on its upstream' },
-            { value: 'None', label: 'Schedule every call afresh' },
-          ]}
-          hint="Calls of one conversation go to the upstream that served it while it is available, so its prompt cache is reused."
-          error={error('spec.sessionAffinity')}
-          onChange={(sessionMode) => {
-            update({ sessionMode: sessionMode === 'None' ? 'None' : 'ClientSession' });
-          }}
-        />
-        {form.sessionMode === 'ClientSession' && (
-          <TextField
-            label="Session lifetime (seconds)"
-            inputMode="numeric"
-            value={form.sessionTtlSeconds}
-            hint="How long a conversation stays bound after its last call, 60 to 604800; empty: 3600."
-            error={error('spec.sessionAffinity.ttlSeconds')}
-            onChange={(sessionTtlSeconds) => {
-              update({ sessionTtlSeconds });
-            }}
-          />
-        )}
-      </fieldset>
-      <fieldset>
-        <legend>Fallback price</legend>
-        <p className="hint">
-          For models missing from the price table; empty: such models are refused. Input and output
-          are required when any is set.
-        </p>
-        <div className="grid">
-          <PriceFields
-            prices={form.fallback}
-            onChange={(change) => {
-              update({ fallback: { ...form.fallback, ...change } });
-            }}
-          />
-        </div>
-        {error('spec.pricing.fallback') !== undefined && (
-          <p className="field-error" role="alert">
-            {error('spec.pricing.fallback')}
-          </p>
-        )}
-      </fieldset>
-      <RowList
-        legend="Price overrides"
-        itemLabel="Override"
-        addLabel="Add price override"
-        hint="A model's own price for this group (input and output required)."
-        rows={form.overrides}
-        error={error('spec.pricing.overrides')}
-        newRow={() => ({ model: '', ...emptyPrices() })}
-        onChange={(overrides) => {
-          update({ overrides });
-        }}
-        render={(row, change) => (
-          <>
-            <TextField
-              label="Model"
-              value={row.model}
-              onChange={(model) => {
-                change({ model });
-              }}
-            />
-            <PriceFields prices={row} onChange={change} />
-          </>
-        )}
-      />
+      <GroupSessionFieldset {...sections} />
+      <GroupPricingFields {...sections} />
       <FormActions
         editing={editing}
         pending={save.isPending}
@@ -338,24 +127,5 @@ function GroupFormBody(props: { current: AdminObject | undefined }) {
         rest={shown.rest}
       />
     </form>
-  );
-}
-
-function UpstreamNameField(props: { value: string; onChange: (value: string) => void }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>Upstream name</label>
-      <input
-        id={id}
-        list="group-upstream-names"
-        value={props.value}
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(event) => {
-          props.onChange(event.target.value);
-        }}
-      />
-    </div>
   );
 }

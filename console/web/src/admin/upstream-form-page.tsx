@@ -6,7 +6,7 @@
  */
 import type { SyntheticEvent } from 'react';
 import type { AdminObject } from '../api/admin-api.js';
-import { TextField } from '../keys/text-field.js';
+import { TextField } from '../ui/text-field.js';
 import {
   AdminFormLoader,
   FormActions,
@@ -14,35 +14,17 @@ import {
   namePlatformProblem,
   PlatformField,
 } from './admin-form-parts.js';
-import { RowList } from './row-list.js';
-import { SelectField } from './select-field.js';
+import { SelectField } from '../ui/select-field.js';
 import { useAdminForm } from './use-admin-form.js';
+import { UpstreamCredentialFieldset } from './upstream-credential-fieldset.js';
+import { PATHS, type UpstreamPath } from './upstream-form-paths.js';
+import { UpstreamModelOverrides } from './upstream-model-overrides.js';
 import {
   credentialIsSet,
   upstreamFormFrom,
   upstreamWriteFrom,
-  type CredentialType,
   type UpstreamForm,
 } from './upstream-form-state.js';
-
-const PATHS = [
-  'name',
-  'spec.platform',
-  'spec.baseURL',
-  'spec.credentials',
-  'spec.credentials.type',
-  'spec.credentials.apiKey',
-  'apiKeyValue',
-  'spec.credentials.googleOAuth',
-  'spec.credentials.googleOAuth.clientID',
-  'spec.credentials.googleOAuth.tokenURL',
-  'spec.credentials.googleOAuth.projectID',
-  'googleOAuthSecret',
-  'spec.maxConcurrentRequests',
-  'spec.requestsPerMinute',
-  'spec.modelOverrides',
-  'spec.chatCompletions',
-] as const;
 
 export function UpstreamFormPage(props: { name?: string }) {
   return (
@@ -64,8 +46,9 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
     initial: () => upstreamFormFrom(props.current?.name ?? '', props.current?.spec),
     paths: PATHS,
   });
-  const error = (...paths: (typeof PATHS)[number][]) =>
+  const error = (...paths: UpstreamPath[]) =>
     paths.map((path) => shown.byPath[path]).find((message) => message !== undefined);
+  const sections = { form, update, error };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const missing = namePlatformProblem(form);
@@ -80,9 +63,6 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
     }
     send(form.name.trim(), built.write);
   };
-  const credentialState = credentialSet
-    ? `A credential is set (Secret ${form.secretName}). It is never shown; type a new value to replace it.`
-    : 'No credential is set yet.';
   return (
     <form className="admin-form" onSubmit={submit} noValidate aria-labelledby="admin-form-title">
       <h2 id="admin-form-title">{editing ? `Edit upstream ${form.name}` : 'Create upstream'}</h2>
@@ -121,118 +101,7 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
           update({ baseURL });
         }}
       />
-      <fieldset>
-        <legend>Credential</legend>
-        <p className="hint credential-state" role="status">
-          {credentialState}
-        </p>
-        <SelectField
-          label="Credential type"
-          value={form.credentialType}
-          error={error('spec.credentials.type', 'spec.credentials')}
-          options={[
-            { value: 'APIKey', label: 'API key' },
-            { value: 'GoogleOAuth', label: 'Google OAuth (Antigravity)' },
-          ]}
-          onChange={(credentialType) => {
-            update({ credentialType: credentialType as CredentialType });
-          }}
-        />
-        {form.credentialType === 'APIKey' ? (
-          <>
-            <TextField
-              label={credentialSet ? 'New API key' : 'API key'}
-              type="password"
-              autoComplete="new-password"
-              value={form.apiKeyValue}
-              error={error('apiKeyValue', 'spec.credentials.apiKey')}
-              hint={`Stored in the Secret tollgate-upstream-${form.name === '' ? '<name>' : form.name} in the operator namespace; never shown again.${credentialSet ? ' Empty: keep the current key.' : ''}`}
-              onChange={(apiKeyValue) => {
-                update({ apiKeyValue });
-              }}
-            />
-            <details className="advanced">
-              <summary>Use a Secret that already exists</summary>
-              <div className="grid two">
-                <TextField
-                  label="Secret name"
-                  value={form.secretName}
-                  hint="In the operator namespace; ignored when a new key is typed."
-                  onChange={(secretName) => {
-                    update({ secretName });
-                  }}
-                />
-                <TextField
-                  label="Key in the Secret"
-                  value={form.secretKey}
-                  placeholder="apiKey"
-                  onChange={(secretKey) => {
-                    update({ secretKey });
-                  }}
-                />
-              </div>
-            </details>
-          </>
-        ) : (
-          <>
-            <div className="grid two">
-              <TextField
-                label="Client ID"
-                value={form.clientID}
-                error={error('spec.credentials.googleOAuth.clientID')}
-                onChange={(clientID) => {
-                  update({ clientID });
-                }}
-              />
-              <TextField
-                label="Token URL"
-                type="url"
-                value={form.tokenURL}
-                error={error('spec.credentials.googleOAuth.tokenURL')}
-                onChange={(tokenURL) => {
-                  update({ tokenURL });
-                }}
-              />
-              <TextField
-                label="Project ID"
-                value={form.projectID}
-                error={error('spec.credentials.googleOAuth.projectID')}
-                onChange={(projectID) => {
-                  update({ projectID });
-                }}
-              />
-              <TextField
-                label="Secret name"
-                value={form.secretName}
-                hint="A Secret with refreshToken and clientSecret; replaced when new values are typed."
-                error={error('spec.credentials.googleOAuth')}
-                onChange={(secretName) => {
-                  update({ secretName });
-                }}
-              />
-              <TextField
-                label={credentialSet ? 'New refresh token' : 'Refresh token'}
-                type="password"
-                autoComplete="new-password"
-                value={form.refreshToken}
-                error={error('googleOAuthSecret')}
-                onChange={(refreshToken) => {
-                  update({ refreshToken });
-                }}
-              />
-              <TextField
-                label={credentialSet ? 'New client secret' : 'Client secret'}
-                type="password"
-                autoComplete="new-password"
-                value={form.clientSecret}
-                onChange={(clientSecret) => {
-                  update({ clientSecret });
-                }}
-              />
-            </div>
-          </>
-        )}
-      </fieldset>
+      <UpstreamCredentialFieldset {...sections} credentialSet={credentialSet} />
       <TextField
         label="Concurrent requests"
         inputMode="numeric"
@@ -253,36 +122,7 @@ function UpstreamFormBody(props: { current: AdminObject | undefined }) {
           update({ requestsPerMinute });
         }}
       />
-      <RowList
-        legend="Model overrides"
-        itemLabel="Model override"
-        addLabel="Add model override"
-        hint="A model name clients send, rewritten to the upstream's name before forwarding."
-        rows={form.modelOverrides}
-        error={error('spec.modelOverrides')}
-        newRow={() => ({ name: '', upstreamModel: '' })}
-        onChange={(modelOverrides) => {
-          update({ modelOverrides });
-        }}
-        render={(row, change) => (
-          <>
-            <TextField
-              label="Model"
-              value={row.name}
-              onChange={(name) => {
-                change({ name });
-              }}
-            />
-            <TextField
-              label="Upstream model"
-              value={row.upstreamModel}
-              onChange={(upstreamModel) => {
-                change({ upstreamModel });
-              }}
-            />
-          </>
-        )}
-      />
+      <UpstreamModelOverrides {...sections} />
       {form.platform === 'OpenAI' && (
         <SelectField
           label="Chat Completions"

@@ -5,11 +5,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { adminApi, type AdminKind, type AdminObject, type AdminWrite } from '../api/admin-api.js';
-import { useSession } from '../api/use-session.js';
-
-export function adminListKey(kind: AdminKind) {
-  return ['admin', kind] as const;
-}
+import { useSession } from '../auth/use-session.js';
+import { keyKeys } from '../keys/key-queries.js';
+import { accountKeys } from '../shell/account-queries.js';
+import { adminKeys } from './admin-queries.js';
 
 export function useAdminSave(kind: AdminKind, editing: boolean) {
   const client = useQueryClient();
@@ -23,9 +22,11 @@ export function useAdminSave(kind: AdminKind, editing: boolean) {
         : adminApi.create({ kind, name: input.name, body: input.body, csrfToken });
     },
     onSuccess: async (saved) => {
-      await client.invalidateQueries({ queryKey: adminListKey(kind) });
-      if (kind === 'groups') await client.invalidateQueries({ queryKey: ['groups'] });
-      if (kind === 'accounts') await client.invalidateQueries({ queryKey: ['accounts'] });
+      await client.invalidateQueries({ queryKey: adminKeys.list(kind) });
+      if (kind === 'groups') await client.invalidateQueries({ queryKey: keyKeys.groups() });
+      if (kind === 'accounts') {
+        await client.invalidateQueries({ queryKey: accountKeys.list() });
+      }
       const name = kind === 'accounts' ? (saved.namespace ?? saved.name) : saved.name;
       navigate(`/${kind}?${editing ? 'saved' : 'created'}=${encodeURIComponent(name)}`);
     },

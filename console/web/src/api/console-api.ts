@@ -3,86 +3,40 @@
  * state-changing calls, and the server's error body as an `ApiError` (code, plain message, field).
  */
 import type { z } from 'zod';
+import type { AuthMethods, Me } from '../../../server/auth/session-schemas.js';
 import type { clientConfigSchema } from '../../../server/client-config/client-config-schema.js';
-import type { KeyView } from '../../../server/keys/key-schemas.js';
+import type {
+  createdKeySchema,
+  createKeySchema,
+  editKeySchema,
+  KeyView,
+} from '../../../server/keys/key-schemas.js';
+import type { accountViewSchema } from '../../../server/routes/account-schemas.js';
+import type { adminListSchema } from '../../../server/routes/admin-schemas.js';
+import type { KeySummary } from '../../../server/usage/usage-schemas.js';
 
-export type { KeyView };
+export type { AuthMethods, KeyView, Me };
+/** A namespace of GET /accounts, with the fields the app reads. */
+export type AccountView = Pick<
+  z.infer<typeof accountViewSchema>,
+  'namespace' | 'displayName' | 'creditUSD' | 'spentUSD' | 'balanceUSD' | 'hasAccount'
+>;
 /** Per tool: files, environment variables, shell lines, a try command, a CC Switch link. */
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
+/** What POST …/keys accepts (limits as text, addresses as lists). */
+export type CreateKeyBody = z.input<typeof createKeySchema>;
+/** What PATCH …/keys/{name} accepts: `generation` is the one the form was filled from. */
+export type EditKeyBody = z.input<typeof editKeySchema>;
+/** A created or rotated key: the value (shown once) and the client configuration with it. */
+export type CreatedKey = z.infer<typeof createdKeySchema>;
+/** A key's usage: today, the last 30 days with a daily breakdown, its quota. */
+export type KeyUsage = KeySummary;
 
-export interface Me {
-  username: string;
-  groups: string[];
-  method: 'local' | 'oidc';
-  csrfToken: string;
-  expiresTime: string;
-}
-
-export interface AuthMethods {
-  local: boolean;
-  oidc: boolean;
-  /** The identity provider's name for the sign-in button. */
-  oidcName: string | null;
-}
-
-export interface AccountView {
-  namespace: string;
-  displayName: string | null;
-  creditUSD: string | null;
-  spentUSD: string | null;
-  balanceUSD: string | null;
-  hasAccount: boolean;
-}
-
+/** A Group as the key forms offer it (read from /admin/groups). */
 export interface GroupView {
   name: string;
   platform: string | null;
   rateMultiplier: number | null;
-}
-
-export interface CreateKeyBody {
-  name?: string;
-  displayName: string;
-  groupName: string;
-  value?: string;
-  limits?: { quotaUSD?: string; fiveHourUSD?: string; dailyUSD?: string; sevenDayUSD?: string };
-  sourceRanges?: { allow: string[]; deny: string[] };
-  expirationTime?: string;
-  validFor?: string;
-  enabled: boolean;
-}
-
-export interface EditKeyBody {
-  displayName: string;
-  groupName: string;
-  limits: Record<'quotaUSD' | 'fiveHourUSD' | 'dailyUSD' | 'sevenDayUSD', string | null>;
-  sourceRanges: { allow: string[]; deny: string[] };
-  expirationTime?: string | null;
-  validFor?: string;
-  enabled: boolean;
-  /** The key's generation the form was filled from: refused (409) if its spec changed since. */
-  generation: number;
-}
-
-export interface CreatedKey {
-  key: KeyView;
-  value: string;
-  /** Built with the value; null without a gateway URL, a group, or the right to read it. */
-  clientConfig: ClientConfig | null;
-}
-
-export interface UsageSums {
-  requests: number;
-  errorRequests: number;
-  costNano: number;
-}
-
-export interface KeyUsage {
-  timeZone: string;
-  today: UsageSums;
-  lastDays: UsageSums;
-  daily: (UsageSums & { day: string })[];
-  quota: { limitNano: number; usedNano: number; remainingNano: number; fraction: number } | null;
 }
 
 export type KeyAction = 'enable' | 'disable' | 'reset-quota';
@@ -201,9 +155,7 @@ export const consoleApi = {
       `/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}/usage?days=30`,
     ),
   groups: async (): Promise<GroupView[]> => {
-    const list = await callApi<{ items: { name: string; spec: Record<string, unknown> }[] }>(
-      '/admin/groups',
-    );
+    const list = await callApi<z.output<typeof adminListSchema>>('/admin/groups');
     return list.items.map((item) => ({
       name: item.name,
       platform: typeof item.spec.platform === 'string' ? item.spec.platform : null,

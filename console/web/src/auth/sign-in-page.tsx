@@ -2,19 +2,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { consoleApi } from '../api/console-api.js';
-import { ME_KEY } from '../api/use-session.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
+import { authKeys, authQueries } from './auth-queries.js';
 import './sign-in.css';
 
 export function SignInPage() {
   const client = useQueryClient();
-  const methods = useQuery({ queryKey: ['auth-methods'], queryFn: consoleApi.methods });
+  const methods = useQuery(authQueries.methods());
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const signIn = useMutation({
     mutationFn: consoleApi.signIn,
     onSuccess: (me) => {
-      client.setQueryData(ME_KEY, me);
+      client.setQueryData(authKeys.me(), me);
     },
   });
   const submit = (event: SyntheticEvent) => {

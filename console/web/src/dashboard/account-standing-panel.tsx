@@ -1,13 +1,12 @@
 /** The account's balance (credit, spent, balance) and concurrency (in flight / limit). */
 import { useQuery } from '@tanstack/react-query';
-import { usageApi } from '../api/usage-api.js';
 import { UsdAmount } from '../format/usd-amount.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
+import { usageQueries } from '../usage/usage-queries.js';
 
 export function AccountStandingPanel(props: { namespace: string }) {
   const standing = useQuery({
-    queryKey: ['account-standing', props.namespace],
-    queryFn: () => usageApi.standing(props.namespace),
+    ...usageQueries.standing(props.namespace),
     refetchInterval: 10_000,
   });
   if (standing.error !== null) return <ErrorNote error={standing.error} />;

@@ -9,9 +9,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountStanding } from '../api/usage-api.js';
-import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
-import { totals } from '../usage/usage-fixtures.js';
-import { keyFixture } from '../keys/key-fixture.js';
+import { stubConsoleFetch, type StubCall } from '../../test-support/stub-console-fetch.js';
+import { totals } from '../../test-support/usage-fixtures.js';
+import { keyFixture } from '../../test-support/key-fixture.js';
 import { DashboardPage } from './dashboard-page.js';
 
 afterEach(() => {

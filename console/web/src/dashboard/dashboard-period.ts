@@ -2,7 +2,7 @@
  * Pure: the dashboard's one period, shared by the trend, the models and the top keys: the last 24
  * hours (per hour), or the last 7 or 30 local days (per day).
  */
-import type { TrendBucket } from '../usage/trend-slots.js';
+import type { TrendBucket } from './trend-slots.js';
 
 export type DashboardPeriod = '24h' | '7d' | '30d';
 

@@ -1,7 +1,7 @@
 /** The models' shares of the cost as a ring (Recharts; loaded only by the dashboard). */
 import { Pie, PieChart, ResponsiveContainer, Tooltip } from 'recharts';
 import type { ModelShare } from '../api/usage-api.js';
-import { formatShare } from '../usage/format-usage.js';
+import { formatShare } from '../format/format-usage.js';
 import { modelColor } from './model-colors.js';
 
 export default function ModelChart(props: { models: ModelShare[]; label: string }) {

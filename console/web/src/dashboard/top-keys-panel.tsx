@@ -1,12 +1,13 @@
 /** The account's keys ranked by cost over the dashboard's period, each linking to its page. */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { consoleApi } from '../api/console-api.js';
-import { totalTokens, usageApi } from '../api/usage-api.js';
+import { totalTokens } from '../api/usage-api.js';
 import { usdTextOfNano } from '../format/format-usd.js';
 import { UsdAmount } from '../format/usd-amount.js';
-import { formatCount, formatShare } from '../usage/format-usage.js';
-import { UsageErrorNote } from '../usage/usage-unavailable.js';
+import { formatCount, formatShare } from '../format/format-usage.js';
+import { UsageErrorNote } from '../ui/usage-unavailable.js';
+import { keyQueries } from '../keys/key-queries.js';
+import { usageQueries } from '../usage/usage-queries.js';
 
 export function TopKeysPanel(props: {
   namespace: string;
@@ -16,15 +17,13 @@ export function TopKeysPanel(props: {
 }) {
   const { from, to } = props.range;
   const top = useQuery({
-    queryKey: ['top-keys', props.namespace, from, to],
-    queryFn: () => usageApi.topKeys({ namespace: props.namespace, from, to, limit: 10 }),
+    ...usageQueries.topKeys(props.namespace, { from, to }),
     placeholderData: (previous) => previous,
   });
   // The keys' labels, from the keys page's own query; without it (not allowed, not yet read, a
   // deleted key) a key reads by its object name.
   const keys = useQuery({
-    queryKey: ['keys', props.namespace],
-    queryFn: () => consoleApi.keys(props.namespace),
+    ...keyQueries.list(props.namespace),
     retry: false,
   });
   const labels = new Map(keys.data?.items.map((key) => [key.uid, key.displayName]));

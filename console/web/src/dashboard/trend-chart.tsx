@@ -2,8 +2,8 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatUsdWithExact, usdTextOfNano } from '../format/format-usd.js';
 import { valueAxis } from '../format/nice-ticks.js';
-import { formatCount } from '../usage/format-usage.js';
-import type { TrendSlot } from '../usage/trend-slots.js';
+import { formatCount } from '../format/format-usage.js';
+import type { TrendSlot } from './trend-slots.js';
 import { METRIC_LABELS, type TrendMetric } from './trend-metric.js';
 
 /** A bar's figure in the tooltip: money rounded as everywhere, with its exact amount. */

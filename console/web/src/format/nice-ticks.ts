@@ -2,7 +2,7 @@
  * Pure: a chart axis's ticks at "nice" steps (1, 2 or 5 × 10^n) from zero to at least the largest
  * value, and their labels with as many decimals as the step needs (the same on every tick).
  */
-import { formatCount } from '../usage/format-usage.js';
+import { formatCount } from './format-usage.js';
 import { groupThousands } from './format-usd.js';
 
 export interface AxisTicks {

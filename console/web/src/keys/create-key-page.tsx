@@ -8,12 +8,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, consoleApi, type CreateKeyBody, type Me } from '../api/console-api.js';
-import { ErrorNote } from '../shell/error-note.js';
-import { AccountPicker } from './account-picker.js';
+import { ErrorNote } from '../ui/error-note.js';
+import { AccountPicker } from '../ui/account-picker.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { GroupField } from './group-field.js';
 import { KeyFormFields, KeyNameField } from './key-form-fields.js';
-import { TextField } from './text-field.js';
+import { TextField } from '../ui/text-field.js';
 import {
   createKeyBody,
   emptyKeyForm,
@@ -23,6 +23,7 @@ import {
   validateKeyForm,
   type KeyForm,
 } from './validate-key-form.js';
+import { keyKeys } from './key-queries.js';
 
 export function CreateKeyPage(props: { namespace: string; me: Me }) {
   const client = useQueryClient();
@@ -35,7 +36,7 @@ export function CreateKeyPage(props: { namespace: string; me: Me }) {
   const create = useMutation({
     mutationFn: (body: CreateKeyBody) =>
       consoleApi.createKey({ namespace: form.account, body, csrfToken: props.me.csrfToken }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['keys', form.account] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keyKeys.list(form.account) }),
   });
   const set =
     <F extends keyof KeyForm>(field: F) =>

@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError, consoleApi, type KeyView, type Me } from '../api/console-api.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { GroupField } from './group-field.js';
 import { KeyFormFields, KeyNameField } from './key-form-fields.js';
 import {
@@ -18,6 +18,7 @@ import {
   validateKeyForm,
   type KeyForm,
 } from './validate-key-form.js';
+import { keyKeys, keyQueries } from './key-queries.js';
 
 function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
   const client = useQueryClient();
@@ -37,8 +38,8 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
         csrfToken: props.me.csrfToken,
       }),
     onSuccess: async (updated) => {
-      client.setQueryData(['key', namespace, name], updated);
-      await client.invalidateQueries({ queryKey: ['keys', namespace] });
+      client.setQueryData(keyKeys.detail({ namespace, name }), updated);
+      await client.invalidateQueries({ queryKey: keyKeys.list(namespace) });
       navigate(`/accounts/${namespace}/keys/${name}`);
     },
   });
@@ -93,8 +94,7 @@ function EditKeyForm(props: { apiKey: KeyView; me: Me }) {
 
 export function EditKeyPage(props: { namespace: string; name: string; me: Me }) {
   const key = useQuery({
-    queryKey: ['key', props.namespace, props.name],
-    queryFn: () => consoleApi.key(props),
+    ...keyQueries.detail(props),
     refetchOnMount: 'always',
   });
   // Filled from the key as it is now, not from a copy cached by an earlier page.

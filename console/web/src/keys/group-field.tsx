@@ -1,14 +1,14 @@
 /** The group select: each Group with its platform; the chosen one's platform and multiplier. */
 import { useQuery } from '@tanstack/react-query';
-import { consoleApi } from '../api/console-api.js';
-import { TextField } from './text-field.js';
+import { TextField } from '../ui/text-field.js';
+import { keyQueries } from './key-queries.js';
 
 export function GroupField(props: {
   value: string;
   onChange: (value: string) => void;
   error: string | undefined;
 }) {
-  const groups = useQuery({ queryKey: ['groups'], queryFn: consoleApi.groups, retry: false });
+  const groups = useQuery({ ...keyQueries.groups(), retry: false });
   const chosen = groups.data?.find((group) => group.name === props.value);
   const error =
     props.error === undefined ? undefined : <span className="field-error">{props.error}</span>;

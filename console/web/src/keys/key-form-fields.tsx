@@ -3,7 +3,7 @@
  * enabled.
  */
 import type { KeyForm } from './validate-key-form.js';
-import { TextField } from './text-field.js';
+import { TextField } from '../ui/text-field.js';
 
 const PERIODS = ['7', '30', '90'];
 const MONEY_FIELDS = [

@@ -11,8 +11,8 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { KeyView } from '../api/console-api.js';
 import { NavLinks } from '../shell/nav-links.js';
-import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
-import { keyFixture } from './key-fixture.js';
+import { stubConsoleFetch, type StubCall } from '../../test-support/stub-console-fetch.js';
+import { keyFixture } from '../../test-support/key-fixture.js';
 import { KeyPage } from './key-page.js';
 import { readinessOf } from './key-readiness.js';
 

@@ -9,10 +9,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptyUsage } from '../../../../store/usage-buckets.js';
-import { stubConsoleFetch, type StubCall } from '../usage/stub-console-fetch.js';
-import { timeZoneCaption } from '../usage/format-usage.js';
-import { totals, usageRecord } from '../usage/usage-fixtures.js';
-import { keyFixture } from './key-fixture.js';
+import { stubConsoleFetch, type StubCall } from '../../test-support/stub-console-fetch.js';
+import { timeZoneCaption } from '../format/format-usage.js';
+import { totals, usageRecord } from '../../test-support/usage-fixtures.js';
+import { keyFixture } from '../../test-support/key-fixture.js';
 import { KeyRecordsPage } from './key-records-page.js';
 
 afterEach(() => {

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { KeyView } from '../api/console-api.js';
 import { formatRelative, usedFraction } from '../format/format-values.js';
 import { UsdAmount } from '../format/usd-amount.js';
-import { UnavailableFigure } from '../usage/usage-unavailable.js';
+import { UnavailableFigure } from '../ui/usage-unavailable.js';
 import { readinessOf } from './key-readiness.js';
 
 const WINDOWS = [

@@ -8,7 +8,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyView } from '../api/console-api.js';
-import { keyFixture } from './key-fixture.js';
+import { keyFixture } from '../../test-support/key-fixture.js';
 import { KeysPage, STATUS_COUNTERS_TEXT } from './keys-page.js';
 
 afterEach(cleanup);

@@ -5,29 +5,17 @@
  * says when the counters are the ApiKey status instead.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { consoleApi } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
-import { ErrorNote } from '../shell/error-note.js';
-import { UsageUnavailableNote } from '../usage/usage-unavailable.js';
-import { AccountPicker } from './account-picker.js';
-import { KeyRow } from './key-row.js';
-import { KEY_PAGE_SIZES, keyPageOf } from './page-keys.js';
-import { searchKeys, sortKeys, type SortColumn, type SortOrder } from './sort-keys.js';
+import { ErrorNote } from '../ui/error-note.js';
+import { UsageUnavailableNote } from '../ui/usage-unavailable.js';
+import { AccountPicker } from '../ui/account-picker.js';
+import { keyQueries } from './key-queries.js';
+import { KeysPager } from './keys-pager.js';
+import { KeysTable } from './keys-table.js';
+import { KEY_PAGE_SIZES } from './page-keys.js';
+import { useKeyTable } from './use-key-table.js';
 import './keys-page.css';
-
-const COLUMNS: { column: SortColumn; label: string }[] = [
-  { column: 'name', label: 'Name' },
-  { column: 'group', label: 'Group' },
-  { column: 'state', label: 'State' },
-  { column: 'quota', label: 'Quota' },
-];
-const TAIL: { column: SortColumn | null; label: string }[] = [
-  { column: null, label: 'Windows' },
-  { column: 'today', label: 'Today' },
-  { column: 'lastUsed', label: 'Last used' },
-];
 
 const countKeys = (count: number): string => (count === 1 ? '1 key' : `${count} keys`);
 
@@ -40,63 +28,12 @@ export function KeysPage(props: { namespace: string }) {
   // Shown only when RBAC lets the user create keys here (the server refuses the others anyway).
   const mayCreate = useAccess(props.namespace)?.keys?.create === true;
   const keys = useQuery({
-    queryKey: ['keys', props.namespace],
-    queryFn: () => consoleApi.keys(props.namespace),
+    ...keyQueries.list(props.namespace),
     refetchInterval: 30_000,
   });
-  const [query, setQuery] = useState('');
-  const [order, setOrder] = useState<SortOrder>({ column: 'name', descending: false });
-  const [pageSize, setPageSize] = useState<number>(100);
-  const [pageWanted, setPageWanted] = useState(0);
-  const tableTop = useRef<HTMLDivElement>(null);
-  const deferredQuery = useDeferredValue(query);
-  const found = useMemo(
-    () => searchKeys(keys.data?.items ?? [], deferredQuery),
-    [keys.data, deferredQuery],
-  );
-  const rows = useMemo(() => sortKeys(found, order), [found, order]);
-  const shown = keyPageOf(rows.length, pageSize, pageWanted);
-  const pageRows = useMemo(
-    () => rows.slice(shown.start, shown.end),
-    [rows, shown.start, shown.end],
-  );
-  const goTo = (index: number) => {
-    setPageWanted(index);
-    // From the pager under a long page, back up to the table's first row.
-    const top = tableTop.current?.getBoundingClientRect().top ?? 0;
-    if (top < 0) window.scrollBy(0, top);
-  };
+  const table = useKeyTable(keys.data?.items);
+  const { rows } = table;
   const now = keys.dataUpdatedAt === 0 ? Date.now() : keys.dataUpdatedAt;
-  const header = (entry: { column: SortColumn | null; label: string }) => {
-    if (entry.column === null) {
-      return (
-        <th key={entry.label} scope="col">
-          {entry.label}
-        </th>
-      );
-    }
-    const column = entry.column;
-    const active = order.column === column;
-    return (
-      <th
-        key={entry.label}
-        scope="col"
-        aria-sort={active ? (order.descending ? 'descending' : 'ascending') : 'none'}
-      >
-        <button
-          type="button"
-          className="sort"
-          onClick={() => {
-            setOrder({ column, descending: active ? !order.descending : false });
-            setPageWanted(0);
-          }}
-        >
-          {entry.label}
-          <span aria-hidden="true">{active ? (order.descending ? ' ▼' : ' ▲') : ''}</span>
-        </button>
-      </th>
-    );
-  };
   return (
     <section aria-labelledby="keys-title">
       <div className="page-head">
@@ -118,11 +55,10 @@ export function KeysPage(props: { namespace: string }) {
           Search keys
           <input
             type="search"
-            value={query}
+            value={table.query}
             placeholder="name, group, state…"
             onChange={(event) => {
-              setQuery(event.target.value);
-              setPageWanted(0);
+              table.search(event.target.value);
             }}
           />
         </label>
@@ -144,60 +80,8 @@ export function KeysPage(props: { namespace: string }) {
               ? countKeys(rows.length)
               : `${rows.length} of ${countKeys(keys.data.items.length)}`}
           </p>
-          <div className="table-wrap" ref={tableTop}>
-            <table className="keys">
-              <caption className="visually-hidden">Keys of {props.namespace}</caption>
-              <thead>
-                <tr>{[...COLUMNS, ...TAIL].map(header)}</tr>
-              </thead>
-              <tbody>
-                {pageRows.map((apiKey) => (
-                  <KeyRow key={apiKey.uid} apiKey={apiKey} now={now} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {rows.length > KEY_PAGE_SIZES[0] && (
-            <nav className="keys-pager" aria-label="Pages of keys">
-              <button
-                type="button"
-                disabled={shown.index === 0}
-                onClick={() => {
-                  goTo(shown.index - 1);
-                }}
-              >
-                ← Previous
-              </button>
-              <span>
-                Page {shown.index + 1} of {shown.count} (keys {shown.start + 1}–{shown.end})
-              </span>
-              <button
-                type="button"
-                disabled={shown.index >= shown.count - 1}
-                onClick={() => {
-                  goTo(shown.index + 1);
-                }}
-              >
-                Next →
-              </button>
-              <label className="inline-size">
-                Keys per page
-                <select
-                  value={pageSize}
-                  onChange={(event) => {
-                    setPageSize(Number(event.target.value));
-                    setPageWanted(0);
-                  }}
-                >
-                  {KEY_PAGE_SIZES.map((size) => (
-                    <option key={size} value={size}>
-                      {size}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </nav>
-          )}
+          <KeysTable namespace={props.namespace} table={table} rows={table.pageRows} now={now} />
+          {rows.length > KEY_PAGE_SIZES[0] && <KeysPager table={table} />}
           {keys.data.items.length === 0 && (
             <p>No keys yet.{mayCreate ? ' Create the first one.' : ''}</p>
           )}

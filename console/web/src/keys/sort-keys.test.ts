@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyFixture } from './key-fixture.js';
+import { keyFixture } from '../../test-support/key-fixture.js';
 import { searchKeys, sortKeys } from './sort-keys.js';
 
 describe('keys table search and sort', () => {

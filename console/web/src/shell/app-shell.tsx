@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { consoleApi, type Me } from '../api/console-api.js';
-import { ME_KEY } from '../api/use-session.js';
-import { ErrorNote } from './error-note.js';
+import { authKeys } from '../auth/auth-queries.js';
+import { ErrorNote } from '../ui/error-note.js';
 import { NavLinks } from './nav-links.js';
 import { applyTheme, nextTheme, storedTheme, type Theme } from './theme.js';
 
@@ -22,8 +22,9 @@ export function AppShell(props: { me: Me; children: ReactNode }) {
     mutationFn: () => consoleApi.signOut(props.me.csrfToken),
     onSuccess: () => {
       // Forget what the user could read; the session query (observed by the app) becomes null.
-      client.removeQueries({ predicate: (query) => query.queryKey[0] !== ME_KEY[0] });
-      client.setQueryData(ME_KEY, null);
+      const me = authKeys.me();
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== me[0] });
+      client.setQueryData(me, null);
       navigate('/');
     },
   });

@@ -7,7 +7,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useAccess } from '../auth/use-access.js';
-import { useAccounts } from '../keys/account-picker.js';
+import { useAccounts } from '../ui/account-picker.js';
 
 function currentAccount(location: string): string | undefined {
   const match = /^\/accounts\/([^/]+)/.exec(location);

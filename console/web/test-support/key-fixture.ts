@@ -1,5 +1,5 @@
 /** Test data: a key as the console API lists it. */
-import type { KeyView } from '../api/console-api.js';
+import type { KeyView } from '../src/api/console-api.js';
 
 export function keyFixture(index: number, changes: Partial<KeyView> = {}): KeyView {
   const name = `key-${String(index).padStart(4, '0')}`;

@@ -6,12 +6,13 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { consoleApi, type AccountView } from '../api/console-api.js';
+import { type AccountView } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
+import { accountQueries } from '../shell/account-queries.js';
 import './account-picker.css';
 
 export function useAccounts() {
-  return useQuery({ queryKey: ['accounts'], queryFn: consoleApi.accounts });
+  return useQuery(accountQueries.list());
 }
 
 /** Pure: the picker's two groups; the current namespace is always listed (it is selected). */

@@ -4,7 +4,7 @@
  * missing, so this is a note and not an error.
  */
 import { ApiError } from '../api/console-api.js';
-import { ErrorNote } from '../shell/error-note.js';
+import { ErrorNote } from './error-note.js';
 
 export const USAGE_UNAVAILABLE_TEXT =
   'Usage figures are unavailable: the console cannot read the usage ledger right now. Keys can still be managed.';

@@ -9,7 +9,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Access, Verbs } from '../api/admin-api.js';
 import type { AccountView } from '../api/console-api.js';
-import { stubConsoleFetch } from '../usage/stub-console-fetch.js';
+import { stubConsoleFetch } from '../../test-support/stub-console-fetch.js';
 import { AccountPicker, pickerGroups } from './account-picker.js';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 /** Test data: usage answers as the console API gives them. */
-import type { TokenSums, UsageRecordRow, UsageTotals } from '../api/usage-api.js';
+import type { TokenSums, UsageRecordRow, UsageTotals } from '../src/api/usage-api.js';
 
 export function tokens(changes: Partial<TokenSums> = {}): TokenSums {
   return {
