@@ -6,7 +6,7 @@
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
-import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
+import { convertInclusiveUsage } from './convert-inclusive-usage.js';
 import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
 import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 import {
