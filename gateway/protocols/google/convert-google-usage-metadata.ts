@@ -14,11 +14,8 @@ import {
   type UsageReport,
 } from '../../spec/usage-report.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
-import {
-  createJsonFieldReader,
-  fieldRules,
-  type JsonFieldReader,
-} from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader, type JsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 
 export function convertGoogleUsageMetadata(metadata: unknown): {

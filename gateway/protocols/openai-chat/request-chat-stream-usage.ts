@@ -7,7 +7,8 @@
 import { Buffer } from 'node:buffer';
 import type { ReplyTranslator } from '../../spec/protocol-adapter.js';
 import { asRecord } from '../../spec/usage-report.js';
-import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import type {
   EventObserver,
   FramingSharer,
