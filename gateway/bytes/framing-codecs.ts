@@ -1,8 +1,8 @@
 /**
  * The framing codecs the stream tap knows, by name: how an upstream frames its reply body. A new
- * framing is one codec file (`framing-codec.ts` says what it implements) and one line here.
+ * framing is one codec file (a `StreamTapBase` subclass, `stream-tap.ts`) and one line here.
  */
-import type { FramingCodec } from './framing-codec.js';
+import type { FramingCodec } from './stream-tap.js';
 import { jsonArrayFramingCodec } from './json-array-framing-codec.js';
 import { jsonDocumentFramingCodec } from './json-document-framing-codec.js';
 import { sseFramingCodec } from './sse-framing-codec.js';

@@ -4,47 +4,44 @@
  * elements in place takes them from their first byte (`PayloadSink.feedBytesPrefix`).
  */
 import type { Buffer } from 'node:buffer';
-import type {
-  FramingCodec,
-  FramingDecoder,
-  PayloadReceiver,
-  PayloadSink,
-} from './framing-codec.js';
 import { createJsonArrayScanner, type JsonArrayScanner } from './parse-json-array-stream.js';
+import { StreamTapBase, type FramingCodec, type TapSettings } from './stream-tap.js';
 
-class JsonArrayDecoder implements FramingDecoder {
+class JsonArrayTap<R> extends StreamTapBase<R> {
   private readonly elements: JsonArrayScanner;
 
-  constructor(receiver: PayloadReceiver, sink: PayloadSink<unknown>) {
+  constructor(settings: TapSettings<R>) {
+    super(settings);
+    const { sink } = settings;
     this.elements = createJsonArrayScanner(
       (bytes, start, end) => {
-        receiver.deliverBytes(bytes, start, end);
+        this.deliverBytes(bytes, start, end);
       },
       sink.feedBytesPrefix?.bind(sink) ?? null,
     );
   }
 
-  feedSmall(chunk: Uint8Array): number {
+  protected feedSmall(chunk: Uint8Array): number {
     return this.elements.feedSmall(chunk);
   }
 
-  feed(chunk: Buffer): number {
+  protected feed(chunk: Buffer): number {
     return this.elements.feed(chunk);
   }
 
-  overflow(): void {
+  protected overflow(): void {
     this.elements.discard();
   }
 
-  passOver(): void {
+  protected passOver(): void {
     // Nothing reads the bytes any more.
   }
 
-  end(): void {
+  protected end(): void {
     // An element without its end is dropped.
   }
 }
 
 export const jsonArrayFramingCodec: FramingCodec = {
-  createDecoder: (receiver, sink) => new JsonArrayDecoder(receiver, sink),
+  createTap: (settings) => new JsonArrayTap(settings),
 };

@@ -3,40 +3,38 @@
  * as they come and the document is handed over once, parsed, when the source ended in full.
  */
 import { Buffer } from 'node:buffer';
-import type { FramingCodec, FramingDecoder, PayloadReceiver } from './framing-codec.js';
 import { asBuffer } from './hold-bytes.js';
+import { StreamTapBase, type FramingCodec } from './stream-tap.js';
 
-class JsonDocumentDecoder implements FramingDecoder {
+class JsonDocumentTap<R> extends StreamTapBase<R> {
   private chunks: Buffer[] = [];
-  private held = 0;
+  private size = 0;
 
-  constructor(private readonly receiver: PayloadReceiver) {}
-
-  feedSmall(chunk: Uint8Array): number {
+  protected feedSmall(chunk: Uint8Array): number {
     return this.feed(asBuffer(chunk));
   }
 
-  feed(chunk: Buffer): number {
+  protected feed(chunk: Buffer): number {
     this.chunks.push(chunk);
-    this.held += chunk.length;
-    return this.held;
+    this.size += chunk.length;
+    return this.size;
   }
 
-  overflow(): void {
+  protected overflow(): void {
     this.chunks = [];
   }
 
-  passOver(): void {
+  protected passOver(): void {
     // Nothing reads the bytes any more.
   }
 
-  end(): void {
-    const whole = Buffer.concat(this.chunks, this.held);
+  protected end(): void {
+    const whole = Buffer.concat(this.chunks, this.size);
     this.chunks = [];
-    this.receiver.deliverText(new TextDecoder('utf-8').decode(whole));
+    this.deliverText(new TextDecoder('utf-8').decode(whole));
   }
 }
 
 export const jsonDocumentFramingCodec: FramingCodec = {
-  createDecoder: (receiver) => new JsonDocumentDecoder(receiver),
+  createTap: (settings) => new JsonDocumentTap(settings),
 };

@@ -4,18 +4,12 @@
  * Built once per reader kind, at module load; never on the hot path.
  */
 import { Buffer } from 'node:buffer';
-import {
-  ARRAY,
-  BACKSLASH,
-  BAIL,
-  BAIL_UNLESS_NULL,
-  CAPTURE,
-  COUNT,
-  OBJECT,
-  QUOTE,
-  SKIP,
-  type FieldRule,
-} from './read-json-fields.js';
+import { RULE_KINDS, type FieldRule } from './read-json-fields.js';
+
+const { skip: SKIP, object: OBJECT, array: ARRAY, count: COUNT, capture: CAPTURE } = RULE_KINDS;
+const { bail: BAIL, bailUnlessNull: BAIL_UNLESS_NULL } = RULE_KINDS;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 export type { FieldRule } from './read-json-fields.js';
 

@@ -14,19 +14,31 @@
  */
 import { Buffer } from 'node:buffer';
 
-/** What the walk does with a value, by rule kind (`json-field-rules.ts` builds the rules). */
-export const SKIP = 0;
-export const OBJECT = 1;
-export const ARRAY = 2;
-export const COUNT = 3;
-export const CAPTURE = 4;
-export const BAIL = 5;
-export const BAIL_UNLESS_NULL = 6;
+// What the walk does with a value, by rule kind. Module constants, not exported: an exported binding
+// is read through its module cell, which the optimising compiler does not fold into the hot loop.
+const SKIP = 0;
+const OBJECT = 1;
+const ARRAY = 2;
+const COUNT = 3;
+const CAPTURE = 4;
+const BAIL = 5;
+const BAIL_UNLESS_NULL = 6;
+
+/** The kind codes, for the rule builders (`json-field-rules.ts`). */
+export const RULE_KINDS = {
+  skip: SKIP,
+  object: OBJECT,
+  array: ARRAY,
+  count: COUNT,
+  capture: CAPTURE,
+  bail: BAIL,
+  bailUnlessNull: BAIL_UNLESS_NULL,
+} as const;
 
 const FAIL = -1;
 const MAX_DEPTH = 64;
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 export interface FieldRule {
   readonly kind: number;

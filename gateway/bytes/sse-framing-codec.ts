@@ -7,12 +7,6 @@
  * (`share-sse-framing.ts`).
  */
 import { Buffer } from 'node:buffer';
-import type {
-  FramingCodec,
-  FramingDecoder,
-  PayloadReceiver,
-  PayloadSink,
-} from './framing-codec.js';
 import { asBuffer } from './hold-bytes.js';
 import { createEventFieldReader, type EventFieldReader } from './read-event-fields.js';
 import {
@@ -21,6 +15,7 @@ import {
   type ServerSentEventScanner,
 } from './scan-server-sent-events.js';
 import type { EventObserver, SharedFraming } from './share-sse-framing.js';
+import { StreamTapBase, type FramingCodec, type TapSettings } from './stream-tap.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -31,8 +26,8 @@ function sameBytes(bytes: Uint8Array, start: number, expected: Uint8Array): bool
   return true;
 }
 
-/** A class, not closures: one is made per stream, and an instance costs one allocation. */
-class SseDecoder implements FramingDecoder, SharedFraming {
+/** The tap of one SSE stream (a subclass: an event costs no hop to a second object). */
+class SseTap<R> extends StreamTapBase<R> implements SharedFraming {
   readonly scanner: ServerSentEventScanner;
   private readonly fields: EventFieldReader = createEventFieldReader();
   // The last event name and whether the sink ignores it: names repeat, so most are neither
@@ -42,38 +37,28 @@ class SseDecoder implements FramingDecoder, SharedFraming {
   private first = true;
   /** Sees every framed event (a translator sharing the framing), or null. */
   private observer: EventObserver | null = null;
-  /**
-   * True once the sink stopped reading (past the limit, or the tap finished): the chunks framed
-   * since are framed for the observer only.
-   */
-  private stopped = false;
   eventFields: EventFieldReader | null = null;
 
-  constructor(
-    private readonly receiver: PayloadReceiver,
-    private readonly sink: PayloadSink<unknown>,
-  ) {
+  constructor(settings: TapSettings<R>) {
+    super(settings);
     this.scanner = createServerSentEventScanner((bytes, start, end) => {
       this.event(bytes, start, end);
     });
   }
 
-  get bytesWritten(): number {
-    return this.receiver.bytesWritten;
-  }
-
-  observe(observer: EventObserver): SharedFraming {
+  override observeEvents(observer: EventObserver): SharedFraming | null {
+    if (this.bytesWritten > 0) return null;
     this.observer = observer;
     return this;
   }
 
-  feedSmall(chunk: Uint8Array): number {
+  protected feedSmall(chunk: Uint8Array): number {
     // Not shown to an observer: a small piece's events are always handed over from the scanner's
     // buffer, never from the piece.
     return this.scanner.feedSmall(chunk);
   }
 
-  feed(chunk: Buffer): number {
+  protected feed(chunk: Buffer): number {
     // Line ends found in an earlier chunk are remembered only when lines may end with CR. A small
     // piece is never read in place (its events are handed over from the scanner's buffer, from
     // its start, which the field reader never takes for a continuation).
@@ -84,23 +69,22 @@ class SseDecoder implements FramingDecoder, SharedFraming {
     return this.scanner.feed(chunk);
   }
 
-  overflow(chunk: Uint8Array): void {
+  protected overflow(chunk: Uint8Array): void {
     // The observer still needs every event: keep framing, stop reading.
     if (this.observer !== null) this.frameOnly(chunk);
     else this.scanner.discard();
   }
 
-  passOver(chunk: Uint8Array): void {
+  protected passOver(chunk: Uint8Array): void {
     if (this.observer !== null) this.frameOnly(chunk);
   }
 
-  end(): void {
+  protected end(): void {
     // An event without its closing blank line is dropped, per the spec.
   }
 
   /** The sink is done, the observer is not: frame the chunk for the observer only. */
   private frameOnly(chunk: Uint8Array): void {
-    this.stopped = true;
     const buffer = asBuffer(chunk);
     this.observer?.chunk(buffer);
     this.scanner.feed(buffer);
@@ -108,7 +92,7 @@ class SseDecoder implements FramingDecoder, SharedFraming {
 
   private event(bytes: Buffer, start: number, end: number): void {
     const { fields, observer } = this;
-    if (observer !== null && this.stopped) {
+    if (observer !== null && this.sinkStopped) {
       observer.event(bytes, start, end);
       return;
     }
@@ -127,8 +111,8 @@ class SseDecoder implements FramingDecoder, SharedFraming {
       this.eventFields = null;
     }
     if (fields.dataLines === 0 || this.ignored(bytes, fields)) return;
-    if (fields.dataLines === 1) this.receiver.deliverBytes(bytes, fields.dataStart, fields.dataEnd);
-    else this.receiver.deliverText(fields.data());
+    if (fields.dataLines === 1) this.deliverBytes(bytes, fields.dataStart, fields.dataEnd);
+    else this.deliverText(fields.data());
   }
 
   private ignored(bytes: Buffer, fields: EventFieldReader): boolean {
@@ -151,5 +135,5 @@ class SseDecoder implements FramingDecoder, SharedFraming {
 
 /** `text/event-stream` replies. */
 export const sseFramingCodec: FramingCodec = {
-  createDecoder: (receiver, sink) => new SseDecoder(receiver, sink),
+  createTap: (settings) => new SseTap(settings),
 };
