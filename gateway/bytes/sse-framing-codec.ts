@@ -46,8 +46,7 @@ class SseTap<R> extends StreamTapBase<R> implements SharedFraming {
     });
   }
 
-  override observeEvents(observer: EventObserver): SharedFraming | null {
-    if (this.bytesWritten > 0) return null;
+  protected override observe(observer: EventObserver): SharedFraming {
     this.observer = observer;
     return this;
   }

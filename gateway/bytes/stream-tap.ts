@@ -111,10 +111,15 @@ export abstract class StreamTapBase<R> implements StreamTap<R> {
   /** The source ended in full, never past the limit: hand over what waited for the end. */
   protected abstract end(): void;
 
-  /** SSE overrides it; other framings cannot be shared. */
+  /**
+   * Optional (SSE): from now on, `observer` sees every event framed; absent = the framing cannot be
+   * shared (`StreamTap.observeEvents`).
+   */
+  protected observe?(observer: EventObserver): SharedFraming;
+
   observeEvents(observer: EventObserver): SharedFraming | null {
-    void observer;
-    return null;
+    if (this.bytes > 0 || this.observe === undefined) return null;
+    return this.observe(observer);
   }
 
   /** Bytes written so far (all of them, read or not). */
