@@ -105,7 +105,7 @@ export interface GoogleResponseReader {
   result(): UsageReport;
 }
 
-/** A class, not closures: one is made per stream (see `sse/scan-server-sent-events.ts`). */
+/** A class, not closures: one is made per stream (see `bytes/scan-server-sent-events.ts`). */
 class ResponseReader implements GoogleResponseReader {
   private readonly text = createTextAccumulator();
   private readonly readString = createStringValueReader();
