@@ -19,10 +19,7 @@ class JsonArrayTap<R> extends StreamTapBase<R> {
       },
       sink.feedBytesPrefix?.bind(sink) ?? null,
     );
-  }
-
-  protected feedSmall(chunk: Uint8Array): number {
-    return this.elements.feedSmall(chunk);
+    this.pieces = this.elements;
   }
 
   protected feed(chunk: Buffer): number {

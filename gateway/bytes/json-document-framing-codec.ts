@@ -3,16 +3,11 @@
  * as they come and the document is handed over once, parsed, when the source ended in full.
  */
 import { Buffer } from 'node:buffer';
-import { asBuffer } from './hold-bytes.js';
 import { StreamTapBase, type FramingCodec } from './stream-tap.js';
 
 class JsonDocumentTap<R> extends StreamTapBase<R> {
   private chunks: Buffer[] = [];
   private size = 0;
-
-  protected feedSmall(chunk: Uint8Array): number {
-    return this.feed(asBuffer(chunk));
-  }
 
   protected feed(chunk: Buffer): number {
     this.chunks.push(chunk);

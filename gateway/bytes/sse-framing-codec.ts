@@ -44,17 +44,14 @@ class SseTap<R> extends StreamTapBase<R> implements SharedFraming {
     this.scanner = createServerSentEventScanner((bytes, start, end) => {
       this.event(bytes, start, end);
     });
+    // Small pieces are not shown to an observer: their events are always handed over from the
+    // scanner's buffer, never from the piece.
+    this.pieces = this.scanner;
   }
 
   protected override observe(observer: EventObserver): SharedFraming {
     this.observer = observer;
     return this;
-  }
-
-  protected feedSmall(chunk: Uint8Array): number {
-    // Not shown to an observer: a small piece's events are always handed over from the scanner's
-    // buffer, never from the piece.
-    return this.scanner.feedSmall(chunk);
   }
 
   protected feed(chunk: Buffer): number {

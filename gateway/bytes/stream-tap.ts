@@ -59,6 +59,11 @@ export interface StreamTap<R> {
   observeEvents(observer: EventObserver): SharedFraming | null;
 }
 
+/** Scans a piece of at most `SMALL_CHUNK` bytes (which need not be a `Buffer`); returns the bytes held. */
+export interface SmallPieceScanner {
+  feedSmall(chunk: Uint8Array): number;
+}
+
 /** What every framing's tap is made with. */
 export interface TapSettings<R> {
   sink: PayloadSink<R>;
@@ -78,8 +83,8 @@ function isDone(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * A framing's tap: a codec implements the `feed…` methods (each returns the bytes then held for
- * the payload in progress) and the stops, and hands every payload it finds to `deliverBytes` or
+ * A framing's tap: a codec implements `feed` (it returns the bytes then held for the payload in
+ * progress) and the stops, may set `pieces`, and hands every payload it finds to `deliverBytes` or
  * `deliverText`.
  */
 export abstract class StreamTapBase<R> implements StreamTap<R> {
@@ -91,14 +96,18 @@ export abstract class StreamTapBase<R> implements StreamTap<R> {
   private unparsedPayloads = 0;
   private overflowed = false;
   private outcome: TapOutcome<R> | undefined;
+  /**
+   * The framing's scanner of small pieces, set by the codec's constructor; null = small pieces take
+   * the way of any chunk. The scanner itself, not a method of the codec's tap: a piece (a stream cut
+   * fine) costs one call.
+   */
+  protected pieces: SmallPieceScanner | null = null;
 
   constructor(settings: TapSettings<R>) {
     this.sink = settings.sink;
     this.limit = settings.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   }
 
-  /** A piece of at most `SMALL_CHUNK` bytes (which need not be a `Buffer`), the short way. */
-  protected abstract feedSmall(chunk: Uint8Array): number;
   /** A chunk, while the sink reads. */
   protected abstract feed(chunk: Buffer): number;
   /**
@@ -135,14 +144,16 @@ export abstract class StreamTapBase<R> implements StreamTap<R> {
   write(chunk: Uint8Array): void {
     const size = chunk.length;
     this.bytes += size;
-    // Small pieces (a stream cut fine) the short way: straight to the framing, as they are.
+    // Small pieces (a stream cut fine) the short way: straight to the framing's scanner, as they are.
+    const { pieces } = this;
     if (
+      pieces !== null &&
       size <= SMALL_CHUNK &&
       !this.overflowed &&
       this.outcome === undefined &&
       this.held + size <= this.limit
     ) {
-      this.held = this.feedSmall(chunk);
+      this.held = pieces.feedSmall(chunk);
       return;
     }
     if (this.overflowed || this.outcome !== undefined) {
