@@ -14,8 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createStreamTap, sharesFraming } from '../../gateway/bytes/create-stream-tap.js';
-import { USAGE_READERS } from '../../gateway/protocols/registry.js';
-import { createChatUsageChunkStripper } from '../../gateway/protocols/openai-chat/request-chat-stream-usage.js';
+import { createChatUsageChunkStripper, USAGE_READERS } from '../../gateway/protocols/registry.js';
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
 const label = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'run';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createJsonFieldReader, fieldRules } from './read-json-fields.js';
+import { createJsonFieldReader } from './read-json-fields.js';
+import { fieldRules } from './json-field-rules.js';
 import { createStringValueReader } from './read-json-string-value.js';
 
 const TEXT = 0;

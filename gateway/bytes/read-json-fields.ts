@@ -8,8 +8,14 @@
  * (an object rule to an object, an array rule to an array, a count to a string), as the readers'
  * `asRecord` / `Array.isArray` / `typeof` checks do. A document it gives up on, or rejects, is parsed
  * as before, so a report never depends on which way an event was read. Pure, synchronous.
+ *
+ * The rule tree is built with `fieldRules` (`json-field-rules.ts`); the kind codes live here, next to
+ * the walk that reads them on every value.
  */
 import { Buffer } from 'node:buffer';
+
+// What the walk does with a value, by rule kind. Module constants, not exported: an exported binding
+// is read through its module cell, which the optimising compiler does not fold into the hot loop.
 const SKIP = 0;
 const OBJECT = 1;
 const ARRAY = 2;
@@ -17,6 +23,17 @@ const COUNT = 3;
 const CAPTURE = 4;
 const BAIL = 5;
 const BAIL_UNLESS_NULL = 6;
+
+/** The kind codes, for the rule builders (`json-field-rules.ts`). */
+export const RULE_KINDS = {
+  skip: SKIP,
+  object: OBJECT,
+  array: ARRAY,
+  count: COUNT,
+  capture: CAPTURE,
+  bail: BAIL,
+  bailUnlessNull: BAIL_UNLESS_NULL,
+} as const;
 
 const FAIL = -1;
 const MAX_DEPTH = 64;
@@ -31,60 +48,7 @@ export interface FieldRule {
   readonly item: FieldRule | null;
 }
 
-const rule = (kind: number, slot = -1): FieldRule => ({
-  kind,
-  slot,
-  names: [],
-  members: [],
-  item: null,
-});
-
 const EMPTY_NAME = Buffer.alloc(0);
-
-/** A member's name must be plain text (no quote, backslash, control or non-ASCII byte), and not empty. */
-function plainName(name: string): Buffer {
-  const bytes = Buffer.from(name, 'utf8');
-  if (
-    bytes.length === 0 ||
-    bytes.some((byte) => byte < 0x20 || byte > 0x7e || byte === QUOTE || byte === BACKSLASH)
-  ) {
-    throw new Error(`field rule names must be plain text: ${JSON.stringify(name)}`);
-  }
-  return bytes;
-}
-
-/** Builders of a rule tree. */
-export const fieldRules = {
-  /**
-   * An object: the rules of the members read (the other members are only checked); with a slot, the
-   * object's place is recorded there too.
-   */
-  object: (members: Record<string, FieldRule>, slot = -1): FieldRule => ({
-    ...rule(OBJECT, slot),
-    names: Object.keys(members).map(plainName),
-    members: Object.values(members),
-  }),
-  /** An array: the rule of every element. */
-  array: (item: FieldRule): FieldRule => ({ ...rule(ARRAY), item }),
-  /** A string whose length is added to a count slot. */
-  count: (slot: number): FieldRule => rule(COUNT, slot),
-  /** Any value whose place is recorded in a capture slot (the last one wins). */
-  capture: (slot: number): FieldRule => rule(CAPTURE, slot),
-  /**
-   * Any value captured into the slot, as `capture`; when it is an object, its members are also
-   * read by their rules, as `object`'s (a key with escapes then makes the reader give up).
-   */
-  captureObject: (members: Record<string, FieldRule>, slot: number): FieldRule => ({
-    ...rule(CAPTURE, slot),
-    names: Object.keys(members).map(plainName),
-    members: Object.values(members),
-  }),
-  /** A field only a full parse can read: the reader gives up. */
-  bail: (): FieldRule => rule(BAIL),
-  /** Like `bail`, except for the value `null`. */
-  bailUnlessNull: (): FieldRule => rule(BAIL_UNLESS_NULL),
-  skip: (): FieldRule => rule(SKIP),
-};
 
 export interface JsonFieldReader {
   /**

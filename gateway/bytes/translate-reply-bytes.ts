@@ -3,15 +3,11 @@
  * reply is parsed as server-sent events (any line ending, events split across chunks) and each
  * payload handed to the translator; a non-streamed reply is collected (bounded) and converted once.
  */
+import type { ReplyTranslator } from '../spec/protocol-adapter.js';
 import { createServerSentEventParser } from './parse-server-sent-events.js';
 
-/** The shape of `ReplyTranslator` (protocols/protocol-adapter.ts), without importing the pipeline. */
-export interface ByteTranslator {
-  push(chunk: Buffer): Buffer;
-  end(): Buffer;
-  /** After `end()` of a whole reply: the status the translation must carry, null = unchanged. */
-  status?(): number | null;
-}
+/** What a driver returns: the adapter contract's `ReplyTranslator` (`spec/protocol-adapter.ts`). */
+export type ByteTranslator = ReplyTranslator;
 
 export interface EventTranslator {
   /** One SSE payload: parsed JSON, or the raw text when it is not JSON (e.g. `[DONE]`). */

@@ -1,15 +1,10 @@
-/** Picks the protocol renderer for an error shape (the one place shared code meets protocols). */
+/**
+ * The error body for an error shape, by the protocol's renderer from the protocols registry (the one
+ * place shared error code meets protocols).
+ */
 import type { ErrorShape, ErrorView } from './error-view.js';
-import { renderAnthropicError } from '../protocols/anthropic-messages/render-anthropic-error.js';
-import { renderGoogleError } from '../protocols/google/render-google-error.js';
-import { renderOpenAIError } from '../protocols/openai-responses/render-openai-error.js';
-
-const renderers: Record<ErrorShape, (error: ErrorView) => object> = {
-  anthropic: renderAnthropicError,
-  openai: renderOpenAIError,
-  google: renderGoogleError,
-};
+import { ERROR_RENDERERS } from '../protocols/registry.js';
 
 export function renderErrorBody(shape: ErrorShape, error: ErrorView): object {
-  return renderers[shape](error);
+  return ERROR_RENDERERS[shape](error);
 }

@@ -10,13 +10,7 @@ import { sendReply, type ReplyCall, type ReplyDependencies } from '../stages/rep
 import type { RequestAdapter } from '../spec/protocol-adapter.js';
 import '../stages/request/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../stages/request/route-profile.js';
-import { anthropicMessagesAdapter } from '../protocols/anthropic-messages/anthropic-messages-adapter.js';
-import { antigravityGeminiAdapter } from '../protocols/antigravity/antigravity-gemini-adapter.js';
-import { antigravityMessagesAdapter } from '../protocols/antigravity/antigravity-messages-adapter.js';
-import { geminiGenerateContentAdapter } from '../protocols/gemini-generate-content/gemini-generate-content-adapter.js';
-import { openAIChatAdapter } from '../protocols/openai-chat/openai-chat-adapter.js';
-import { openAIResponsesAdapter } from '../protocols/openai-responses/openai-responses-adapter.js';
-import { USAGE_READERS } from '../protocols/registry.js';
+import { ADAPTERS, USAGE_READERS } from '../protocols/registry.js';
 
 const geminiMethods =
   /^\/(antigravity\/)?v1beta\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)$/;
@@ -44,38 +38,42 @@ const forwardRoutes: ForwardRoute[] = [
   {
     path: '/v1/messages',
     profile: ROUTE_PROFILES.anthropicForward,
-    adapter: anthropicMessagesAdapter,
+    adapter: ADAPTERS.anthropicMessages,
   },
   {
     path: '/v1/messages/count_tokens',
     profile: ROUTE_PROFILES.anthropicForward,
-    adapter: anthropicMessagesAdapter,
+    adapter: ADAPTERS.anthropicMessages,
   },
-  { path: '/v1/responses', profile: ROUTE_PROFILES.openaiForward, adapter: openAIResponsesAdapter },
+  {
+    path: '/v1/responses',
+    profile: ROUTE_PROFILES.openaiForward,
+    adapter: ADAPTERS.openAIResponses,
+  },
   {
     path: '/v1/chat/completions',
     profile: ROUTE_PROFILES.openaiForward,
-    adapter: openAIChatAdapter,
+    adapter: ADAPTERS.openAIChat,
   },
   {
     path: '/v1beta/models/*',
     profile: ROUTE_PROFILES.geminiForward,
-    adapter: geminiGenerateContentAdapter,
+    adapter: ADAPTERS.geminiGenerateContent,
   },
   {
     path: '/antigravity/v1/messages',
     profile: antigravityMessages,
-    adapter: antigravityMessagesAdapter,
+    adapter: ADAPTERS.antigravityMessages,
   },
   {
     path: '/antigravity/v1/messages/count_tokens',
     profile: antigravityMessages,
-    adapter: antigravityMessagesAdapter,
+    adapter: ADAPTERS.antigravityMessages,
   },
   {
     path: '/antigravity/v1beta/models/*',
     profile: antigravityGemini,
-    adapter: antigravityGeminiAdapter,
+    adapter: ADAPTERS.antigravityGemini,
   },
 ];
 

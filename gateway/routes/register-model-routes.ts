@@ -11,26 +11,11 @@ import { findAllowedModel, listAllowedModels } from '../models/list-allowed-mode
 import { allowedMethods } from '../stages/request/match-method-path.js';
 import '../stages/request/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../stages/request/route-profile.js';
-import {
-  renderAnthropicModel,
-  renderAnthropicModelList,
-} from '../protocols/anthropic-messages/render-anthropic-messages-models.js';
-import {
-  renderGeminiModel,
-  renderGeminiModelList,
-} from '../protocols/gemini-generate-content/render-gemini-generate-content-models.js';
-import {
-  renderOpenAIModel,
-  renderOpenAIModelList,
-} from '../protocols/openai-responses/render-openai-responses-models.js';
+import { MODEL_RENDERERS } from '../protocols/registry.js';
 
 type ListShape = 'anthropic' | 'openai' | 'gemini' | 'by-platform';
 
-const listRenderers = {
-  anthropic: { list: renderAnthropicModelList, one: renderAnthropicModel },
-  openai: { list: renderOpenAIModelList, one: renderOpenAIModel },
-  gemini: { list: renderGeminiModelList, one: renderGeminiModel },
-};
+const listRenderers = MODEL_RENDERERS;
 
 function keyScope(request: FastifyRequest): {
   platform: Platform;

@@ -47,7 +47,7 @@ export interface UsageReader {
 }
 
 /**
- * One usage reader per wire format: built by the composition root (`protocols/usage-readers.ts`)
+ * One usage reader per wire format: from the protocols registry (`protocols/registry.ts`, `USAGE_READERS`)
  * and handed to the forward stage, which picks the one `upstreamFormat` names.
  */
 export type UsageReaders = Readonly<Record<UpstreamWireFormat, UsageReader>>;

@@ -8,7 +8,8 @@
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
 import { checkUsageInvariants } from '../../metering/check-usage-invariants.js';
-import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 import {
   completeReport,

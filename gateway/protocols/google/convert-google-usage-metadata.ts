@@ -14,11 +14,8 @@ import {
   type UsageReport,
 } from '../../spec/usage-report.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
-import {
-  createJsonFieldReader,
-  fieldRules,
-  type JsonFieldReader,
-} from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader, type JsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 
 export function convertGoogleUsageMetadata(metadata: unknown): {
@@ -108,7 +105,7 @@ export interface GoogleResponseReader {
   result(): UsageReport;
 }
 
-/** A class, not closures: one is made per stream (see `sse/scan-server-sent-events.ts`). */
+/** A class, not closures: one is made per stream (see `bytes/scan-server-sent-events.ts`). */
 class ResponseReader implements GoogleResponseReader {
   private readonly text = createTextAccumulator();
   private readonly readString = createStringValueReader();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGoogleResponseReader } from './convert-google-usage-metadata.js';
-import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 
 /**
  * The Gemini/Antigravity stream reader reads a `usageMetadata` snapshot's counts as the walker passes

@@ -5,9 +5,10 @@
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
-import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import { createStringValueReader } from '../../bytes/read-json-string-value.js';
-import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
+import { convertInclusiveUsage } from '../openai-responses/convert-inclusive-usage.js';
 import {
   completeReport,
   asRecord,

@@ -7,13 +7,14 @@
 import { Buffer } from 'node:buffer';
 import type { ReplyTranslator } from '../../spec/protocol-adapter.js';
 import { asRecord } from '../../spec/usage-report.js';
-import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { createJsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import type {
   EventObserver,
+  FramingOwner,
   FramingSharer,
   SharedFraming,
-  StreamTap,
-} from '../../bytes/create-stream-tap.js';
+} from '../../bytes/share-sse-framing.js';
 import { createEventFieldReader, type EventFieldReader } from '../../bytes/read-event-fields.js';
 import {
   createServerSentEventScanner,
@@ -120,7 +121,7 @@ class ChatUsageChunkStripper implements ReplyTranslator, FramingSharer, EventObs
     });
   }
 
-  shareFraming(tap: StreamTap<unknown>): boolean {
+  shareFraming(tap: FramingOwner): boolean {
     const shared = tap.observeEvents(this);
     if (shared === null) return false;
     this.scanner = shared.scanner;

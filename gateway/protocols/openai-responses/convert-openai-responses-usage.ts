@@ -6,8 +6,9 @@
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
-import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
-import { createJsonFieldReader, fieldRules } from '../../bytes/read-json-fields.js';
+import { convertInclusiveUsage } from './convert-inclusive-usage.js';
+import { createJsonFieldReader } from '../../bytes/read-json-fields.js';
+import { fieldRules } from '../../bytes/json-field-rules.js';
 import { createStringValueReader } from '../../bytes/read-json-string-value.js';
 import {
   completeReport,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadShippedPriceTable } from '../../billing/load-price-table.js';
 import { priceRequest } from '../../billing/price-request.js';
 import { convertGoogleUsageMetadata } from '../../protocols/google/convert-google-usage-metadata.js';
-import { convertInclusiveUsage } from '../../metering/convert-inclusive-usage.js';
+import { convertInclusiveUsage } from '../../protocols/openai-responses/convert-inclusive-usage.js';
 import { MAX_USAGE_TOKENS } from '../../metering/check-usage-invariants.js';
 import { emptyReport } from '../../spec/usage-report.js';
 import { emptyUsage, USAGE_BUCKETS } from '../../../store/usage-buckets.js';

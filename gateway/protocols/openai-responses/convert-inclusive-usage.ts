@@ -3,9 +3,9 @@
  * cache-write parts, output totals include reasoning (wire-formats.md 2.3, 3.3). Normalised into
  * the disjoint buckets.
  */
-import type { UsageBuckets } from '../../store/usage-buckets.js';
-import { checkUsageInvariants, subtractCached } from './check-usage-invariants.js';
-import { tokenCount } from '../spec/usage-report.js';
+import type { UsageBuckets } from '../../../store/usage-buckets.js';
+import { checkUsageInvariants, subtractCached } from '../../metering/check-usage-invariants.js';
+import { tokenCount } from '../../spec/usage-report.js';
 
 export interface InclusiveUsageFields {
   input: unknown;

@@ -3,35 +3,22 @@ import {
   isAnthropicErrorBody,
   renderAnthropicError,
   renderAnthropicStreamError,
-} from '../protocols/anthropic-messages/render-anthropic-error.js';
+} from './anthropic-messages/render-anthropic-error.js';
 import {
   isGoogleErrorBody,
   renderGoogleError,
   renderGoogleStreamError,
-} from '../protocols/google/render-google-error.js';
+} from './google/render-google-error.js';
 import {
   isOpenAIErrorBody,
   renderOpenAIError,
   renderOpenAIResponsesStreamError,
-} from '../protocols/openai-responses/render-openai-error.js';
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import { GatewayError, isGatewayError } from './gateway-error.js';
-import { renderErrorBody } from './render-error.js';
+} from './openai-responses/render-openai-error.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors/error-catalogue.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { renderErrorBody } from '../errors/render-error.js';
 
 const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
-
-describe('GatewayError', () => {
-  it('takes status and retryability from the catalogue and is branded', () => {
-    const error = new GatewayError('TG_WINDOW_EXHAUSTED', { retryAfterSeconds: 30, cause: 'x' });
-    expect(error.statusCode).toBe(429);
-    expect(error.retryable).toBe(true);
-    expect(error.retryAfterSeconds).toBe(30);
-    expect(error.cause).toBe('x');
-    expect(isGatewayError(error)).toBe(true);
-    expect(isGatewayError({ [Symbol.for('tollgate.GatewayError')]: true })).toBe(true);
-    expect(isGatewayError(new Error('plain'))).toBe(false);
-  });
-});
 
 describe.each(codes)('%s', (code) => {
   const error = new GatewayError(code);
@@ -129,28 +116,5 @@ describe('stream error frames', () => {
     const frame = renderGoogleStreamError(error);
     expect(frame.startsWith('data: ')).toBe(true);
     expect(dataOf(frame)).toEqual(renderGoogleError(error));
-  });
-});
-
-describe('retry-after', () => {
-  // Every retryable refusal (429 or 503); a window's refusal sets its own reset time.
-  const refusals = codes.filter((code) => {
-    const entry = ERROR_CATALOGUE[code];
-    const refusal = entry.status === 429 || entry.status === 503;
-    return refusal && entry.retryable && code !== 'TG_WINDOW_EXHAUSTED';
-  });
-
-  it.each(refusals)('%s, retryable, carries a default retry-after', (code) => {
-    expect(new GatewayError(code).retryAfterSeconds).toBeGreaterThan(0);
-  });
-
-  it('keeps a retry-after given by the refusal', () => {
-    expect(new GatewayError('TG_KEY_CONCURRENCY', { retryAfterSeconds: 9 }).retryAfterSeconds).toBe(
-      9,
-    );
-  });
-
-  it.each(['TG_QUOTA_EXHAUSTED', 'TG_BALANCE_EXHAUSTED'] as const)('%s has none', (code) => {
-    expect(new GatewayError(code).retryAfterSeconds).toBeUndefined();
   });
 });
