@@ -5,7 +5,7 @@
  */
 import type { ErrorView } from '../errors/error-view.js';
 import type { UsageAccumulator, UsageReport } from './usage-report.js';
-import type { ResolvedUpstream } from '../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from './resolved-upstream.js';
 
 export interface ForwardContext {
   /** The request path without the query string, e.g. `/v1/messages`. */

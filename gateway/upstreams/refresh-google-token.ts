@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { GoogleOAuthCredential } from './resolve-upstreams.js';
+import type { GoogleOAuthCredential } from '../spec/resolved-upstream.js';
 
 export interface GoogleTokenCacheOptions {
   clock: () => number;

@@ -5,38 +5,10 @@
  * read again after at most `MISSING_REFRESH_MS`: after the store lost its data the operator writes
  * the upstreams back within seconds, and a group must not stay without them for `refreshMs`.
  */
-import type { Platform } from '../../crds/schema/resources.js';
 import { openCredential } from '../../store/seal-credential.js';
 import type { UpstreamRef } from '../../store/policy-documents.js';
 import type { PolicyReader, UpstreamPolicy } from '../../store/store.js';
-
-export interface ResolvedUpstream {
-  name: string;
-  platform: Platform;
-  origin: string;
-  /** The baseURL path without a trailing slash ('' for none). */
-  basePath: string;
-  /** APIKey upstreams: the key. GoogleOAuth upstreams: the refresh token (see `oauth`). */
-  credential: string;
-  /** GoogleOAuth upstreams: what the token exchange needs; null for APIKey upstreams. */
-  oauth: GoogleOAuthCredential | null;
-  maxConcurrent: number;
-  /** Requests started per minute across replicas; 0 = unlimited. */
-  requestsPerMinute: number;
-  modelOverrides: Record<string, string>;
-  /** OpenAI upstreams: Chat Completions translated to Responses, or passed through natively. */
-  chatCompletions: 'Translate' | 'Native';
-  weight: number;
-  priority: number;
-}
-
-export interface GoogleOAuthCredential {
-  clientID: string;
-  tokenURL: string;
-  projectID: string;
-  refreshToken: string;
-  clientSecret: string;
-}
+import type { GoogleOAuthCredential, ResolvedUpstream } from '../spec/resolved-upstream.js';
 
 /** How long an upstream found missing is believed missing. */
 export const MISSING_REFRESH_MS = 1_000;

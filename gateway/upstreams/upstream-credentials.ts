@@ -4,7 +4,7 @@
  * (`refresh-google-token.ts`).
  */
 import { GoogleTokenCache } from './refresh-google-token.js';
-import type { ResolvedUpstream } from './resolve-upstreams.js';
+import type { ResolvedUpstream } from '../spec/resolved-upstream.js';
 
 export interface UpstreamCredentials {
   credentialFor(upstream: ResolvedUpstream): Promise<string>;

@@ -13,7 +13,7 @@ import type {
   UpstreamRequestParts,
 } from '../../spec/protocol-adapter.js';
 import { readPathModel } from '../google/read-path-model.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import { outputAllowance } from '../../billing/estimate-request-cost.js';
 import { readGeminiCandidateCount, readGeminiOutputCap } from '../google/read-gemini-output-cap.js';
 import {

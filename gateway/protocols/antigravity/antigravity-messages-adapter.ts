@@ -13,7 +13,7 @@ import {
   type RequestAdapter,
   type UpstreamRequestParts,
 } from '../../spec/protocol-adapter.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import { convertCountTokensRequest } from './messages-to-antigravity/convert-count-tokens.js';
 import { convertMessagesRequest } from './messages-to-antigravity/convert-messages-request.js';
 import { readMessagesOutputCap } from '../anthropic-messages/read-messages-output-cap.js';

@@ -16,7 +16,7 @@ import {
   outcomeOfTransportError,
   type AttemptOutcome,
 } from '../../upstreams/classify-attempt.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
 import { headersForUpstream } from './filter-headers.js';

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SpendStore, Store } from '../../../store/store.js';
 import type { UpstreamClaim } from '../../../store/upstream-health.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { LeaseRenewer } from '../admit/renew-leases.js';
 import type { UpstreamAttempts } from './upstream-attempts.js';
 

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../../store/store.js';
 import type { UpstreamClaim } from '../../../store/upstream-health.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { AdmittedRequest } from '../admit/admit-request.js';
 
 export interface SuccessDependencies {

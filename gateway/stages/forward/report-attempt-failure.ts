@@ -11,7 +11,8 @@ import type { UpstreamHealthPolicy } from '../../../store/upstream-health.js';
 import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
 import { failsOver, failureKind } from '../../upstreams/classify-attempt.js';
 import { readResetTime } from '../../upstreams/read-reset-time.js';
-import type { ResolvedUpstream, UpstreamCache } from '../../upstreams/resolve-upstreams.js';
+import type { UpstreamCache } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
 import type { AttemptResult } from './attempt-upstream.js';
 

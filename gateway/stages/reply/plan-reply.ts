@@ -12,7 +12,7 @@ import type {
   UsageReader,
   UsageReaders,
 } from '../../spec/protocol-adapter.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import { mapTransportError } from '../forward/map-upstream-failure.js';
 
 export interface ReplyPlan {

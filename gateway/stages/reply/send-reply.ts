@@ -18,7 +18,7 @@ import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { UsageReaders } from '../../spec/protocol-adapter.js';
 import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
-import type { ResolvedUpstream } from '../../upstreams/resolve-upstreams.js';
+import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import { headersForClient } from '../forward/filter-headers.js';
 import type { ForwardCall, Forwarded } from '../forward/forward-upstream.js';
 import { mapTransportError } from '../forward/map-upstream-failure.js';

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { readFixtureLines } from '../../../test/support/replay-usage-fixture.js';
-import { createStreamTap, sharesFraming, type StreamTap } from '../../bytes/create-stream-tap.js';
-import type { UsageReport } from '../../spec/usage-report.js';
-import { USAGE_READERS } from '../registry.js';
-import { createChatUsageChunkStripper } from './request-chat-stream-usage.js';
+import { readFixtureLines } from '../../support/replay-usage-fixture.js';
+import {
+  createStreamTap,
+  sharesFraming,
+  type StreamTap,
+} from '../../../gateway/bytes/create-stream-tap.js';
+import type { UsageReport } from '../../../gateway/spec/usage-report.js';
+import { USAGE_READERS } from '../../../gateway/protocols/registry.js';
+import { createChatUsageChunkStripper } from '../../../gateway/protocols/openai-chat/request-chat-stream-usage.js';
 
 /**
  * The usage-chunk stripper taking its frames from the metering tap (`shareFraming`, as the relay
@@ -16,7 +20,9 @@ const textFrame = (end: string, text: string): string =>
   `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}],"usage":null}${end}${end}`;
 
 function fixtureStream(fixture: string, end: string): Buffer {
-  const lines = readFixtureLines(new URL(`__fixtures__/${fixture}`, import.meta.url));
+  const lines = readFixtureLines(
+    new URL(`../../../gateway/protocols/openai-chat/__fixtures__/${fixture}`, import.meta.url),
+  );
   return Buffer.from(lines.map((line) => `data: ${line}${end}${end}`).join(''));
 }
 

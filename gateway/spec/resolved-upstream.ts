@@ -1,0 +1,34 @@
+/**
+ * An upstream as the gateway holds it after reading its policy and opening its credential: what an
+ * adapter may bind itself to (`RequestAdapter.forUpstream`) and what the forward stage sends to.
+ * `upstreams/resolve-upstreams.ts` builds it.
+ */
+import type { Platform } from '../../crds/schema/resources.js';
+
+export interface ResolvedUpstream {
+  name: string;
+  platform: Platform;
+  origin: string;
+  /** The baseURL path without a trailing slash ('' for none). */
+  basePath: string;
+  /** APIKey upstreams: the key. GoogleOAuth upstreams: the refresh token (see `oauth`). */
+  credential: string;
+  /** GoogleOAuth upstreams: what the token exchange needs; null for APIKey upstreams. */
+  oauth: GoogleOAuthCredential | null;
+  maxConcurrent: number;
+  /** Requests started per minute across replicas; 0 = unlimited. */
+  requestsPerMinute: number;
+  modelOverrides: Record<string, string>;
+  /** OpenAI upstreams: Chat Completions translated to Responses, or passed through natively. */
+  chatCompletions: 'Translate' | 'Native';
+  weight: number;
+  priority: number;
+}
+
+export interface GoogleOAuthCredential {
+  clientID: string;
+  tokenURL: string;
+  projectID: string;
+  refreshToken: string;
+  clientSecret: string;
+}
