@@ -13,7 +13,7 @@ import {
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
-import { writeFileAtomically } from './persist-objects.js';
+import { writeFileAtomically } from './write-files-durably.js';
 
 function length(size: number): Buffer {
   if (size < 0x80) return Buffer.from([size]);

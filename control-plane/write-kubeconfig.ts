@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { writeFileAtomically } from './persist-objects.js';
+import { writeFileAtomically } from './write-files-durably.js';
 
 export function loadOrCreateToken(dataDirectory: string): string {
   const path = join(dataDirectory, 'token');

@@ -8,7 +8,7 @@
  * `stream closed prematurely` (no duration, no code), and nothing at all for a call closed before
  * its stream started. fastify's default also writes a second line when each request arrives; at
  * gateway rates that line doubled the lines for what the completed line already holds
- * (docs/benchmarks.md, "The forward path, fourth round").
+ * (docs/benchmarks.md as of 1a81819, "The forward path, fourth round").
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 

@@ -146,7 +146,6 @@ export function build(options: BuildOptions): FastifyInstance {
     store,
     renewer,
     clock,
-    timeZone: config.timeZone,
     pending: new Set(),
     gatewayMetrics: metrics,
     metrics: meteringMetrics,

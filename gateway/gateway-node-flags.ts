@@ -10,8 +10,8 @@
  * many scavenges, about 10 % less CPU per non-streamed call at saturation and 25 % less per
  * streamed one. But they commit 67 MB of young generation where 16 commit 34, and a gateway that
  * holds 1,000 streams after a saturating burst then peaked at 250 to 258 MB compiled: over the
- * 250 MB the gateway is sized for. With 16 it peaked at 195 to 223 MB (docs/benchmarks.md, "The
- * seventh round"). The value is given explicitly so that it does not move with Node's defaults.
+ * 250 MB the gateway is sized for. With 16 it peaked at 195 to 223 MB (docs/benchmarks.md as
+ * of 1a81819, "The seventh round"). The value is given explicitly so that it does not move with Node's defaults.
  * The flag is read when the heap is set up, so it must be given when the process starts (a flag set
  * at run time has no effect on the heap's limits).
  */

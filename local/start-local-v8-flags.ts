@@ -6,8 +6,8 @@
  * the process is the embedded ledger (PGlite, a 10 MB module); optimizing it as well kept the
  * optimized copy of its code and the compiler's memory resident, about 70 MB at rest. JavaScript,
  * the gateway's hot path included, is compiled as before. The ledger's queries run on baseline code;
- * at local-mode volumes that costs no measurable CPU per call (figures in docs/benchmarks.md, "Memory
- * at rest").
+ * at local-mode volumes that costs no measurable CPU per call (figures in docs/benchmarks.md
+ * as of 1a81819, "Memory at rest").
  *
  * V8 reads the flag when it compiles WebAssembly, so setting it at run time, before PGlite loads,
  * takes effect (a flag read when the heap is set up, such as `--max-semi-space-size`, would not).

@@ -13,7 +13,7 @@
  * corked until the next call that is waited for (an admission) is written, or for
  * SETTLEMENT_WAIT_MS at most. Below saturation that puts a call's settlement in the same socket
  * write, the same Redis read and the same reply as the next call's admission: one round trip per
- * call instead of two, half the wake-ups of Redis and of the gateway (docs/benchmarks.md). A plain
+ * call instead of two, half the wake-ups of Redis and of the gateway (docs/benchmarks.md as of 1a81819). A plain
  * command the client writes meanwhile waits with it, at most as long.
  */
 import { createHash } from 'node:crypto';

@@ -29,7 +29,6 @@ export interface SettleInput {
   admitted: AdmittedRequest;
   outcome: SettleOutcome;
   now: number;
-  timeZone: string;
 }
 
 export function buildUsageRecord(input: SettleInput): UsageRecord {

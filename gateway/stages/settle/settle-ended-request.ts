@@ -25,7 +25,6 @@ export interface SettleDependencies extends SlotDependencies {
   /** Settles with retries while the store is unavailable. */
   settlements: SettlementQueue;
   clock: () => number;
-  timeZone: string;
   metrics?: MeteringMetrics;
   /** For the bounded model label: table keys are kept, anything else is `other`. */
   prices?: PriceTable;
@@ -72,7 +71,6 @@ export async function settleEndedRequest(
     const settlement = buildSettlementRequest({
       admitted: request,
       now,
-      timeZone: dependencies.timeZone,
       outcome: {
         costNano: bill.costNano,
         usage: bill.usage,

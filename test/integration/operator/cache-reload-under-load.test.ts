@@ -302,7 +302,8 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
   // records a flush takes from the usage stream before the recorder drained them are lost with
   // Redis (docs/ledger.md): at most those waiting at the flush and the calls then in flight.
   // The counters (restored from the ledger, then moved by the calls after) equal the ledger, and
-  // each window kept its reset time.
+  // each window kept its reset time, unless the call that opened it is one of the lost records
+  // (the rebuilt window then opens at the key's first recorded call).
   const served = answers.filter((answer) => answer.status === 200).length;
   const lostAtMost = undrained + WORKERS;
   // The gateways settle a call right after its reply: a moment for the last ones to reach Redis.
@@ -330,6 +331,11 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
     [BULK_NAMESPACE],
   );
   const billed = new Map(rows.map((row) => [String(row.key_uid), readNumber(row.cost)]));
+  const recorded = new Map(rows.map((row) => [String(row.key_uid), readNumber(row.n)]));
+  const servedOf = new Map<number, number>();
+  for (const answer of answers) {
+    if (answer.status === 200) servedOf.set(answer.key, (servedOf.get(answer.key) ?? 0) + 1);
+  }
   const records = rows.reduce((sum, row) => sum + readNumber(row.n), 0);
   process.stdout.write(
     `cache reload under load: ${String(served)} calls answered 200, ${String(records)} in the ledger, ` +
@@ -340,8 +346,11 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
   expect(rows.reduce((sum, row) => sum + readNumber(row.ids), 0)).toBe(records);
   let total = 0;
   const end = Date.now();
-  for (const key of keys) {
+  let keysWithLoss = 0;
+  for (const [index, key] of keys.entries()) {
     const counters = await harness.store.keyCounters(BULK_NAMESPACE, key.uid, end);
+    const lostSome = (recorded.get(key.uid) ?? 0) < (servedOf.get(index) ?? 0);
+    if (lostSome) keysWithLoss += 1;
     const cost = billed.get(key.uid) ?? 0;
     total += cost;
     expect(counters.usedNano, key.name).toBe(cost);
@@ -349,11 +358,12 @@ it('survives FLUSHALL under load from two gateways: no 401, every key back withi
     for (const window of counters.windows) {
       expect(window.usedNano, `${key.name} ${window.name}`).toBe(cost);
       const previous = earlier?.windows.find((one) => one.name === window.name)?.resetTime;
-      if (previous !== null && previous !== undefined) {
+      if (previous !== null && previous !== undefined && !lostSome) {
         expect(window.resetTime, `${key.name} ${window.name}`).toBe(previous);
       }
     }
   }
+  expect(keysWithLoss).toBeLessThanOrEqual(served - records);
   expect((await harness.store.accountCounters(BULK_NAMESPACE)).spentNano).toBe(total);
 
   // The operator counted one program of a new store and one after the loss; the marker is back.

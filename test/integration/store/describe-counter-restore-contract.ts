@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CounterRestore } from '../../../store/store.js';
-import type { StoreHolder } from './describe-store-contract.js';
+import type { StoreHolder } from './store-under-test.js';
 import { accountPolicy, admission, NO_LIMITS, settlement, uniqueName } from './store-fixtures.js';
 import { randomUUID } from 'node:crypto';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LeaseProgress } from '../../../store/store.js';
-import type { StoreHolder } from './describe-store-contract.js';
+import type { StoreHolder } from './store-under-test.js';
 import { admission, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
 export function describeLeaseChargeContract(holder: StoreHolder): void {

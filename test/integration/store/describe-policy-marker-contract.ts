@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { StoreHolder } from './describe-store-contract.js';
+import type { StoreHolder } from './store-under-test.js';
 import { keyPolicy } from './store-fixtures.js';
 
 export function describePolicyMarkerContract(holder: StoreHolder): void {

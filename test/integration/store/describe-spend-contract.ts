@@ -1,7 +1,7 @@
 /** Contract: windows, reservations, leases, exactly-once settlement, quota reset, slots, bursts. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { StoreHolder } from './describe-store-contract.js';
+import type { StoreHolder } from './store-under-test.js';
 import { admission, NO_LIMITS, settlement, tenant, uniqueName } from './store-fixtures.js';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../../store/store.js';
 import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describePolicyMarkerContract } from './describe-policy-marker-contract.js';
@@ -21,22 +20,7 @@ import {
   tenant,
   uniqueName,
 } from './store-fixtures.js';
-
-/** A store made for the suite, with what only its test file can do to its stored data. */
-export interface StoreUnderTest {
-  store: Store;
-  /**
-   * Leaves the namespace's counters as a release before the `present` marker stored them (Redis:
-   * the marker field removed; memory: a store file without the flag); returns the store to use
-   * from then on.
-   */
-  dropCountersMarker(namespace: string): Promise<StoreUnderTest>;
-}
-
-export interface StoreHolder {
-  readonly store: Store;
-  dropCountersMarker(namespace: string): Promise<void>;
-}
+import type { StoreHolder, StoreUnderTest } from './store-under-test.js';
 
 export function describeStoreContract(
   name: string,

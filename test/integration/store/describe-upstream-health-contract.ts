@@ -5,7 +5,7 @@
  * the same claim, the credential flag, and sticky session bindings renewed by admission.
  */
 import { describe, expect, it } from 'vitest';
-import type { StoreHolder } from './describe-store-contract.js';
+import type { StoreHolder } from './store-under-test.js';
 import { admission, tenant, uniqueName } from './store-fixtures.js';
 import type { UpstreamClaimRequest, UpstreamHealthPolicy } from '../../../store/upstream-health.js';
 

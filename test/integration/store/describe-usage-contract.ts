@@ -4,7 +4,7 @@
  * stream; no record is kept anywhere else in the store.
  */
 import { describe, expect, it } from 'vitest';
-import type { StoreHolder } from './describe-store-contract.js';
+import type { StoreHolder } from './store-under-test.js';
 import { admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
 export function describeUsageContract(holder: StoreHolder): void {

@@ -11,7 +11,7 @@ import { createStore } from '../../../store/create-store.js';
 import { createMemoryStore, MEMORY_STORE_FILE } from '../../../store/memory-store.js';
 import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
-import type { StoreUnderTest } from './describe-store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
 import { editStoredNamespace } from './memory-store-file.js';
 import { admission, settlement, tenant } from './store-fixtures.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COUNTERS_PRESENT_FIELD, createRedisKeyNames } from '../../../store/redis-key-names.js';
 import { createRedisStore } from '../../../store/redis-store.js';
 import type { Store } from '../../../store/store.js';
-import type { StoreUnderTest } from './describe-store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
 import type { RedisCluster } from './start-redis-cluster.js';
 import { startRedisCluster } from './start-redis-cluster.js';

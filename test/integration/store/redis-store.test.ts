@@ -7,7 +7,7 @@ import type { RedisKeyNames } from '../../../store/redis-key-names.js';
 import { COUNTERS_PRESENT_FIELD, createRedisKeyNames } from '../../../store/redis-key-names.js';
 import { createRedisStore } from '../../../store/redis-store.js';
 import { startRedisServer } from '../../support/redis-server.js';
-import type { StoreUnderTest } from './describe-store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
 import type { LeaseCharge } from '../../../store/store.js';
 import { accountPolicy, admitChargedLease, settlement, tenant } from './store-fixtures.js';

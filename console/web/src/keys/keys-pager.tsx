@@ -1,4 +1,5 @@
 /** The keys' pager: "← Previous", the page and its keys, "Next →", "Keys per page". */
+import { PageSizeSelect } from '../ui/page-size-select.js';
 import { KEY_PAGE_SIZES } from './page-keys.js';
 import type { KeyTable } from './use-key-table.js';
 
@@ -27,21 +28,12 @@ export function KeysPager(props: { table: KeyTable }) {
       >
         Next →
       </button>
-      <label className="inline-size">
-        Keys per page
-        <select
-          value={pageSize}
-          onChange={(event) => {
-            resize(Number(event.target.value));
-          }}
-        >
-          {KEY_PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PageSizeSelect
+        label="Keys per page"
+        sizes={KEY_PAGE_SIZES}
+        value={pageSize}
+        onChange={resize}
+      />
     </nav>
   );
 }

@@ -1,4 +1,5 @@
 /** The records' pager: "← Newer", "Older →" (the records API's cursor) and "Per page". */
+import { PageSizeSelect } from '../ui/page-size-select.js';
 import type { RecordPaging } from './use-key-records.js';
 
 const PAGE_SIZES = [25, 50, 100, 200] as const;
@@ -23,21 +24,12 @@ export function RecordsPager(props: {
       >
         Older →
       </button>
-      <label className="inline-size">
-        Per page
-        <select
-          value={paging.pageSize}
-          onChange={(event) => {
-            paging.resize(Number(event.target.value));
-          }}
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PageSizeSelect
+        label="Per page"
+        sizes={PAGE_SIZES}
+        value={paging.pageSize}
+        onChange={paging.resize}
+      />
     </nav>
   );
 }
