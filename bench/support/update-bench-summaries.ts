@@ -76,12 +76,12 @@ export const BENCHMARKS: Benchmark[] = [
   },
   {
     name: 'profile-hot-path',
-    command: 'npx tsx bench/profile/profile-hot-path.ts <label> non-streamed',
+    command: 'npx tsx bench/profile/profile-hot-path.ts <label> [non-streamed|streamed]',
     matches: (path) => /^profiles\/hot-path-/.test(path),
   },
   {
     name: 'profile-allocations',
-    command: 'npx tsx bench/profile/profile-allocations.ts <label> non-streamed',
+    command: 'npx tsx bench/profile/profile-allocations.ts <label> [non-streamed|streamed]',
     matches: (path) => /^profiles\/(allocations|survivors)-/.test(path),
   },
 ];
