@@ -23,6 +23,7 @@ import { headersForClient } from '../forward/filter-headers.js';
 import type { ForwardCall, Forwarded } from '../forward/forward-upstream.js';
 import { mapTransportError } from '../forward/map-upstream-failure.js';
 import { answerErrorStatus } from './answer-error-status.js';
+import { coalesceFirstWrites } from './coalesce-first-writes.js';
 import { planReply, type ReplyPlan } from './plan-reply.js';
 import {
   ClientClosedError,
@@ -146,6 +147,7 @@ async function sendSuccess(
     reply.code(plan.translator.status?.() ?? response.statusCode);
     return send(reply, response.headers, Buffer.concat(chunks));
   }
+  coalesceFirstWrites(reply.raw);
   return send(reply.code(response.statusCode), response.headers, relay.body);
 }
 
