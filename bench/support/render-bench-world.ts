@@ -8,7 +8,7 @@
  */
 export const BENCH_WORLD_NAMESPACE = 'bench';
 export const BENCH_WORLD_KEY = 'bench-openai';
-const LARGE_USD = "'1000000000'";
+const LARGE_USD = "'999999'";
 
 export function renderBenchWorld(options: {
   upstreamUrl: string;

@@ -1,13 +1,15 @@
 /**
  * Starts one `tollgate` command as users run it: `node bin/tollgate.js <command>` from the compiled
  * build (no tsx loader, no bench code in the process), its settings in environment variables,
- * optionally pinned to CPUs with `taskset`. Its log lines are read (for a banner) and dropped; the
- * last ones are kept for a failure report. Stopped with SIGTERM, SIGKILL after a grace period, and
- * killed when the bench exits.
+ * optionally pinned to CPUs with `taskset`. Its stdout and stderr go to a file, as a service's
+ * log would (a pipe the bench reads would make the bench's reading part of the measure), read back
+ * for a banner or a failure report. Stopped with SIGTERM, SIGKILL after a grace period, and killed
+ * when the bench exits.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const entry = fileURLToPath(new URL('../../bin/tollgate.js', import.meta.url));
@@ -15,8 +17,9 @@ const entry = fileURLToPath(new URL('../../bin/tollgate.js', import.meta.url));
 export interface TollgateProcess {
   pid: number;
   exited(): boolean;
-  /** Resolves with the first log line `match` accepts (its result). */
-  waitForLine<T>(match: (line: string) => T | undefined, timeoutMs: number): Promise<T>;
+  /** Resolves with what `match` returns for the log's lines once it is not undefined. */
+  waitForLog<T>(match: (lines: readonly string[]) => T | undefined, timeoutMs: number): Promise<T>;
+  /** The last lines of its log, for a failure report. */
   tail(): string[];
   stop(): Promise<void>;
 }
@@ -25,65 +28,53 @@ export function spawnTollgateCommand(options: {
   args: readonly string[];
   env: Record<string, string | undefined>;
   cpus: string | null;
+  /** The file its stdout and stderr go to (as `tollgate ... > file 2>&1`). */
+  logFile: string;
 }): TollgateProcess {
   const [command, args] =
     options.cpus === null
       ? [process.execPath, [entry, ...options.args]]
       : ['taskset', ['-c', options.cpus, process.execPath, entry, ...options.args]];
+  const log = openSync(options.logFile, 'a');
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
+  closeSync(log);
   const killOnExit = (): void => {
     child.kill('SIGKILL');
   };
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
-  const recent: string[] = [];
-  const watchers = new Set<(line: string) => void>();
-  const onLine = (line: string): void => {
-    recent.push(line);
-    if (recent.length > 40) recent.shift();
-    for (const watcher of watchers) watcher(line);
-  };
-  createInterface({ input: child.stdout }).on('line', onLine);
-  createInterface({ input: child.stderr }).on('line', onLine);
   if (child.pid === undefined) throw new Error(`could not start tollgate ${options.args[0] ?? ''}`);
+  const name = `tollgate ${options.args[0] ?? ''}`;
+  const lines = (): string[] => {
+    try {
+      return readFileSync(options.logFile, 'utf8').split('\n');
+    } catch {
+      return [];
+    }
+  };
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
   return {
     pid: child.pid,
     exited,
-    waitForLine: <T>(match: (line: string) => T | undefined, timeoutMs: number) =>
-      new Promise<T>((resolve, reject) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          watchers.delete(watcher);
-          child.off('exit', onExit);
-        };
-        const watcher = (line: string): void => {
-          const value = match(line);
-          if (value === undefined) return;
-          done();
-          resolve(value);
-        };
-        const onExit = (code: number | null): void => {
-          done();
-          reject(
-            new Error(
-              `tollgate ${options.args[0] ?? ''} exited (${code ?? 'signal'}): ${recent.join('\n')}`,
-            ),
-          );
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(
-            new Error(`tollgate ${options.args[0] ?? ''}: no expected line within ${timeoutMs} ms`),
-          );
-        }, timeoutMs);
-        watchers.add(watcher);
-        child.once('exit', onExit);
-      }),
-    tail: () => [...recent],
+    waitForLog: async <T>(
+      match: (lines: readonly string[]) => T | undefined,
+      timeoutMs: number,
+    ) => {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const value = match(lines());
+        if (value !== undefined) return value;
+        if (exited()) throw new Error(`${name} exited: ${lines().slice(-40).join('\n')}`);
+        await sleep(200);
+      }
+      throw new Error(
+        `${name}: not ready within ${timeoutMs} ms: ${lines().slice(-40).join('\n')}`,
+      );
+    },
+    tail: () => lines().slice(-40),
     stop: async () => {
       if (exited()) return;
       const done = once(child, 'exit');

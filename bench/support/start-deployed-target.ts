@@ -127,6 +127,7 @@ export async function startDeployedTarget(options: {
     const start = (args: string[], env: Record<string, string>, nodeOptions?: string) => {
       const one = spawnTollgateCommand({
         args,
+        logFile: join(folder, `${args[0] ?? 'tollgate'}.log`),
         env: {
           ...shared,
           ...env,

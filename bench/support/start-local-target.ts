@@ -2,7 +2,7 @@
  * Target F of the side-by-side bench, local mode as `npm start` runs it: `node bin/tollgate.js
  * local` from the compiled build (package.json "start"), no `NODE_OPTIONS`, the memory store and
  * the embedded ledger (PGlite) in a fresh data folder, its log level the default (`info`: one line
- * per call) and JSON log lines (stdout is a pipe). `--no-demo`: instead of the demo world, the
+ * per call), its log into a file (JSON lines: stdout is not a terminal). `--no-demo`: instead of the demo world, the
  * bench's resources (`render-bench-world.ts`, the mock upstream and a key with every admission
  * feature) are applied with `kubectl` through its own control plane, and the measure starts once
  * its operator has programmed the key. The whole process (control plane, operator, recorder,
@@ -34,8 +34,9 @@ export async function startLocalTarget(options: {
   const keyValue = `sk-tg-bench-${randomBytes(16).toString('hex')}`;
   const local = spawnTollgateCommand({
     args: ['local', '--data', join(folder, 'data'), '--port', '0', '--no-demo'],
-    env: { TOLLGATE_LOG_FORMAT: 'json' },
+    env: {},
     cpus: options.cpus,
+    logFile: join(folder, 'local.log'),
   });
   const stop = async (): Promise<void> => {
     await local.stop();
@@ -43,10 +44,12 @@ export async function startLocalTarget(options: {
   };
   try {
     const banner: Record<string, string> = {};
-    await local.waitForLine((line) => {
-      for (const label of ['gateway', 'gateway metrics', 'kubeconfig']) {
-        const value = bannerValue(line, label);
-        if (value !== undefined) banner[label] = value;
+    await local.waitForLog((lines) => {
+      for (const line of lines) {
+        for (const label of ['gateway', 'gateway metrics', 'kubeconfig']) {
+          const value = bannerValue(line, label);
+          if (value !== undefined) banner[label] = value;
+        }
       }
       return banner.kubeconfig === undefined ? undefined : true;
     }, 180_000);
