@@ -48,6 +48,7 @@ import {
   cpuMsPerCall,
   cpuSecondsBetween,
   type CpuReading,
+  sideBySideCommand,
   type SideBySideTarget,
 } from '../support/side-by-side-figures.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
@@ -234,11 +235,6 @@ const LABELS: Record<SideBySideTarget, string> = {
   E: 'E: tollgate gateway as deployed (operator, recorder, PostgreSQL, same Redis)',
   F: 'F: tollgate local as npm start runs it (memory store, embedded ledger)',
 };
-
-/** The command that reproduces a run (the summary keeps full runs: without `--quick`). */
-export function sideBySideCommand(quick: boolean, targets: readonly string[] | null): string {
-  return `npm run bench -- --side-by-side${quick ? ' --quick' : ''}${targets === null ? '' : ` --targets ${targets.join(',')}`}`;
-}
 
 export async function runSideBySide(
   quick: boolean,

@@ -2,10 +2,21 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { BENCH_WORLD_KEY, BENCH_WORLD_NAMESPACE, renderBenchWorld } from './render-bench-world.js';
 
+interface Resource {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  spec: Record<string, unknown> & {
+    limits?: Record<string, string>;
+    secretName?: string;
+    secretKey?: string;
+  };
+  data: Record<string, string>;
+}
+
 describe('renderBenchWorld', () => {
   const documents = parseAllDocuments(
     renderBenchWorld({ upstreamUrl: 'http://127.0.0.1:4000', keyValue: 'sk-tg-bench-1' }),
-  ).map((document) => document.toJS() as Record<string, any>);
+  ).map((document) => document.toJS() as Resource);
   const find = (kind: string, name: string) =>
     documents.find((one) => one.kind === kind && one.metadata.name === name);
 
@@ -33,7 +44,7 @@ describe('renderBenchWorld', () => {
     expect(key?.spec.sourceRanges).toEqual({ allow: ['127.0.0.1/32'], deny: ['10.0.0.0/8'] });
     expect(key?.spec.maxConcurrentRequests).toBe(100_000);
     const value = find('Secret', String(key?.spec.secretName));
-    expect(Buffer.from(String(value?.data[key?.spec.secretKey]), 'base64').toString()).toBe(
+    expect(Buffer.from(String(value?.data[key?.spec.secretKey ?? '']), 'base64').toString()).toBe(
       'sk-tg-bench-1',
     );
     const account = find('Account', 'default');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cpuMsPerCall, cpuSecondsBetween, parseTargets } from './side-by-side-figures.js';
+import {
+  cpuMsPerCall,
+  cpuSecondsBetween,
+  parseTargets,
+  sideBySideCommand,
+} from './side-by-side-figures.js';
 
 describe('parseTargets', () => {
   it('runs every target by default, in run order', () => {
@@ -40,5 +45,14 @@ describe('cpuMsPerCall', () => {
 
   it('is NaN without calls', () => {
     expect(cpuMsPerCall({ gateway: 1 }, 0).byProcess.gateway).toBeNaN();
+  });
+});
+
+describe('sideBySideCommand', () => {
+  it('names the targets only when they were chosen', () => {
+    expect(sideBySideCommand(false, null)).toBe('npm run bench -- --side-by-side');
+    expect(sideBySideCommand(true, ['E', 'F'])).toBe(
+      'npm run bench -- --side-by-side --quick --targets E,F',
+    );
   });
 });

@@ -55,3 +55,9 @@ export function cpuMsPerCall(
   }
   return { byProcess, total };
 }
+
+/** The command that reproduces a run (the summary keeps full runs: without `--quick`). */
+export function sideBySideCommand(quick: boolean, targets: readonly string[] | null): string {
+  const chosen = targets === null ? '' : ` --targets ${targets.join(',')}`;
+  return `npm run bench -- --side-by-side${quick ? ' --quick' : ''}${chosen}`;
+}

@@ -212,7 +212,7 @@ export async function startDeployedTarget(options: {
             'SELECT pid FROM pg_stat_activity WHERE datname = $1',
             [database],
           );
-          return result.rows.map((row) => Number(row.pid));
+          return result.rows.map((row) => row.pid);
         }),
       drained: () => waitUntilDrained(recorderMetricsUrl),
       stop,
