@@ -74,6 +74,8 @@ interface KindFigures {
     redisCpuMsPerCall: number | null;
     redisCommandsPerCall: number | null;
     errors: number;
+    /** Failed calls of the closed loop by status (0: transport error). */
+    errorsByStatus: Record<string, number>;
   };
 }
 
@@ -181,6 +183,7 @@ async function measureKind(options: {
       redisCpuMsPerCall,
       redisCommandsPerCall,
       errors: errorCount(result),
+      errorsByStatus: result.errors,
     },
   };
 }
