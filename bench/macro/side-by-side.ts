@@ -19,7 +19,7 @@
  * gateway, operator, recorder, control plane and the PostgreSQL backends of its database; the
  * window runs until the recorder has drained) and, with Redis, Redis's CPU (`INFO cpu`) and
  * commands (`INFO commandstats`) per call. Writes
- * `bench/results/<date>-side-by-side[-quick].json` and prints the tables.
+ * `bench/results/<date>-side-by-side[-<targets>][-quick]-<HHMM>.json` and prints the tables.
  */
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -305,7 +305,9 @@ export async function runSideBySide(
       loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
       node: process.version,
     };
-    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${targetsGiven ? `-${targets.join('')}` : ''}${quick ? '-quick' : ''}.json`;
+    // The time too, so a second run of the day does not overwrite the first.
+    const time = facts.date.slice(11, 16).replace(':', '');
+    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${targetsGiven ? `-${targets.join('')}` : ''}${quick ? '-quick' : ''}-${time}.json`;
     mkdirSync(root('bench/results'), { recursive: true });
     writeFileSync(root(file), `${JSON.stringify({ facts, figures }, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(facts)}\n${renderTables(figures, LABELS)}\n`);
