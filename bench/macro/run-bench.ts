@@ -3,8 +3,8 @@
  * and (for scenario D) a private redis-server, measures every target of the plan one after another,
  * profiles scenario D, writes its raw figures to `bench/results/<date>[-quick].json` (ignored by
  * git) with the run's tables beside them (`.md`), and updates `bench/summaries/`. Everything runs on 127.0.0.1 and stops by itself (a hard deadline kills
- * the children and exits if anything hangs). `--side-by-side` runs the bare pass-through and
- * Tollgate in one run instead (bench/macro/side-by-side.ts).
+ * the children and exits if anything hangs). `--side-by-side [--targets A,B,D,E,F]` runs the bare
+ * pass-through and Tollgate's shapes in one run instead (bench/macro/side-by-side.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -186,6 +186,9 @@ async function main(): Promise<void> {
 
 if (process.argv.includes('--side-by-side')) {
   const { runSideBySide } = await import('./side-by-side.js');
-  await runSideBySide(process.argv.includes('--quick'));
+  const { parseTargets } = await import('../support/side-by-side-figures.js');
+  const at = process.argv.indexOf('--targets');
+  const given = at === -1 ? undefined : process.argv[at + 1];
+  await runSideBySide(process.argv.includes('--quick'), parseTargets(given), given !== undefined);
   process.exit(0);
 } else await main();

@@ -1,25 +1,34 @@
 /**
- * `npm run bench -- --side-by-side [--quick]`: the bare pass-through and Tollgate in one run, same
- * layout, so the ratio between them is measured rather than remembered. A minimal Chat Completions
- * upstream (`serve-mock-upstream.ts`) answers at once; the targets are A (clients straight to it:
- * the floor), B (the bare node:http + undici proxy, `serve-bench-proxy.ts`) and D (Tollgate on a
- * private Redis with every admission feature set, `serve-bench-gateway.ts`). On a 2-CPU machine the
- * server under test and its Redis are pinned to CPU 1, the load generator and the upstream to CPU 0
- * (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
+ * `npm run bench -- --side-by-side [--quick] [--targets A,B,D,E,F]`: the bare pass-through and
+ * Tollgate in one run, same layout, so the ratio between them is measured rather than remembered.
+ * A minimal Chat Completions upstream (`serve-mock-upstream.ts`) answers at once; the targets are A
+ * (clients straight to it: the floor), B (the bare node:http + undici proxy,
+ * `serve-bench-proxy.ts`), D (Tollgate on a private Redis with every admission feature set,
+ * `serve-bench-gateway.ts`, seeded), E (the gateway as deployed: the built `tollgate gateway`,
+ * `operator` and `recorder` processes on the same Redis and a PostgreSQL database, programmed by
+ * the operator from applied resources, `start-deployed-target.ts`) and F (`tollgate local` as
+ * `npm start` runs it, memory store and embedded ledger, `start-local-target.ts`). On a 2-CPU
+ * machine the
+ * server under test and its Redis are pinned to CPU 1 (for E, the operator, recorder and control
+ * plane too; PostgreSQL is the machine's service and not pinned), the load generator and the
+ * upstream to CPU 0 (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
  * Completions each: added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
  * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
  * the change of load before it: "The fifth round" in the history of docs/benchmarks.md), then calls/s at
- * saturation (closed loop, 64 callers) with the process's CPU per call and, for D, Redis's CPU
- * (`INFO cpu`) and commands (`INFO commandstats`) per call. Writes
- * `bench/results/<date>-side-by-side[-quick].json` and prints the tables.
+ * saturation (closed loop, 64 callers) with the CPU per call of every process of the target (E:
+ * gateway, operator, recorder, control plane and the PostgreSQL backends of its database; the
+ * window runs until the recorder has drained) and, with Redis, Redis's CPU (`INFO cpu`) and
+ * commands (`INFO commandstats`) per call. Writes
+ * `bench/results/<date>-side-by-side[-<targets>][-quick]-<HHMM>.json` and prints the tables.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { summarizeLatencies } from '../support/compute-percentiles.js';
 import type { BenchCredentials, BenchRequestKind } from '../support/describe-bench-requests.js';
-import { readProcessStats } from '../support/read-process-stats.js';
+import { parseCpuSeconds, processTree } from '../support/read-process-stats.js';
 import {
   countCommands,
   parseCommandStats,
@@ -28,8 +37,20 @@ import {
 import type { LoadResult } from '../support/run-load-modes.js';
 import type { BenchChild } from '../support/spawn-bench-child.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
+import {
+  startDeployedTarget,
+  type MeasuredProcesses,
+  type StartedSystem,
+} from '../support/start-deployed-target.js';
+import { startLocalTarget } from '../support/start-local-target.js';
 import { driveLoad, startSideBySideLayout } from '../support/start-side-by-side-layout.js';
-import type { BenchTarget } from '../support/plan-bench-run.js';
+import {
+  cpuMsPerCall,
+  cpuSecondsBetween,
+  type CpuReading,
+  sideBySideCommand,
+  type SideBySideTarget,
+} from '../support/side-by-side-figures.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -44,10 +65,17 @@ interface KindFigures {
   rates: { rate: number; achieved: number; p50: number; p99: number; errors: number }[];
   saturation: {
     callsPerSecond: number;
+    /** The target's own process: the proxy (B), the gateway (D, E), the local process (F). */
     cpuMsPerCall: number;
+    /** Every process involved, Redis included, by name. */
+    processCpuMsPerCall: Record<string, number>;
+    /** Their sum. */
+    totalCpuMsPerCall: number;
     redisCpuMsPerCall: number | null;
     redisCommandsPerCall: number | null;
     errors: number;
+    /** Failed calls of the closed loop by status (0: transport error). */
+    errorsByStatus: Record<string, number>;
   };
 }
 
@@ -55,17 +83,47 @@ function errorCount(result: LoadResult): number {
   return Object.values(result.errors).reduce((sum, count) => sum + count, 0);
 }
 
+function readCpu(pid: number): CpuReading {
+  const reading = new Map<number, number>();
+  for (const one of processTree(pid)) {
+    try {
+      reading.set(one, parseCpuSeconds(readFileSync(`/proc/${one}/stat`, 'utf8')));
+    } catch {
+      // Ended in between.
+    }
+  }
+  return reading;
+}
+
+async function readAll(processes: MeasuredProcesses): Promise<Record<string, CpuReading>> {
+  const readings: Record<string, CpuReading> = {};
+  for (const [name, pid] of Object.entries(processes.pids)) readings[name] = readCpu(pid);
+  if (processes.postgresPids !== undefined) {
+    const merged = new Map<number, number>();
+    for (const pid of await processes.postgresPids()) {
+      for (const [one, seconds] of readCpu(pid)) merged.set(one, seconds);
+    }
+    readings.postgres = merged;
+  }
+  return readings;
+}
+
+/** A started target as the measure sees it. */
+interface Measured extends MeasuredProcesses {
+  url: string;
+  credentials: BenchCredentials;
+  drained?: () => Promise<void>;
+}
+
 async function measureKind(options: {
   loadgen: BenchChild;
-  url: string;
-  pid: number;
-  credentials: BenchCredentials;
+  target: Measured;
   kind: BenchRequestKind;
   redis: Redis | null;
   quick: boolean;
 }): Promise<KindFigures> {
-  const { loadgen, url, kind, credentials } = options;
-  const call = { url, kind, credentials };
+  const { loadgen, kind, target } = options;
+  const call = { url: target.url, kind, credentials: target.credentials };
   await driveLoad(loadgen, {
     ...call,
     load: { mode: 'closed', concurrency: 16, durationMs: 1_000 },
@@ -86,7 +144,10 @@ async function measureKind(options: {
       errors: errorCount(result),
     });
   }
-  const before = readProcessStats(options.pid).cpuSeconds;
+  // The window of the CPU figures starts with nothing left to record and ends once the recorder
+  // has written the window's calls.
+  await target.drained?.();
+  const before = await readAll(target);
   const redisBefore = options.redis === null ? 0 : await readRedisCpuSeconds(options.redis);
   await options.redis?.config('RESETSTAT');
   const durationMs = options.quick ? 3_000 : 8_000;
@@ -95,23 +156,34 @@ async function measureKind(options: {
     load: { mode: 'closed', concurrency: 64, durationMs },
   });
   const answered = Object.values(result.latencies).flat().length;
-  const cpu = readProcessStats(options.pid).cpuSeconds - before;
+  await target.drained?.();
+  const after = await readAll(target);
+  const seconds: Record<string, number> = {};
+  for (const [name, reading] of Object.entries(after)) {
+    seconds[name] = cpuSecondsBetween(before[name] ?? new Map(), reading);
+  }
   let redisCpuMsPerCall: number | null = null;
   let redisCommandsPerCall: number | null = null;
   if (options.redis !== null && answered > 0) {
-    redisCpuMsPerCall =
-      (((await readRedisCpuSeconds(options.redis)) - redisBefore) * 1000) / answered;
+    const redisSeconds = (await readRedisCpuSeconds(options.redis)) - redisBefore;
+    seconds.redis = redisSeconds;
+    redisCpuMsPerCall = (redisSeconds * 1000) / answered;
     const commands = countCommands(parseCommandStats(await options.redis.info('commandstats')));
     redisCommandsPerCall = commands.total / answered;
   }
+  const perCall = cpuMsPerCall(seconds, answered);
+  const main = Object.keys(target.pids)[0] ?? '';
   return {
     rates,
     saturation: {
       callsPerSecond: Math.round((answered * 1000) / result.durationMs),
-      cpuMsPerCall: answered === 0 ? NaN : (cpu * 1000) / answered,
+      cpuMsPerCall: perCall.byProcess[main] ?? NaN,
+      processCpuMsPerCall: perCall.byProcess,
+      totalCpuMsPerCall: perCall.total,
       redisCpuMsPerCall,
       redisCommandsPerCall,
       errors: errorCount(result),
+      errorsByStatus: result.errors,
     },
   };
 }
@@ -131,10 +203,10 @@ function renderTables(
       '',
       `Chat Completions, ${label}:`,
       '',
-      '| target | calls/s at saturation | CPU ms per call (process) | Redis CPU ms per call | Redis commands per call | ' +
+      '| target | calls/s at saturation | CPU ms per call (process) | CPU ms per call, every process | Redis CPU ms per call | Redis commands per call | ' +
         RATES.map((rate) => `added p50 / p99 at ${rate}/s (ms)`).join(' | ') +
         ' | errors |',
-      `|---|--:|--:|--:|--:|${RATES.map(() => '--:|').join('')}--:|`,
+      `|---|--:|--:|---|--:|--:|${RATES.map(() => '--:|').join('')}--:|`,
     );
     for (const [id, byKind] of Object.entries(figures)) {
       const one = byKind[label];
@@ -142,61 +214,79 @@ function renderTables(
       const added = one.rates.map((entry, index) => {
         const base = floor?.[label]?.rates[index];
         if (id === 'A' || base === undefined)
-          return `${entry.p50.toFixed(2)} / ${entry.p99.toFixed(2)} (floor)`;
+          return `${entry.p50.toFixed(2)} / ${entry.p99.toFixed(2)}${id === 'A' ? ' (floor)' : ' (absolute)'}`;
         const reached = entry.achieved < entry.rate * 0.95 ? ` (reached ${entry.achieved}/s)` : '';
         return `${signed(entry.p50 - base.p50)} / ${signed(entry.p99 - base.p99)}${reached}`;
       });
       const s = one.saturation;
+      const every = `${s.totalCpuMsPerCall.toFixed(3)} (${Object.entries(s.processCpuMsPerCall)
+        .map(([name, value]) => `${name} ${value.toFixed(3)}`)
+        .join(', ')})`;
       const errors = s.errors + one.rates.reduce((sum, entry) => sum + entry.errors, 0);
       lines.push(
-        `| ${labels[id] ?? id} | ${s.callsPerSecond} | ${s.cpuMsPerCall.toFixed(3)} | ${s.redisCpuMsPerCall === null ? 'n/a' : s.redisCpuMsPerCall.toFixed(3)} | ${s.redisCommandsPerCall === null ? 'n/a' : s.redisCommandsPerCall.toFixed(1)} | ${added.join(' | ')} | ${errors} |`,
+        `| ${labels[id] ?? id} | ${s.callsPerSecond} | ${s.cpuMsPerCall.toFixed(3)} | ${every} | ${s.redisCpuMsPerCall === null ? 'n/a' : s.redisCpuMsPerCall.toFixed(3)} | ${s.redisCommandsPerCall === null ? 'n/a' : s.redisCommandsPerCall.toFixed(1)} | ${added.join(' | ')} | ${errors} |`,
       );
     }
   }
   return lines.join('\n');
 }
 
-export async function runSideBySide(quick: boolean): Promise<void> {
-  const deadline = setTimeout(() => {
-    process.stderr.write('side-by-side: hard deadline reached, stopping\n');
-    process.exit(2);
-  }, 15 * 60_000);
+const LABELS: Record<SideBySideTarget, string> = {
+  A: 'A: clients straight to the mock upstream (floor)',
+  B: 'B: bare node:http + undici pass-through',
+  D: 'D: Tollgate, Redis, every feature on (1 worker, seeded)',
+  E: 'E: tollgate gateway as deployed (operator, recorder, PostgreSQL, same Redis)',
+  F: 'F: tollgate local as npm start runs it (memory store, embedded ledger)',
+};
+
+export async function runSideBySide(
+  quick: boolean,
+  targets: readonly SideBySideTarget[] = ['A', 'B', 'D', 'E', 'F'],
+  targetsGiven = false,
+): Promise<void> {
+  const deadline = setTimeout(
+    () => {
+      process.stderr.write('side-by-side: hard deadline reached, stopping\n');
+      process.exit(2);
+    },
+    (10 + 4 * targets.length) * 60_000,
+  );
   const loadAtStart = loadavg();
   const layout = await startSideBySideLayout();
   const { pinning, loadgen, redisServer, environment } = layout;
   const figures: Record<string, Record<string, KindFigures>> = {};
-  const labels: Record<string, string> = {
-    A: 'A: clients straight to the mock upstream (floor)',
-    B: 'B: bare node:http + undici pass-through',
-    D: 'D: Tollgate, Redis, every feature on (1 worker)',
-  };
   try {
-    const targets: BenchTarget[] = (['A', 'B', 'D'] as const).map((scenario) => ({
-      id: scenario,
-      scenario,
-      label: labels[scenario] ?? scenario,
-      workers: 1,
-      hold: false,
-      crossCheck: false,
-    }));
-    for (const target of targets) {
-      process.stdout.write(`side-by-side: ${new Date().toISOString()} measuring ${target.label}\n`);
-      const started = await startBenchTarget(target, environment);
-      const redis = target.scenario === 'D' ? new Redis(redisServer.url) : null;
+    for (const id of targets) {
+      process.stdout.write(`side-by-side: ${new Date().toISOString()} measuring ${LABELS[id]}\n`);
+      let started: Measured & { stop(): Promise<void> };
+      if (id === 'E' || id === 'F') {
+        const system: StartedSystem =
+          id === 'E'
+            ? await startDeployedTarget({
+                upstreamUrl: environment.providerUrl,
+                redisUrl: redisServer.url,
+                cpus: environment.gatewayCpus,
+              })
+            : await startLocalTarget({
+                upstreamUrl: environment.providerUrl,
+                cpus: environment.gatewayCpus,
+              });
+        started = system;
+      } else {
+        const one = await startBenchTarget(
+          { id, scenario: id, label: LABELS[id], workers: 1, hold: false, crossCheck: false },
+          environment,
+        );
+        const name = id === 'A' ? 'upstream' : id === 'B' ? 'proxy' : 'gateway';
+        started = { ...one, pids: { [name]: one.pid } };
+      }
+      const redis = id === 'D' || id === 'E' ? new Redis(redisServer.url) : null;
       try {
         const byKind: Record<string, KindFigures> = {};
         for (const { label, kind } of KINDS) {
-          byKind[label] = await measureKind({
-            loadgen,
-            url: started.url,
-            pid: started.pid,
-            credentials: started.credentials,
-            kind,
-            redis,
-            quick,
-          });
+          byKind[label] = await measureKind({ loadgen, target: started, kind, redis, quick });
         }
-        figures[target.id] = byKind;
+        figures[id] = byKind;
       } finally {
         redis?.disconnect();
         await started.stop();
@@ -204,20 +294,23 @@ export async function runSideBySide(quick: boolean): Promise<void> {
     }
     const facts = {
       date: new Date().toISOString(),
-      command: `npm run bench -- --side-by-side${quick ? ' --quick' : ''}`,
+      command: sideBySideCommand(quick, targetsGiven ? targets : null),
+      targets,
       cpus: availableParallelism(),
       pinning:
         pinning === null
           ? 'none'
-          : `server and its Redis on CPU ${pinning.server}; load generator and upstream on ${pinning.rest}`,
+          : `server and its Redis on CPU ${pinning.server} (E: with its operator, recorder and control plane; PostgreSQL not pinned); load generator and upstream on ${pinning.rest}`,
       loadAverageAtStart: loadAtStart.map((value) => Math.round(value * 100) / 100),
       loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
       node: process.version,
     };
-    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${quick ? '-quick' : ''}.json`;
+    // The time too, so a second run of the day does not overwrite the first.
+    const time = facts.date.slice(11, 16).replace(':', '');
+    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${targetsGiven ? `-${targets.join('')}` : ''}${quick ? '-quick' : ''}-${time}.json`;
     mkdirSync(root('bench/results'), { recursive: true });
     writeFileSync(root(file), `${JSON.stringify({ facts, figures }, null, 2)}\n`);
-    process.stdout.write(`${JSON.stringify(facts)}\n${renderTables(figures, labels)}\n`);
+    process.stdout.write(`${JSON.stringify(facts)}\n${renderTables(figures, LABELS)}\n`);
     process.stdout.write(`side-by-side: wrote ${file}\n`);
     for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);
   } finally {

@@ -60,3 +60,93 @@ describe('BENCHMARKS', () => {
     expect(owner('profiles/survivors-a-streamed.json')).toEqual(['profile-allocations']);
   });
 });
+
+describe('compareSideBySideRuns with the deployed gateway (E) and local mode (F)', () => {
+  const shape = (
+    cpuMsPerCall: number,
+    callsPerSecond: number,
+    p99s: number[],
+    processes: Record<string, number>,
+    redisCpuMsPerCall: number | null,
+  ) => ({
+    rates: p99s.map((p99, index) => ({ rate: [200, 500, 1000][index], p99 })),
+    saturation: {
+      callsPerSecond,
+      cpuMsPerCall,
+      redisCpuMsPerCall,
+      processCpuMsPerCall: processes,
+      totalCpuMsPerCall: Object.values(processes).reduce((sum, value) => sum + value, 0),
+    },
+  });
+  const kind = 'non-streamed';
+  const newest = {
+    path: 'new.json',
+    date: '2026-11-28T00:00:00.000Z',
+    json: {
+      figures: {
+        B: { [kind]: shape(0.05, 20_000, [2, 2, 2], { proxy: 0.05 }, null) },
+        E: {
+          [kind]: shape(0.1, 5_000, [3, 4, 5], { gateway: 0.1, recorder: 0.05, redis: 0.05 }, 0.05),
+        },
+        F: { [kind]: shape(0.25, 2_500, [6, 6, 6], { local: 0.25 }, null) },
+      },
+    },
+  };
+  const older = run('old.json', 0.1, 0.05);
+
+  it('compares E and F with B, and F with E, over the runs that measured them', () => {
+    const compared = compareSideBySideRuns([newest, older]);
+    expect(compared.runs).toEqual(['old.json']);
+    const figures = compared[kind] as Record<string, unknown>;
+    expect(figures.cpuMsPerCall).toMatchObject({ gateway: [0.1] });
+    expect(figures.deployed).toEqual({
+      runs: ['new.json'],
+      cpuMsPerCall: { target: [0.1], bare: [0.05], ratio: [2], ratioRange: [2, 2] },
+      totalCpuMsPerCall: { target: [0.2], bare: [0.05], ratio: [4], ratioRange: [4, 4] },
+      processCpuMsPerCall: [{ gateway: 0.1, recorder: 0.05, redis: 0.05 }],
+      callsPerSecondAtSaturation: {
+        target: [5000],
+        bare: [20000],
+        ratio: [0.25],
+        ratioRange: [0.25, 0.25],
+      },
+      redisCpuMsPerCall: [0.05],
+      p99AboveBareMs: { '200': [1], '500': [2], '1000': [3] },
+    });
+    expect(figures.local).toMatchObject({
+      totalCpuMsPerCall: { ratio: [5] },
+      redisCpuMsPerCall: [null],
+    });
+    expect(figures.localAgainstDeployed).toEqual({
+      runs: ['new.json'],
+      againstGateway: {
+        local: [0.25],
+        deployedGateway: [0.1],
+        ratio: [2.5],
+        ratioRange: [2.5, 2.5],
+      },
+      againstEveryProcess: {
+        local: [0.25],
+        deployed: [0.2],
+        ratio: [1.25],
+        ratioRange: [1.25, 1.25],
+      },
+      callsPerSecondAtSaturation: {
+        local: [2500],
+        deployed: [5000],
+        ratio: [0.5],
+        ratioRange: [0.5, 0.5],
+      },
+      p99AboveDeployedMs: { '200': [3], '500': [2], '1000': [1] },
+    });
+  });
+
+  it('keeps a full run of chosen targets, not a quick one', () => {
+    const owner = (command: string) =>
+      BENCHMARKS.filter((one) =>
+        one.matches('2026-11-28-side-by-side-BDEF.json', { facts: { command } }),
+      ).map((one) => one.name);
+    expect(owner('npm run bench -- --side-by-side --targets B,D,E,F')).toEqual(['side-by-side']);
+    expect(owner('npm run bench -- --side-by-side --quick --targets E,F')).toEqual([]);
+  });
+});

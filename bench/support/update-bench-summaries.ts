@@ -3,7 +3,8 @@
  * from the raw results the bench writes into `bench/results/` (ignored by git). A benchmark's
  * summary is its newest raw result (by the date the result records, else the file's modification
  * time) with the command that reproduces it; the side-by-side summary also holds the gateway's
- * figures against the bare pass-through's for the newest three full runs, each run and the range.
+ * figures against the bare pass-through's for the newest three full runs that measured both, each
+ * run and the range, and so the deployed gateway's (E) and local mode's (F), and F against E.
  * The scripts that write a raw result call this at their end; running it alone rebuilds every
  * summary from whatever `bench/results/` holds. A benchmark with no raw result keeps its summary.
  */
@@ -50,8 +51,10 @@ export const BENCHMARKS: Benchmark[] = [
   {
     name: 'side-by-side',
     command: 'npm run bench -- --side-by-side',
+    // Full runs, of every target or of those `--targets` names (not `--quick`).
     matches: (path, json) =>
-      topLevel(path) && commandOf(json) === 'npm run bench -- --side-by-side',
+      topLevel(path) &&
+      /^npm run bench -- --side-by-side( --targets [A-F,]+)?$/.test(commandOf(json)),
   },
   {
     name: 'bulk-keys',
@@ -112,67 +115,177 @@ interface SaturationFigures {
   callsPerSecond: number;
   cpuMsPerCall: number;
   redisCpuMsPerCall: number | null;
+  /** Every process involved, Redis included (runs since targets E and F). */
+  processCpuMsPerCall?: Record<string, number>;
+  totalCpuMsPerCall?: number;
 }
 interface RateFigures {
   rate: number;
   p99: number;
 }
-type SideBySideFigures = Record<
-  string,
-  Record<string, { rates: RateFigures[]; saturation: SaturationFigures }>
->;
+interface TargetFigures {
+  rates: RateFigures[];
+  saturation: SaturationFigures;
+}
+type SideBySideFigures = Record<string, Record<string, TargetFigures>>;
 
 const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
 const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
+const figuresOf = (run: RawResult): SideBySideFigures =>
+  (run.json.figures as SideBySideFigures | undefined) ?? {};
+/** A target's CPU per call of every process; before targets E and F, its own process's. */
+const totalOf = (figures: TargetFigures): number =>
+  figures.saturation.totalCpuMsPerCall ?? figures.saturation.cpuMsPerCall;
+
+/** The newest `RATIO_RUNS` of the runs (newest first) that measured both targets. */
+function runsWith(runs: RawResult[], ids: readonly string[]): RawResult[] {
+  return runs
+    .filter((run) => ids.every((id) => figuresOf(run)[id] !== undefined))
+    .slice(0, RATIO_RUNS);
+}
+
+interface Pair {
+  one: TargetFigures;
+  other: TargetFigures;
+}
+
+function pairsOf(runs: RawResult[], one: string, other: string, kind: string): Pair[] {
+  return runs.map((run) => {
+    const figures = figuresOf(run);
+    const mine = figures[one]?.[kind];
+    const theirs = figures[other]?.[kind];
+    if (mine === undefined || theirs === undefined) throw new Error(`${run.path}: no ${kind}`);
+    return { one: mine, other: theirs };
+  });
+}
+
+/** Each run's figure of both, their ratio per run and its range. */
+function ratioOf(
+  pairs: Pair[],
+  read: (figures: TargetFigures) => number,
+  names: [string, string],
+  digits = 3,
+  readOther: (figures: TargetFigures) => number = read,
+): Json {
+  const ratio = pairs.map(({ one, other }) => read(one) / readOther(other));
+  return {
+    [names[0]]: pairs.map(({ one }) => round(read(one), digits)),
+    [names[1]]: pairs.map(({ other }) => round(readOther(other), digits)),
+    ratio: ratio.map((value) => round(value, 2)),
+    ratioRange: range(ratio).map((value) => round(value, 2)),
+  };
+}
+
+function p99Above(pairs: Pair[]): Record<string, number[]> {
+  const above: Record<string, number[]> = {};
+  for (const [index, rate] of (pairs[0]?.one.rates ?? []).entries()) {
+    above[String(rate.rate)] = pairs.map(({ one, other }) =>
+      round((one.rates[index]?.p99 ?? NaN) - (other.rates[index]?.p99 ?? NaN), 2),
+    );
+  }
+  return above;
+}
 
 /**
- * Tollgate (D) against the bare pass-through (B) in each of the given side-by-side runs, per kind
- * of call: CPU per call of both and their ratio, calls/s at saturation of both and their ratio,
- * Redis CPU per call, and the p99 above the bare pass-through's at each fixed rate.
+ * Target E (the gateway as deployed) or F (local mode) against the bare pass-through: CPU per call
+ * of its own process and of every process involved (against the pass-through's), each process's
+ * share, calls/s at saturation, Redis CPU per call, p99 above the pass-through's.
+ */
+function againstBare(runs: RawResult[], id: string, kind: string): Json {
+  const pairs = pairsOf(runs, id, 'B', kind);
+  return {
+    runs: runs.map((run) => run.path),
+    cpuMsPerCall: ratioOf(pairs, (one) => one.saturation.cpuMsPerCall, ['target', 'bare']),
+    totalCpuMsPerCall: ratioOf(pairs, totalOf, ['target', 'bare']),
+    processCpuMsPerCall: pairs.map(({ one }) =>
+      Object.fromEntries(
+        Object.entries(one.saturation.processCpuMsPerCall ?? {}).map(([name, value]) => [
+          name,
+          round(value),
+        ]),
+      ),
+    ),
+    callsPerSecondAtSaturation: ratioOf(
+      pairs,
+      (one) => one.saturation.callsPerSecond,
+      ['target', 'bare'],
+      0,
+    ),
+    redisCpuMsPerCall: pairs.map(({ one }) =>
+      one.saturation.redisCpuMsPerCall === null ? null : round(one.saturation.redisCpuMsPerCall),
+    ),
+    p99AboveBareMs: p99Above(pairs),
+  };
+}
+
+/**
+ * Local mode (F) against the gateway as deployed (E), the issue's goal being F at most 1.3x E: the
+ * local process's CPU per call against the deployed gateway process's and against every deployed
+ * process's (operator, recorder, control plane, PostgreSQL and Redis included), calls/s at
+ * saturation, and the p99 above the deployed gateway's.
+ */
+function localAgainstDeployed(runs: RawResult[], kind: string): Json {
+  const pairs = pairsOf(runs, 'F', 'E', kind);
+  return {
+    runs: runs.map((run) => run.path),
+    againstGateway: ratioOf(
+      pairs,
+      totalOf,
+      ['local', 'deployedGateway'],
+      3,
+      (other) => other.saturation.cpuMsPerCall,
+    ),
+    againstEveryProcess: ratioOf(pairs, totalOf, ['local', 'deployed']),
+    callsPerSecondAtSaturation: ratioOf(
+      pairs,
+      (one) => one.saturation.callsPerSecond,
+      ['local', 'deployed'],
+      0,
+    ),
+    p99AboveDeployedMs: p99Above(pairs),
+  };
+}
+
+/**
+ * Tollgate (D) against the bare pass-through (B) in the newest side-by-side runs that measured both
+ * (at most three), per kind of call: CPU per call of both and their ratio, calls/s at saturation of
+ * both and their ratio, Redis CPU per call, and the p99 above the bare pass-through's at each fixed
+ * rate. Where runs measured them, the same per kind for the gateway as deployed (E, `deployed`)
+ * and local mode (F, `local`) against B, and F against E (`localAgainstDeployed`).
  */
 export function compareSideBySideRuns(runs: RawResult[]): Json {
-  const kinds = Object.keys((runs[0]?.json.figures as SideBySideFigures | undefined)?.D ?? {});
+  const withD = runsWith(runs, ['D', 'B']);
+  const withE = runsWith(runs, ['E', 'B']);
+  const withF = runsWith(runs, ['F', 'B']);
+  const withEF = runsWith(runs, ['F', 'E']);
+  const first = figuresOf(runs[0] ?? { path: '', date: '', json: {} });
+  const kinds = Object.keys(first.D ?? first.E ?? first.F ?? {});
   const byKind: Json = {};
   for (const kind of kinds) {
-    const pairs = runs.map((run) => {
-      const figures = run.json.figures as SideBySideFigures;
-      const gateway = figures.D?.[kind];
-      const bare = figures.B?.[kind];
-      if (gateway === undefined || bare === undefined) throw new Error(`${run.path}: no ${kind}`);
-      return { gateway, bare };
-    });
-    const cpuRatio = pairs.map(
-      ({ gateway, bare }) => gateway.saturation.cpuMsPerCall / bare.saturation.cpuMsPerCall,
-    );
-    const callsRatio = pairs.map(
-      ({ gateway, bare }) => gateway.saturation.callsPerSecond / bare.saturation.callsPerSecond,
-    );
-    const p99AboveBareMs: Record<string, number[]> = {};
-    for (const [index, rate] of (pairs[0]?.gateway.rates ?? []).entries()) {
-      p99AboveBareMs[String(rate.rate)] = pairs.map(({ gateway, bare }) =>
-        round((gateway.rates[index]?.p99 ?? NaN) - (bare.rates[index]?.p99 ?? NaN), 2),
+    const entry: Json = {};
+    if (withD.length > 0) {
+      const pairs = pairsOf(withD, 'D', 'B', kind);
+      entry.cpuMsPerCall = ratioOf(pairs, (one) => one.saturation.cpuMsPerCall, [
+        'gateway',
+        'bare',
+      ]);
+      entry.callsPerSecondAtSaturation = ratioOf(
+        pairs,
+        (one) => one.saturation.callsPerSecond,
+        ['gateway', 'bare'],
+        0,
       );
+      entry.redisCpuMsPerCall = pairs.map(({ one }) =>
+        round(one.saturation.redisCpuMsPerCall ?? NaN),
+      );
+      entry.p99AboveBareMs = p99Above(pairs);
     }
-    byKind[kind] = {
-      cpuMsPerCall: {
-        gateway: pairs.map(({ gateway }) => round(gateway.saturation.cpuMsPerCall)),
-        bare: pairs.map(({ bare }) => round(bare.saturation.cpuMsPerCall)),
-        ratio: cpuRatio.map((value) => round(value, 2)),
-        ratioRange: range(cpuRatio).map((value) => round(value, 2)),
-      },
-      callsPerSecondAtSaturation: {
-        gateway: pairs.map(({ gateway }) => gateway.saturation.callsPerSecond),
-        bare: pairs.map(({ bare }) => bare.saturation.callsPerSecond),
-        ratio: callsRatio.map((value) => round(value, 2)),
-        ratioRange: range(callsRatio).map((value) => round(value, 2)),
-      },
-      redisCpuMsPerCall: pairs.map(({ gateway }) =>
-        round(gateway.saturation.redisCpuMsPerCall ?? NaN),
-      ),
-      p99AboveBareMs,
-    };
+    if (withE.length > 0) entry.deployed = againstBare(withE, 'E', kind);
+    if (withF.length > 0) entry.local = againstBare(withF, 'F', kind);
+    if (withEF.length > 0) entry.localAgainstDeployed = localAgainstDeployed(withEF, kind);
+    byKind[kind] = entry;
   }
-  return { runs: runs.map((run) => run.path), ...byKind };
+  return { runs: withD.map((run) => run.path), ...byKind };
 }
 
 /** Writes the summary of every benchmark that has a raw result; returns the files written. */
@@ -194,9 +307,7 @@ export function updateBenchSummaries(): string[] {
       ...(benchmark.name === 'side-by-side'
         ? {
             gatewayAgainstBare: compareSideBySideRuns(
-              mine
-                .slice(0, RATIO_RUNS)
-                .map((run) => ({ ...run, path: `bench/results/${run.path}` })),
+              mine.map((run) => ({ ...run, path: `bench/results/${run.path}` })),
             ),
           }
         : {}),

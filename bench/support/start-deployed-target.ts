@@ -1,0 +1,224 @@
+/**
+ * Target E of the side-by-side bench, the gateway as deployed: `tollgate gateway`, `tollgate
+ * operator` and `tollgate recorder`, each its own process from the compiled build
+ * (`node bin/tollgate.js <command>`, the gateway with the chart's `NODE_OPTIONS`), on the bench's
+ * Redis (one prefix for the three) and a PostgreSQL database of the bench's own (created here,
+ * dropped at stop), the operator reading a Kubernetes API: Tollgate's control plane in a bench
+ * child. The resources (`render-bench-world.ts`) are applied with `kubectl`, and the measure starts
+ * once the operator has programmed the key (the gateway answers 200). Nothing is seeded.
+ *
+ * Pinning: the gateway, Redis (pinned by the layout), operator, recorder and control plane on the
+ * server's CPUs; PostgreSQL is the machine's service, shared, and is left where the system runs it.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { GATEWAY_NODE_FLAGS } from '../../gateway/gateway-node-flags.js';
+import { freePort } from '../../test/support/redis-server.js';
+import { kubectl, probe } from '../macro/call-bulk-local.js';
+import { BENCH_WORLD_KEY, renderBenchWorld } from './render-bench-world.js';
+import { spawnBenchChild } from './spawn-bench-child.js';
+import {
+  metricSum,
+  pollUntil,
+  spawnTollgateCommand,
+  type TollgateProcess,
+} from './spawn-tollgate-command.js';
+import type { BenchCredentials } from './describe-bench-requests.js';
+
+export const BENCH_POSTGRES_URL =
+  process.env.TOLLGATE_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface MeasuredProcesses {
+  /** Name to pid, for the CPU per call of every process (`gateway` first). */
+  pids: Record<string, number>;
+  /** PostgreSQL backends of the bench's database, read at each reading (they come and go). */
+  postgresPids?: () => Promise<number[]>;
+}
+
+export interface StartedSystem extends MeasuredProcesses {
+  url: string;
+  credentials: BenchCredentials;
+  /** Resolves once the usage recorder has written every record it was given. */
+  drained(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Every platform's credential is the one key (the side-by-side run calls OpenAI only). */
+export function oneKeyCredentials(value: string): BenchCredentials {
+  return { anthropic: value, openai: value, gemini: value };
+}
+
+/** Waits until the recorder's backlog is empty and its inserted count holds still. */
+export async function waitUntilDrained(metricsUrl: string, timeoutMs = 30_000): Promise<void> {
+  let last = -1;
+  await pollUntil(
+    'the recorder to drain',
+    async () => {
+      const text = await (await fetch(metricsUrl)).text();
+      const backlog = metricSum(text, 'tollgate_recorder_backlog_records') ?? 0;
+      const inserted = metricSum(text, 'tollgate_recorder_records_inserted_total') ?? 0;
+      const still = backlog === 0 && inserted === last;
+      last = inserted;
+      return still ? true : undefined;
+    },
+    timeoutMs,
+    500,
+  );
+}
+
+async function postgresAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startDeployedTarget(options: {
+  upstreamUrl: string;
+  redisUrl: string;
+  cpus: string | null;
+}): Promise<StartedSystem> {
+  const folder = mkdtempSync(join(tmpdir(), 'tollgate-bench-deployed-'));
+  const database = `tollgate_bench_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = new URL(BENCH_POSTGRES_URL);
+  databaseUrl.pathname = `/${database}`;
+  const prefix = `tg-bench-E-${randomBytes(4).toString('hex')}:`;
+  const keyValue = `sk-tg-bench-${randomBytes(16).toString('hex')}`;
+  const pepperFile = join(folder, 'pepper');
+  const credentialKeyFile = join(folder, 'credential-key');
+  writeFileSync(pepperFile, randomBytes(32), { mode: 0o600 });
+  writeFileSync(credentialKeyFile, randomBytes(32), { mode: 0o600 });
+  const processes: TollgateProcess[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    for (const one of stops.reverse()) await one().catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+  };
+  try {
+    await postgresAdmin((client) => client.query(`CREATE DATABASE ${database}`));
+    stops.push(async () => {
+      await postgresAdmin((client) =>
+        client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
+      );
+    });
+    const controlPlane = await spawnBenchChild({
+      script: './serve-bench-control-plane.ts',
+      args: [join(folder, 'control-plane')],
+      cpus: options.cpus,
+    });
+    stops.push(() => controlPlane.stop());
+    const kubeconfig = String(controlPlane.ready.kubeconfigPath);
+    const shared = {
+      REDIS_URL: options.redisUrl,
+      TOLLGATE_REDIS_PREFIX: prefix,
+      TOLLGATE_METRICS_HOST: '127.0.0.1',
+      TOLLGATE_LOG_LEVEL: 'info',
+    };
+    const secrets = {
+      TOLLGATE_PEPPER_FILE: pepperFile,
+      TOLLGATE_CREDENTIAL_KEY_FILE: credentialKeyFile,
+    };
+    const start = (args: string[], env: Record<string, string>, nodeOptions?: string) => {
+      const one = spawnTollgateCommand({
+        args,
+        logFile: join(folder, `${args[0] ?? 'tollgate'}.log`),
+        env: {
+          ...shared,
+          ...env,
+          ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
+        },
+        cpus: options.cpus,
+      });
+      processes.push(one);
+      stops.push(() => one.stop());
+      return one;
+    };
+    const [port, gatewayMetrics, operatorMetrics, recorderMetrics] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    // The gateway first: bin/tollgate.js rebuilds dist/ when it is older than the sources.
+    const gateway = start(
+      ['gateway'],
+      {
+        ...secrets,
+        TOLLGATE_HOST: '127.0.0.1',
+        TOLLGATE_PORT: String(port),
+        TOLLGATE_METRICS_PORT: String(gatewayMetrics),
+        TOLLGATE_DRAIN_TIMEOUT_MS: '2000',
+      },
+      GATEWAY_NODE_FLAGS.join(' '),
+    );
+    const url = `http://127.0.0.1:${port}`;
+    await pollUntil(
+      'the gateway to be ready',
+      async () => {
+        if (gateway.exited()) throw new Error(gateway.tail().join('\n'));
+        return (await fetch(`${url}/readyz`)).status === 200 ? true : undefined;
+      },
+      120_000,
+    );
+    const operator = start(['operator'], {
+      ...secrets,
+      KUBECONFIG: kubeconfig,
+      TOLLGATE_NAMESPACE: 'tollgate-system',
+      TOLLGATE_METRICS_PORT: String(operatorMetrics),
+    });
+    const recorder = start(['recorder'], {
+      TOLLGATE_DATABASE_URL: databaseUrl.href,
+      TOLLGATE_METRICS_PORT: String(recorderMetrics),
+      TOLLGATE_RECORDER_CONSUMER: 'bench',
+    });
+    const recorderMetricsUrl = `http://127.0.0.1:${recorderMetrics}/metrics`;
+    await kubectl(kubeconfig, ['apply', '-f', '-'], {
+      input: renderBenchWorld({ upstreamUrl: options.upstreamUrl, keyValue }),
+    });
+    await pollUntil(
+      `the operator to program ${BENCH_WORLD_KEY}`,
+      async () => {
+        for (const one of processes) if (one.exited()) throw new Error(one.tail().join('\n'));
+        const answer = await probe(url, keyValue);
+        if (answer !== 'ok') throw new Error(answer);
+        return true;
+      },
+      60_000,
+      250,
+    );
+    await pollUntil(
+      'the recorder to serve its metrics',
+      async () => ((await fetch(recorderMetricsUrl)).ok ? true : undefined),
+      30_000,
+    );
+    return {
+      url,
+      credentials: oneKeyCredentials(keyValue),
+      pids: {
+        gateway: gateway.pid,
+        operator: operator.pid,
+        recorder: recorder.pid,
+        controlPlane: controlPlane.pid,
+      },
+      postgresPids: () =>
+        postgresAdmin(async (client) => {
+          const result = await client.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+            [database],
+          );
+          return result.rows.map((row) => row.pid);
+        }),
+      drained: () => waitUntilDrained(recorderMetricsUrl),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
