@@ -32,7 +32,9 @@ const own = dashes === -1 ? args : args.slice(0, dashes);
 const nodeFlags = dashes === -1 ? [] : args.slice(dashes + 1);
 const rootAt = own.indexOf('--root');
 const root = rootAt === -1 ? fileURLToPath(new URL('../..', import.meta.url)) : own[rootAt + 1];
-const positional = own.filter((arg, index) => !arg.startsWith('--') && index !== rootAt + 1);
+const positional = own.filter(
+  (arg, index) => !arg.startsWith('--') && (rootAt === -1 || index !== rootAt + 1),
+);
 const rates = (positional[0] ?? '200,500,1000').split(',').map(Number);
 const seconds = Number(positional[1] ?? '10');
 const useRedis = own.includes('--redis');
