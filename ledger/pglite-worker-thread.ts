@@ -56,6 +56,8 @@ parentPort.on('message', async (message) => {
 `;
 
 /** The error of a statement the worker ran, with PostgreSQL's fields copied onto it. */
+const WORKER_YOUNG_GENERATION_MB = 4;
+
 export class PgliteStatementError extends Error {
   constructor(fields: StatementErrorFields) {
     super(String(fields['message'] ?? 'PGlite statement failed'));
@@ -88,6 +90,9 @@ export function startPgliteWorkerThread(options: {
   const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // The thread's JavaScript holds little beyond one statement's rows: a small young generation
+    // keeps the second heap from adding tens of megabytes to the process at rest.
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     workerData: {
       moduleUrl: moduleUrl.href,
       folder: options.folder,
