@@ -10,10 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { ledgerDatabaseOf, type LedgerDatabase } from './ledger-database.js';
 import { migrateLedger } from './migrate-ledger.js';
+import { PgliteWorkerDialect } from './pglite-worker-dialect.js';
+import { startPgliteWorkerThread } from './pglite-worker-thread.js';
 
 export type LedgerLocation = { databaseUrl: string } | { dataDir: string };
 
@@ -82,10 +83,11 @@ async function openPglite(dataDir: string): Promise<LedgerDatabase> {
   const folder = join(dataDir, 'ledger');
   mkdirSync(folder, { recursive: true });
   await initializePgliteFolder(folder);
-  const pglite = new PGlite(folder, { startParams: PGLITE_START_PARAMS });
+  // PGlite runs its statements on the thread that owns it: not the caller's (pglite-worker-thread.ts).
+  const thread = startPgliteWorkerThread({ folder, startParams: PGLITE_START_PARAMS });
   return ledgerDatabaseOf({
     kind: 'pglite',
-    kysely: new Kysely<unknown>({ dialect: new PGliteDialect(pglite) }),
+    kysely: new Kysely<unknown>({ dialect: new PgliteWorkerDialect(thread) }),
   });
 }
 

@@ -24,6 +24,8 @@ export interface RecorderServiceOptions {
   timeZone: string;
   log: RecorderServiceLog;
   batchSize?: number;
+  /** Pause after a partial batch so the next gathers more (run-recorder.ts; default 0). */
+  gatherMs?: number;
   /** How often the restore looks for lost counters (default 500 ms). */
   restoreEveryMs?: number;
 }
@@ -42,6 +44,7 @@ export function startRecorderService(options: RecorderServiceOptions): RecorderS
     db: options.db,
     registry: options.registry,
     ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     maintenance: {
       everyMs: 3_600_000,
       daysAhead: 3,

@@ -35,6 +35,9 @@ import type { LogStream } from './logging/create-log-destination.js';
 
 export const OPERATOR_NAMESPACE = 'tollgate-system';
 
+/** The recorder's pause after a partial batch on the embedded ledger (run-recorder.ts `gatherMs`). */
+const EMBEDDED_LEDGER_GATHER_MS = 250;
+
 export interface LocalStackOptions {
   dataDirectory: string;
   host: string;
@@ -150,6 +153,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
       timeZone: options.gateway.timeZone,
       log: logger.child({ part: 'recorder' }),
+      // The embedded ledger's statements cost milliseconds each: gather a quarter second's records
+      // in one (run in PGlite's own thread, see ledger/pglite-worker-thread.ts).
+      ...(options.databaseUrl === undefined ? { gatherMs: EMBEDDED_LEDGER_GATHER_MS } : {}),
     });
     closers.push(() => recorder.stop());
     const kubeConfig = new KubeConfig();

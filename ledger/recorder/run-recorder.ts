@@ -24,6 +24,12 @@ export interface RecorderOptions {
   batchSize?: number;
   /** Pause when the source had nothing (default 200 ms). */
   idleMs?: number;
+  /**
+   * Pause after a batch smaller than `batchSize`, so the next one gathers what arrives meanwhile
+   * (default 0: read again at once). Each insert statement has a fixed cost (planning, the commit);
+   * the embedded ledger, where that cost is milliseconds, sets it so batches stay large at any rate.
+   */
+  gatherMs?: number;
   /** Claim entries another consumer left unacknowledged this long (default 60 s). */
   claimMinIdleMs?: number;
   /** How often to look for such entries (default 10 s). */
@@ -153,8 +159,10 @@ export function runRecorder(options: RecorderOptions): Recorder {
         // The batch is kept until acknowledged: a failed write or acknowledgement is retried
         // with the same entries (the insert is idempotent).
         await commit(batch);
+        const partial = batch.length < batchSize;
         batch = [];
         delay = backoff.initialMs;
+        if (partial && (options.gatherMs ?? 0) > 0) await pause(options.gatherMs ?? 0);
       } catch (error) {
         const stage = error instanceof StageError ? error.stage : 'read';
         metrics.failures.inc({ stage });

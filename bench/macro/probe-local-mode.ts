@@ -1,0 +1,232 @@
+/**
+ * `npx tsx bench/macro/probe-local-mode.ts [rates] [seconds] [--root DIR] [--redis] [-- node flags]`:
+ * `tollgate local` as `npm start` runs it (memory store and embedded PGlite ledger by default; with
+ * `--redis`, a private Redis) under open loops of non-streamed Chat Completions, one per rate
+ * (`200,500,1000` by default, `seconds` each, 10 by default). The local process is pinned to one
+ * core, the bench's mock upstream and load generator to the other. Its key, Group and Upstream (at
+ * the mock upstream) are applied with kubectl, as a user would. For each rate it prints the
+ * latency percentiles, the failed calls, the process's CPU per call (every thread: the ledger's
+ * worker too) and its event-loop delay over the loop (`tollgate_nodejs_eventloop_lag_*` scraped
+ * before and after). At the end it stops the process and counts the records in its ledger: each
+ * answered call must be there exactly once. `--root` runs another checkout's sources (a base
+ * worktree, for before/after pairs). Nothing is written but a temporary data folder.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { startRedisServer, type RedisServer } from '../../test/support/redis-server.js';
+import { summarizeLatencies } from '../support/compute-percentiles.js';
+import { readProcessStats } from '../support/read-process-stats.js';
+import { spawnBenchChild } from '../support/spawn-bench-child.js';
+import { driveLoad, answeredCalls } from '../support/start-side-by-side-layout.js';
+import { kubectl, probe } from './call-bulk-local.js';
+
+const args = process.argv.slice(2);
+const dashes = args.indexOf('--');
+const own = dashes === -1 ? args : args.slice(0, dashes);
+const nodeFlags = dashes === -1 ? [] : args.slice(dashes + 1);
+const rootAt = own.indexOf('--root');
+const root = rootAt === -1 ? fileURLToPath(new URL('../..', import.meta.url)) : own[rootAt + 1];
+const positional = own.filter(
+  (arg, index) => !arg.startsWith('--') && (rootAt === -1 || index !== rootAt + 1),
+);
+const rates = (positional[0] ?? '200,500,1000').split(',').map(Number);
+const seconds = Number(positional[1] ?? '10');
+const useRedis = own.includes('--redis');
+const KEY = 'tg-probe-local-mode-key-0123456789';
+const NAMESPACE = 'probe';
+
+const pinned = availableParallelism() >= 2;
+const say = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+say(
+  `root ${resolve(root ?? '.')}, load average ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')}`,
+);
+
+function world(upstreamUrl: string): string {
+  const documents = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'probe-upstream', namespace: 'tollgate-system' },
+      stringData: { apiKey: 'fake-upstream-key' },
+    },
+    {
+      apiVersion: 'tollgate.dev/v1alpha1',
+      kind: 'Upstream',
+      metadata: { name: 'probe-openai' },
+      spec: {
+        platform: 'OpenAI',
+        baseURL: upstreamUrl,
+        chatCompletions: 'Native',
+        credentials: {
+          type: 'APIKey',
+          apiKey: { secretRef: { name: 'probe-upstream', key: 'apiKey' } },
+        },
+      },
+    },
+    {
+      apiVersion: 'tollgate.dev/v1alpha1',
+      kind: 'Group',
+      metadata: { name: 'probe-openai' },
+      spec: {
+        platform: 'OpenAI',
+        upstreamRefs: [{ name: 'probe-openai', weight: 1, priority: 0 }],
+      },
+    },
+    {
+      apiVersion: 'tollgate.dev/v1alpha1',
+      kind: 'Account',
+      metadata: { name: 'default', namespace: NAMESPACE },
+      spec: { displayName: 'Probe', creditUSD: '999999' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'probe-key', namespace: NAMESPACE },
+      stringData: { value: KEY },
+    },
+    {
+      apiVersion: 'tollgate.dev/v1alpha1',
+      kind: 'ApiKey',
+      metadata: { name: 'probe', namespace: NAMESPACE },
+      spec: { groupName: 'probe-openai', secretName: 'probe-key', secretKey: 'value' },
+    },
+  ];
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: documents });
+}
+
+/** Event-loop delay gauges from the metrics text (seconds → ms). */
+function loopDelay(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of ['p50', 'p99', 'max', 'mean']) {
+    const match = new RegExp(`^tollgate_nodejs_eventloop_lag_${name}_seconds (\\S+)`, 'm').exec(
+      text,
+    );
+    if (match?.[1] !== undefined) out[name] = Number((Number(match[1]) * 1000).toFixed(1));
+  }
+  return out;
+}
+
+const dataDirectory = mkdtempSync(join(tmpdir(), 'probe-local-'));
+const mock = await spawnBenchChild({
+  script: './serve-mock-upstream.ts',
+  cpus: pinned ? '0' : null,
+});
+const loadgen = await spawnBenchChild({
+  script: './serve-load-generator.ts',
+  cpus: pinned ? '0' : null,
+});
+let redis: RedisServer | undefined;
+if (useRedis) redis = await startRedisServer();
+const main = join(resolve(root ?? '.'), 'bin/main.ts');
+const nodeArgs = [...nodeFlags, '--import', 'tsx', main, 'local', '--data', dataDirectory];
+const child = spawn(
+  pinned ? 'taskset' : process.execPath,
+  [...(pinned ? ['-c', '1', process.execPath] : []), ...nodeArgs, '--port', '0'],
+  {
+    cwd: resolve(root ?? '.'),
+    env: {
+      ...process.env,
+      TOLLGATE_LOG_FORMAT: 'json',
+      ...(redis === undefined ? {} : { REDIS_URL: redis.url }),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
+process.once('exit', () => child.kill('SIGKILL'));
+const banner: Record<string, string> = {};
+const recent: string[] = [];
+const onLine = (line: string): void => {
+  recent.push(line);
+  if (recent.length > 30) recent.shift();
+  for (const label of ['gateway', 'gateway metrics', 'kubeconfig']) {
+    const match = new RegExp(`^\\s+${label}:\\s+(\\S+)`).exec(line);
+    if (match?.[1] !== undefined) banner[label] = match[1];
+  }
+};
+createInterface({ input: child.stdout }).on('line', onLine);
+createInterface({ input: child.stderr }).on('line', onLine);
+const started = Date.now();
+while (banner.kubeconfig === undefined) {
+  if (child.exitCode !== null || Date.now() - started > 120_000) {
+    throw new Error(`tollgate local did not start:\n${recent.join('\n')}`);
+  }
+  await new Promise((done) => setTimeout(done, 100));
+}
+const gatewayUrl = banner.gateway ?? '';
+const metricsUrl = banner['gateway metrics'] ?? '';
+const pid = child.pid ?? 0;
+await kubectl(banner.kubeconfig, ['apply', '-f', '-'], { input: world(String(mock.ready.url)) });
+const until = Date.now() + 30_000;
+for (
+  let answer = await probe(gatewayUrl, KEY);
+  answer !== 'ok';
+  answer = await probe(gatewayUrl, KEY)
+) {
+  if (Date.now() > until) throw new Error(`the probe key was never admitted: ${answer}`);
+  await new Promise((done) => setTimeout(done, 200));
+}
+const kind = { platform: 'openai' as const, stream: false, chat: true };
+const credentials = { anthropic: KEY, openai: KEY, gemini: KEY };
+const drive = (load: Record<string, unknown>) =>
+  driveLoad(loadgen, { url: gatewayUrl, kind, credentials, load });
+let answered = 1;
+let failed = 0;
+try {
+  answered += answeredCalls(await drive({ mode: 'closed', concurrency: 16, durationMs: 2_000 }));
+  for (const rate of rates) {
+    await fetch(metricsUrl).then((response) => response.text());
+    const before = readProcessStats(pid).cpuSeconds;
+    const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
+    const cpu = readProcessStats(pid).cpuSeconds - before;
+    const delay = loopDelay(await fetch(metricsUrl).then((response) => response.text()));
+    const latencies = Object.values(result.latencies).flat();
+    const summary = summarizeLatencies(latencies);
+    const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
+    answered += latencies.length;
+    failed += errors;
+    say(
+      `${String(rate)}/s for ${String(seconds)} s: ${String(latencies.length)} answered, ` +
+        `${String(errors)} failed ${JSON.stringify(result.errors)}, p50 ${summary.p50.toFixed(2)} ms, ` +
+        `p99 ${summary.p99.toFixed(2)} ms, max ${summary.max.toFixed(2)} ms, ` +
+        `CPU ${((cpu * 1000) / Math.max(1, result.sent)).toFixed(3)} ms per call, ` +
+        `event-loop delay (ms) ${JSON.stringify(delay)}`,
+    );
+  }
+  // Let the recorder drain (its idle pause and batch), then stop cleanly.
+  await new Promise((done) => setTimeout(done, 3_000));
+} finally {
+  const exited = once(child, 'exit');
+  child.kill('SIGINT');
+  const grace = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(grace);
+  await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);
+  await loadgen.stop();
+  await mock.stop();
+  await redis?.stop();
+}
+const ledger = new PGlite(join(dataDirectory, 'ledger'));
+const [counts] = (
+  await ledger.query<{ records: number; ids: number }>(
+    `SELECT count(*)::int AS records, count(DISTINCT request_id)::int AS ids
+     FROM usage_records WHERE namespace = $1 AND status = 200`,
+    [NAMESPACE],
+  )
+).rows;
+await ledger.close();
+rmSync(dataDirectory, { recursive: true, force: true });
+say(
+  `ledger: ${String(counts?.records)} records of 200s (${String(counts?.ids)} distinct ids) for ` +
+    `${String(answered)} calls answered 200; ${String(failed)} failed in all`,
+);
