@@ -45,6 +45,7 @@ import { summarizeCpuProfile, type CpuProfile } from '../profile/summarize-cpu-p
 import { KeyReadiness } from './watch-key-readiness.js';
 import { kubectl, probe, TIME } from './call-bulk-local.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { pollUntil } from '../support/poll-until.js';
 
 function readCpuFile(path: string): number | null {
   if (!existsSync(path)) return null;
@@ -59,26 +60,6 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
 }
 
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-
-async function waitUntil<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs: number,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what} ${last}`);
-}
 
 async function metricValue(metricsUrl: string, name: string): Promise<number | null> {
   const text = await (await fetch(metricsUrl)).text();
@@ -184,10 +165,11 @@ async function runOnce(
     ]);
     const probeKey = Buffer.from(encoded, 'base64').toString('utf8');
     const gatewayUrl = local.gatewayUrl;
-    const before = await waitUntil(
+    const before = await pollUntil(
       'the probe key to be admitted',
       async () => ((await probe(gatewayUrl, probeKey)) === 'ok' ? 'ok' : undefined),
       20_000,
+      100,
     );
 
     // One file per kubectl process, the keys dealt round-robin (`--apply-processes`, default 1).

@@ -20,12 +20,8 @@ import { freePort } from '../../test/support/redis-server.js';
 import { kubectl, probe } from '../macro/call-bulk-local.js';
 import { BENCH_WORLD_KEY, renderBenchWorld } from './render-bench-world.js';
 import { spawnBenchChild } from './spawn-bench-child.js';
-import {
-  metricSum,
-  pollUntil,
-  spawnTollgateCommand,
-  type TollgateProcess,
-} from './spawn-tollgate-command.js';
+import { metricSum, spawnTollgateCommand, type TollgateProcess } from './spawn-tollgate-command.js';
+import { pollUntil } from './poll-until.js';
 import type { BenchCredentials } from './describe-bench-requests.js';
 
 export const BENCH_POSTGRES_URL =

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubectl, probe } from '../macro/call-bulk-local.js';
 import { BENCH_WORLD_KEY, renderBenchWorld } from './render-bench-world.js';
-import { pollUntil, spawnTollgateCommand } from './spawn-tollgate-command.js';
+import { pollUntil } from './poll-until.js';
+import { spawnTollgateCommand } from './spawn-tollgate-command.js';
 import {
   oneKeyCredentials,
   waitUntilDrained,
