@@ -23,6 +23,7 @@ import type {
 import { leaseExpiryCostNano, WINDOWS } from './store.js';
 import type { QuotaResetEvent, UsageRecord } from './usage-records.js';
 import { settledRecordJson } from './record-json.js';
+import type { SettledMarker } from './settled-marker-journal.js';
 import { windowLimit } from './window-limit.js';
 
 /** What every change needs besides the state: where records go, how long markers live. */
@@ -31,6 +32,8 @@ export interface MemorySpendContext {
   /** Lifetimes of a settlement's marker and of a lease charge's (settled-markers.ts). */
   settlementMarkerTtlMs: number;
   leaseChargeMarkerTtlMs: number;
+  /** Told of every settlement marker set (the store's marker journal, when it has a folder). */
+  noteSettledMarker?: (marker: SettledMarker) => void;
 }
 
 function keyState(ns: NamespaceState, keyUid: string): KeyCounterState {
@@ -214,9 +217,11 @@ export function settleInState(
 ): boolean {
   const ns = namespaceState(state, request.namespace);
   dropExpiredMarkers(ns.settled, request.now);
+  if (request.now > ns.settledPrunedBefore) ns.settledPrunedBefore = request.now;
   dropExpiredMarkers(ns.charged, request.now);
   const until = request.now + context.settlementMarkerTtlMs;
   if (!mark(ns, ns.settled, { requestId: request.requestId, until })) return false;
+  context.noteSettledMarker?.({ namespace: ns.name, requestId: request.requestId, until });
   releaseEntry(ns, request.requestId);
   chargeCost(context, ns, request);
   return true;

@@ -68,8 +68,13 @@ export interface NamespaceState {
   accountReserved: number;
   keys: Map<string, KeyCounterState>;
   inFlight: Map<string, InFlightEntry>;
-  /** Settled request id -> time the marker expires (settled-markers.ts). */
+  /**
+   * Settled request id -> time the marker expires (settled-markers.ts). On disk in the marker
+   * journal (settled-marker-journal.ts), not in `store.json`.
+   */
   settled: Map<string, number>;
+  /** Settlement markers expiring at or before this were dropped: the journal's still hold them. */
+  settledPrunedBefore: number;
   /** Request id whose lease was charged as estimated -> time the marker expires. */
   charged: Map<string, number>;
   /** False until the account is first put (new) or its counters are restored from the ledger. */
@@ -120,6 +125,7 @@ export function namespaceState(state: MemoryState, namespace: string): Namespace
       keys: new Map(),
       inFlight: new Map(),
       settled: new Map(),
+      settledPrunedBefore: 0,
       charged: new Map(),
       countersPresent: false,
       appended: 0,
@@ -131,7 +137,8 @@ export function namespaceState(state: MemoryState, namespace: string): Namespace
 
 const MAP_TAG = '$map';
 const SET_TAG = '$set';
-const VERSION = 2;
+/** 3: settlement markers in the journal; 2: inside the file; 1: records in the file. */
+const VERSION = 3;
 
 interface StoredState {
   version: number;
@@ -139,8 +146,19 @@ interface StoredState {
   queue?: QueuedUsageEntry[];
 }
 
+const NO_MARKERS: ReadonlyMap<string, number> = new Map();
+
+/** The file's text: the state with every namespace's settlement markers left to the journal. */
 export function serializeState(state: MemoryState, queue: readonly QueuedUsageEntry[]): string {
-  const stored: StoredState = { version: VERSION, state, queue: [...queue] };
+  const namespaces = new Map<string, NamespaceState>();
+  for (const [name, ns] of state.namespaces) {
+    namespaces.set(name, { ...ns, settled: NO_MARKERS as Map<string, number> });
+  }
+  const stored: StoredState = {
+    version: VERSION,
+    state: { ...state, namespaces },
+    queue: [...queue],
+  };
   return JSON.stringify(stored, (_key, value: unknown) => {
     if (value instanceof Map) return { [MAP_TAG]: [...value.entries()] };
     if (value instanceof Set) return { [SET_TAG]: [...value.values()] };
@@ -178,7 +196,20 @@ function markUnmarkedCounters(state: MemoryState): void {
   }
 }
 
-export function deserializeState(text: string): { state: MemoryState; queue: QueuedUsageEntry[] } {
+/** What `store.json` held, before the marker journal is read (read-memory-store-folder.ts). */
+export interface DeserializedState {
+  state: MemoryState;
+  queue: QueuedUsageEntry[];
+  /** The file's version: below 3, the settlement markers were inside it. */
+  version: number;
+  /**
+   * Namespaces written by a store before the two marker lifetimes: their markers (a week of every
+   * settlement) were dropped, and none of the journal's apply to them.
+   */
+  beforeLifetimes: Set<string>;
+}
+
+export function deserializeState(text: string): DeserializedState {
   const parsed = JSON.parse(text, (_key, value: unknown) => {
     if (typeof value === 'object' && value !== null && MAP_TAG in value) {
       return new Map((value as { [MAP_TAG]: [string, unknown][] })[MAP_TAG]);
@@ -189,15 +220,18 @@ export function deserializeState(text: string): { state: MemoryState; queue: Que
     return value;
   }) as StoredState;
   if (parsed.version === 1) upgradeVersionOne(parsed.state);
-  else if (parsed.version !== VERSION) {
+  else if (parsed.version !== 2 && parsed.version !== VERSION) {
     throw new Error(`unknown memory store version ${parsed.version}`);
   }
   markUnmarkedCounters(parsed.state);
-  for (const ns of parsed.state.namespaces.values()) {
+  const beforeLifetimes = new Set<string>();
+  for (const [name, ns] of parsed.state.namespaces) {
     const older = ns as Partial<NamespaceState>;
+    older.settledPrunedBefore ??= 0;
     if (older.charged !== undefined) continue;
     ns.settled = new Map();
     ns.charged = new Map();
+    beforeLifetimes.add(name);
   }
   // Files written before upstream health and sticky sessions hold none.
   const older = parsed.state as Partial<UpstreamHealthMaps>;
@@ -208,5 +242,10 @@ export function deserializeState(text: string): { state: MemoryState; queue: Que
   const unmarked = parsed.state as Partial<Pick<MemoryState, 'policyMarker' | 'policyReload'>>;
   unmarked.policyMarker ??= null;
   unmarked.policyReload ??= null;
-  return { state: parsed.state, queue: parsed.queue ?? [] };
+  return {
+    state: parsed.state,
+    queue: parsed.queue ?? [],
+    version: parsed.version,
+    beforeLifetimes,
+  };
 }

@@ -1,12 +1,13 @@
 /**
  * The in-process store (local mode without Redis): the same contract and semantics as the Redis
  * store, synchronous inside so each call is atomic, persisted to `<dataDir>/store.json` (atomic
- * replace) shortly after changes and on `close()`, and reloaded on start. Settled records go to a
+ * replace) shortly after changes and on `close()`, with the settlement markers appended to their
+ * journal beside it (settled-marker-journal.ts), and reloaded on start. Settled records go to a
  * usage record queue (the in-process recorder drains it into the ledger); the records still
  * queued are persisted with the state.
  */
 import { createMemoryUpstreamHealth } from './memory-upstream-health-store.js';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryRecordQueue } from './memory-usage-record-source.js';
 import {
@@ -15,13 +16,8 @@ import {
   restoreCountersInState,
   streamPositionInState,
 } from './memory-counter-restore.js';
-import type { MemoryState, QueuedUsageEntry, UsageRecordQueue } from './memory-state.js';
-import {
-  createEmptyState,
-  deserializeState,
-  namespaceState,
-  serializeState,
-} from './memory-state.js';
+import type { UsageRecordQueue } from './memory-state.js';
+import { createEmptyState, namespaceState, serializeState } from './memory-state.js';
 import {
   admitInState,
   purgeExpired,
@@ -33,6 +29,8 @@ import {
   type MemorySpendContext,
 } from './memory-spend.js';
 import { writeFileAtomically } from './persist-json-file.js';
+import { MEMORY_STORE_FILE, readMemoryStoreFolder } from './read-memory-store-folder.js';
+import { openSettledMarkerJournal, type SettledMarkerJournal } from './settled-marker-journal.js';
 import { parsePendingRecord } from './read-pending-usage-records.js';
 import type { SettledRecord } from './usage-records.js';
 import type { Store } from './store.js';
@@ -53,21 +51,7 @@ export interface MemoryStoreOptions {
   recordQueue?: UsageRecordQueue;
 }
 
-export const MEMORY_STORE_FILE = 'store.json';
-
-async function loadState(
-  path: string | null,
-): Promise<{ state: MemoryState; queue: QueuedUsageEntry[] }> {
-  if (path === null) return { state: createEmptyState(), queue: [] };
-  try {
-    return deserializeState(await readFile(path, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { state: createEmptyState(), queue: [] };
-    }
-    throw error;
-  }
-}
+export { MEMORY_STORE_FILE } from './read-memory-store-folder.js';
 
 function pendingRecords(
   queue: UsageRecordQueue,
@@ -84,18 +68,33 @@ function pendingRecords(
 }
 
 export async function createMemoryStore(options: MemoryStoreOptions = {}): Promise<Store> {
-  const path = options.dataDir === undefined ? null : join(options.dataDir, MEMORY_STORE_FILE);
-  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-  const loaded = await loadState(path);
+  const { dataDir } = options;
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+  const loaded =
+    dataDir === undefined
+      ? { state: createEmptyState(), queue: [], unjournaled: [] }
+      : await readMemoryStoreFolder(dataDir);
   const { state } = loaded;
   const queue = options.recordQueue ?? new MemoryRecordQueue();
   queue.restore(loaded.queue);
+  const journal = dataDir === undefined ? null : await openSettledMarkerJournal(dataDir);
+  for (const marker of loaded.unjournaled) journal?.note(marker);
   const context: MemorySpendContext = {
     queue,
     settlementMarkerTtlMs: options.settlementMarkerTtlMs ?? MIN_SETTLEMENT_MARKER_TTL_MS,
     leaseChargeMarkerTtlMs: LEASE_CHARGE_MARKER_TTL_MS,
+    ...(journal === null
+      ? {}
+      : {
+          noteSettledMarker: (marker) => {
+            journal.note(marker);
+          },
+        }),
   };
-  const persister = createPersister(path, () => serializeState(state, queue.snapshot()), {
+  const persister = createPersister({
+    file: dataDir === undefined ? null : join(dataDir, MEMORY_STORE_FILE),
+    journal,
+    serialize: () => serializeState(state, queue.snapshot()),
     debounceMs: options.persistDebounceMs ?? 250,
   });
   let closed = false;
@@ -227,27 +226,40 @@ interface Persister {
   flush(): Promise<void>;
 }
 
-/** Debounced, serialised writes of the whole state. */
-function createPersister(
-  path: string | null,
-  serialize: () => string,
-  options: { debounceMs: number },
-): Persister {
-  const { debounceMs } = options;
+interface PersisterOptions {
+  /** `store.json`; null: nothing is written. */
+  file: string | null;
+  journal: SettledMarkerJournal | null;
+  serialize: () => string;
+  debounceMs: number;
+}
+
+/**
+ * Debounced, serialised writes: the markers set since the last write are appended to the journal,
+ * then the rest of the state (its size set by keys and accounts, not by traffic) replaces the file.
+ */
+function createPersister(options: PersisterOptions): Persister {
+  const { file, journal, serialize, debounceMs } = options;
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   let dirty = false;
   function write(): Promise<void> {
     timer = null;
-    if (path === null || !dirty) return writing;
+    if (file === null || !dirty) return writing;
     dirty = false;
     const text = serialize();
-    writing = writing.then(() => writeFileAtomically(path, text));
+    // A failed write does not stop the later ones (the failure is the caller's, once).
+    writing = writing
+      .catch(() => undefined)
+      .then(async () => {
+        await journal?.write(Date.now());
+        await writeFileAtomically(file, text);
+      });
     return writing;
   }
   return {
     schedule() {
-      if (path === null) return;
+      if (file === null) return;
       dirty = true;
       if (timer !== null) return;
       timer = setTimeout(() => {

@@ -25,10 +25,10 @@ afterAll(async () => {
 });
 
 /** The settled markers (request id, expiry) of the namespace, once the store file exists. */
-function settledMarkers(): [string, number][] {
+async function settledMarkers(): Promise<[string, number][]> {
   const file = join(gateway.dataDir, MEMORY_STORE_FILE);
   if (!existsSync(file)) return [];
-  return [...readStoredNamespace(file, 'team-markers').settled];
+  return [...(await readStoredNamespace(gateway.dataDir, 'team-markers')).settled];
 }
 
 it('remembers a settled call for twice the settlement retry window', async () => {
@@ -37,10 +37,10 @@ it('remembers a settled call for twice the settlement retry window', async () =>
   const answered = await postMessage(gateway);
   expect(answered.statusCode).toBe(200);
   await answered.body.text();
-  let markers = settledMarkers();
+  let markers = await settledMarkers();
   for (let attempt = 0; attempt < 200 && markers.length === 0; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
-    markers = settledMarkers();
+    markers = await settledMarkers();
   }
   const after = Date.now();
   expect(markers).toHaveLength(1);

@@ -1,14 +1,19 @@
 /**
- * A memory store's `store.json` for tests: read with the store's own reader (`deserializeState`),
- * or one namespace of it edited as raw JSON, to write what an older store wrote.
+ * A memory store's data folder for tests: read with the store's own reader (`store.json` and the
+ * settlement marker journal), or one namespace of `store.json` edited as raw JSON, to write what
+ * an older store wrote.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { deserializeState, type NamespaceState } from '../../../store/memory-state.js';
+import type { NamespaceState } from '../../../store/memory-state.js';
+import { readMemoryStoreFolder } from '../../../store/read-memory-store-folder.js';
 
-/** The namespace as the store reads the file; throws when the file has no such namespace. */
-export function readStoredNamespace(file: string, namespace: string): NamespaceState {
-  const found = deserializeState(readFileSync(file, 'utf8')).state.namespaces.get(namespace);
-  if (found === undefined) throw new Error(`no namespace ${namespace} in ${file}`);
+/** The namespace as the store reads its folder; throws when the folder has no such namespace. */
+export async function readStoredNamespace(
+  dataDir: string,
+  namespace: string,
+): Promise<NamespaceState> {
+  const found = (await readMemoryStoreFolder(dataDir)).state.namespaces.get(namespace);
+  if (found === undefined) throw new Error(`no namespace ${namespace} in ${dataDir}`);
   return found;
 }
 

@@ -2,7 +2,7 @@
  * The store contract against the memory store, plain and reloaded from disk before every call,
  * plus its persistence: atomic file, debounced writes, reload on start.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,7 @@ import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
 import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
+import { SETTLED_MARKERS_FOLDER } from '../../../store/settled-marker-journal.js';
 import { editStoredNamespace } from './memory-store-file.js';
 import { admission, settlement, tenant } from './store-fixtures.js';
 
@@ -116,7 +117,7 @@ describe('memory store persistence', () => {
     await store.settle(settlement({ ...who, now: Date.now() }, { costNano: 9 }));
     expect(readdirSync(dataDir)).toEqual([]);
     await store.close();
-    expect(readdirSync(dataDir)).toEqual([MEMORY_STORE_FILE]);
+    expect(readdirSync(dataDir).sort()).toEqual([SETTLED_MARKERS_FOLDER, MEMORY_STORE_FILE]);
     await expect(store.ping()).rejects.toSatisfy((error) => StoreUnavailableError.is(error));
     const reopened = await createMemoryStore({ dataDir });
     expect((await reopened.accountCounters(who.namespace)).spentNano).toBe(9);
@@ -133,6 +134,71 @@ describe('memory store persistence', () => {
     await volatile.close();
     const again = await createStore({});
     expect(await again.getAccount('x')).toBeNull();
+    await again.close();
+  });
+
+  it('keeps store.json the size of its keys, not of its traffic: markers go to the journal', async () => {
+    const dataDir = dataFolder();
+    const file = join(dataDir, MEMORY_STORE_FILE);
+    const store = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    const who = await tenant(store);
+    const now = Date.now();
+    const settleMany = async (on: Store, count: number): Promise<string[]> => {
+      const ids: string[] = [];
+      for (let index = 0; index < count; index++) {
+        const request = settlement({ ...who, now }, { costNano: 1 });
+        await on.settle(request);
+        ids.push(request.requestId);
+      }
+      return ids;
+    };
+    const [first] = await settleMany(store, 10);
+    await store.close();
+    const textAfterTen = readFileSync(file, 'utf8');
+    const reopened = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    await settleMany(reopened, 2_000);
+    await reopened.close();
+    const journalLines = readdirSync(join(dataDir, SETTLED_MARKERS_FOLDER))
+      .map((name) => readFileSync(join(dataDir, SETTLED_MARKERS_FOLDER, name), 'utf8'))
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(journalLines).toHaveLength(2_010);
+    // Without a recorder here every record stays queued in the file; the rest must not grow.
+    const withoutQueue = (text: string): number =>
+      JSON.stringify({ ...(JSON.parse(text) as object), queue: [] }).length;
+    expect(withoutQueue(readFileSync(file, 'utf8'))).toBeLessThan(withoutQueue(textAfterTen) + 200);
+    // The first call's marker came back from the journal: its retry is refused after a restart.
+    const again = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    const retry = settlement({ ...who, now }, { requestId: first ?? '', costNano: 1 });
+    expect(await again.settle(retry)).toEqual({ applied: false });
+    expect((await again.accountCounters(who.namespace)).spentNano).toBe(2_010);
+    await again.close();
+  });
+
+  it('moves the markers of a file written before the journal into it', async () => {
+    const dataDir = dataFolder();
+    const file = join(dataDir, MEMORY_STORE_FILE);
+    const store = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    const who = await tenant(store);
+    const now = Date.now();
+    const settled = settlement({ ...who, now }, { costNano: 7 });
+    await store.settle(settled);
+    await store.close();
+    // As a version 2 store wrote it: the markers inside the file, no journal.
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { version: number };
+    writeFileSync(file, JSON.stringify({ ...stored, version: 2 }));
+    editStoredNamespace(file, who.namespace, (fields) => {
+      fields.settled = { $map: [[settled.requestId, now + 900_000]] };
+    });
+    rmSync(join(dataDir, SETTLED_MARKERS_FOLDER), { recursive: true });
+    const upgraded = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    expect(await upgraded.settle(settled)).toEqual({ applied: false });
+    await upgraded.close();
+    expect(readdirSync(join(dataDir, SETTLED_MARKERS_FOLDER))).toHaveLength(1);
+    const again = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    expect(await again.settle(settled)).toEqual({ applied: false });
+    expect((await again.accountCounters(who.namespace)).spentNano).toBe(7);
     await again.close();
   });
 });

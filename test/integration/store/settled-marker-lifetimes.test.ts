@@ -14,6 +14,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createMemoryStore, MEMORY_STORE_FILE } from '../../../store/memory-store.js';
 import { createRedisKeyNames } from '../../../store/redis-key-names.js';
 import { createRedisStore } from '../../../store/redis-store.js';
+import { SETTLED_MARKERS_FOLDER } from '../../../store/settled-marker-journal.js';
 import {
   LEASE_CHARGE_MARKER_TTL_MS,
   MIN_SETTLEMENT_MARKER_TTL_MS,
@@ -115,7 +116,7 @@ describe('memory store file', () => {
     expect(await store.settle(again)).toEqual({ applied: false });
     const late = await settleOne(store, who, now + 2_000 + lifetime + 1);
     await store.close();
-    const ns = readStoredNamespace(join(dataDir, MEMORY_STORE_FILE), who.namespace);
+    const ns = await readStoredNamespace(dataDir, who.namespace);
     expect([...ns.settled.keys()]).toEqual([late]);
     // The charge marker outlives both, and still refuses a late settlement after a reload.
     expect([...ns.charged.keys()]).toEqual([charged]);
@@ -136,16 +137,19 @@ describe('memory store file', () => {
     const requestId = await settleOne(store, who, now);
     await store.close();
     const file = join(dataDir, MEMORY_STORE_FILE);
-    expect([...readStoredNamespace(file, who.namespace).settled.keys()]).toEqual([requestId]);
-    // As written before: one `settled` map of 7-day markers, no `charged` map.
+    expect([...(await readStoredNamespace(dataDir, who.namespace)).settled.keys()]).toEqual([
+      requestId,
+    ]);
+    // As written before: one `settled` map of 7-day markers, no `charged` map, no marker journal.
     editStoredNamespace(file, who.namespace, (fields) => {
       delete fields.charged;
       fields.settled = { $map: [[requestId, now + LEASE_CHARGE_MARKER_TTL_MS]] };
     });
+    rmSync(join(dataDir, SETTLED_MARKERS_FOLDER), { recursive: true });
     const reopened = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
     expect((await reopened.accountCounters(who.namespace)).spentNano).toBe(25);
     await reopened.close();
-    const rewritten = readStoredNamespace(file, who.namespace);
+    const rewritten = await readStoredNamespace(dataDir, who.namespace);
     expect([...rewritten.settled.keys()]).toEqual([]);
     expect([...rewritten.charged.keys()]).toEqual([]);
   });
