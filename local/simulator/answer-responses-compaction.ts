@@ -1,5 +1,5 @@
 /**
- * OpenAI remote compaction on the fake, in both forms the real API serves (wire-formats.md 2.7):
+ * OpenAI remote compaction on the fake, in both forms the real API serves (wire-formats.md 2.6):
  *
  * - `POST /v1/responses/compact`: one JSON `response.compaction` object, `output` = the request's
  *   user messages followed by exactly one `compaction` item, and the pass's `usage`.

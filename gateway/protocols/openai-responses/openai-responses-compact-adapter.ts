@@ -1,5 +1,5 @@
 /**
- * `POST /v1/responses/compact`, OpenAI remote compaction (wire-formats.md section 2.7): passed
+ * `POST /v1/responses/compact`, OpenAI remote compaction (wire-formats.md section 2.6): passed
  * through to the upstream's own `/v1/responses/compact` as a Responses call is (model in the JSON
  * body, Bearer credential, the raw bytes unless a model override rewrites them). The reply is one
  * JSON `response.compaction` object whose top-level `usage` the Responses usage reader meters, so
