@@ -64,14 +64,15 @@ describe('the v2 form: /v1/responses ending with compaction_trigger', () => {
     for await (const event of stream) events.push(event);
     const done = events.filter((event) => event.type === 'response.output_item.done');
     expect(done).toHaveLength(1);
-    expect(done[0]?.item).toMatchObject({
-      type: 'compaction',
-      encrypted_content: expect.any(String),
-    });
+    const item = done[0]?.item as { type?: unknown; encrypted_content?: unknown } | undefined;
+    expect(item?.type).toBe('compaction');
+    expect(typeof item?.encrypted_content).toBe('string');
     const completed = events.at(-1);
     expect(completed?.type).toBe('response.completed');
     expect(completed?.response?.output).toEqual([]);
-    expect(completed?.response).toMatchObject({ usage: { input_tokens: expect.any(Number) } });
+    const usage = (completed?.response as { usage?: { input_tokens?: unknown } } | undefined)
+      ?.usage;
+    expect(usage?.input_tokens).toBeGreaterThan(0);
     expect(events.some((event) => event.type === 'response.output_text.delta')).toBe(false);
   });
 

@@ -54,10 +54,13 @@ beforeAll(() => ensureTestClients(), CLIENTS_INSTALL_TIMEOUT_MS + 10_000);
 
 beforeAll(async () => {
   store = await openStore('redis', inject('redisUrl'));
+  closers.push(() => store.close());
   fake = await startFakeProvider({ keepRequests: 1_000 });
+  closers.push(() => fake.close());
   await writeUpstreams(store, { secrets, baseURL: fake.url });
   await writeAccount(store, namespace);
   app = buildGateway(store, secrets);
+  closers.push(() => app.close());
   app.addHook('onRequest', async (request) => {
     await Promise.resolve();
     calls.push(`${request.method} ${request.url}`);
@@ -65,10 +68,11 @@ beforeAll(async () => {
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
+/** Each started part's close, in reverse order (a failed install leaves none to close). */
+const closers: (() => Promise<unknown>)[] = [];
+
 afterAll(async () => {
-  await app?.close();
-  await fake?.close();
-  await store?.close();
+  for (const close of closers.reverse()) await close();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 

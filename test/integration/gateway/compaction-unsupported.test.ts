@@ -90,7 +90,8 @@ describe('an upstream without a compaction endpoint', () => {
       param: null,
     });
     expect(fake.requests.at(-1)?.path).toBe('/no-compaction/v1/responses/compact');
-    const requestId = error.headers?.get('x-tollgate-request-id') ?? '';
+    const headers = error.headers as Headers | undefined;
+    const requestId = headers?.get('x-tollgate-request-id') ?? '';
     const record = await settledRecord(store, namespace, requestId);
     expect(record).toMatchObject({ costNano: 0, upstream: 'no-compact-prefix' });
   });
