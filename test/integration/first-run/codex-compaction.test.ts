@@ -49,6 +49,8 @@ let app: FastifyInstance;
 let base: string;
 /** Every call that reached the gateway: method and path. */
 const calls: string[] = [];
+/** The request id of each call whose input ended with `compaction_trigger`, as admitted. */
+const compactionCalls: string[] = [];
 
 beforeAll(() => ensureTestClients(), CLIENTS_INSTALL_TIMEOUT_MS + 10_000);
 
@@ -64,6 +66,15 @@ beforeAll(async () => {
   app.addHook('onRequest', async (request) => {
     await Promise.resolve();
     calls.push(`${request.method} ${request.url}`);
+  });
+  app.addHook('onResponse', async (request) => {
+    await Promise.resolve();
+    const input = (request.tollgate.admitted?.context.json as { input?: unknown } | undefined)
+      ?.input;
+    const last: unknown = Array.isArray(input) ? input.at(-1) : undefined;
+    if ((last as { type?: unknown } | undefined)?.type === 'compaction_trigger') {
+      compactionCalls.push(request.tollgate.requestId);
+    }
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -159,6 +170,7 @@ describe('Codex CLI through a session that compacts', () => {
   it('remote compaction (v2): the trigger reaches the upstream, the session goes on, each call billed once', async () => {
     const key = await createKey(store, secrets, { platform: 'OpenAI', namespace });
     calls.length = 0;
+    compactionCalls.length = 0;
     fake.reset();
     await session(codexHome('azure'), key.value);
 
@@ -179,6 +191,11 @@ describe('Codex CLI through a session that compacts', () => {
     const { records, usedNano } = await billing(key.policy.keyUid, calls.length);
     expect(records).toHaveLength(calls.length);
     expect(new Set(records.map((record) => record.requestId)).size).toBe(records.length);
+    // Each compaction the upstream saw is one admitted call with its own record.
+    expect(compactionCalls).toHaveLength(compactions.length);
+    for (const requestId of compactionCalls) {
+      expect(records.filter((record) => record.requestId === requestId)).toHaveLength(1);
+    }
     for (const record of records) {
       expect(record).toMatchObject({ status: 200, stream: true, accuracy: 'exact' });
       expect(record.costNano).toBeGreaterThan(0);
