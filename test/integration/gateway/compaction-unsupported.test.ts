@@ -2,8 +2,9 @@
  * Remote compaction where it cannot be served, through the official `openai` SDK: an upstream
  * without a compact endpoint (its 404 "Invalid URL", a framework's `Not Found`, a 405) is
  * answered 501 `TG_COMPACTION_UNSUPPORTED` in the OpenAI shape and costs nothing; a 404 about
- * the request itself (`model_not_found`) passes on as sent; the Antigravity platform, which has
- * no Responses API, answers the same refusal after the key checks; a wrong method is a 405.
+ * the request itself (`model_not_found`) passes on as sent, and so does an upstream's refusal of
+ * the v2 form's `compaction_trigger`; the Antigravity platform, which has no Responses API,
+ * answers the same refusal after the key checks; a wrong method is a 405.
  */
 import type { FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
@@ -121,6 +122,32 @@ describe('an upstream without a compaction endpoint', () => {
     const error = await compactThrough(key.value);
     expect(error.status).toBe(404);
     expect(error.error).toEqual(body.error);
+  });
+});
+
+describe('the v2 form on an upstream that refuses compaction_trigger', () => {
+  it('gets the upstream refusal, OpenAI-shaped, as sent', async () => {
+    const refusal = {
+      error: {
+        message: "Invalid value: 'compaction_trigger'.",
+        type: 'invalid_request_error',
+        param: 'input[1].type',
+        code: 'invalid_value',
+      },
+    };
+    const key = await keyFor('no-trigger', await answering(400, JSON.stringify(refusal)));
+    const client = new OpenAI({ apiKey: key.value, baseURL: `${base}/v1`, maxRetries: 0 });
+    const input = [
+      { role: 'user' as const, content: 'hi' },
+      { type: 'compaction_trigger' as const },
+    ];
+    const error = await client.responses
+      .create({ model: 'gpt-5.5', input, stream: true })
+      .then(() => null)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toEqual(refusal.error);
   });
 });
 
