@@ -156,6 +156,12 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: 'WebSocket mode is not supported. Use HTTP with server-sent events instead.',
   },
+  TG_COMPACTION_UNSUPPORTED: {
+    status: 501,
+    retryable: false,
+    message:
+      "Remote compaction (POST /v1/responses/compact) is not available through this key's group: its upstream does not serve it, or the platform has no Responses API. Compact locally instead.",
+  },
   TG_CLIENT_CLOSED: {
     status: 499,
     retryable: false,

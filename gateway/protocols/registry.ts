@@ -47,6 +47,7 @@ import {
   extractOpenAIResponsesUsage,
 } from './openai-responses/convert-openai-responses-usage.js';
 import { openAIResponsesAdapter } from './openai-responses/openai-responses-adapter.js';
+import { openAIResponsesCompactAdapter } from './openai-responses/openai-responses-compact-adapter.js';
 import { renderOpenAIError } from './openai-responses/render-openai-error.js';
 import {
   renderOpenAIModel,
@@ -57,6 +58,8 @@ import {
 export const ADAPTERS = {
   anthropicMessages: anthropicMessagesAdapter,
   openAIResponses: openAIResponsesAdapter,
+  /** Remote compaction (`/v1/responses/compact`): the Responses pass-through, one JSON reply. */
+  openAIResponsesCompact: openAIResponsesCompactAdapter,
   /** Chat Completions: translated over Responses, or native, as the upstream says. */
   openAIChat: openAIChatAdapter,
   geminiGenerateContent: geminiGenerateContentAdapter,

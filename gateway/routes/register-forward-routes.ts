@@ -1,6 +1,6 @@
 /**
- * The forwarded generation routes: pass-through (Anthropic Messages, OpenAI Responses, Gemini
- * generateContent family) and translated (Chat Completions over Responses; the Antigravity
+ * The forwarded generation routes: pass-through (Anthropic Messages, OpenAI Responses and its
+ * remote compaction, Gemini generateContent family) and translated (Chat Completions over Responses; the Antigravity
  * messages and v1beta routes over the Antigravity envelope).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,6 +33,14 @@ const antigravityMessages: RouteProfile = {
   forwarded: true,
 };
 const antigravityGemini: RouteProfile = { ...ROUTE_PROFILES.antigravityGemini, forwarded: true };
+/**
+ * The Antigravity platform has no Responses API, so no compaction: Codex pointed at `/antigravity`
+ * is told so in the OpenAI shape (after the key checks) instead of a bare 404.
+ */
+const antigravityCompact: RouteProfile = {
+  ...ROUTE_PROFILES.antigravityMessages,
+  errorShape: 'openai',
+};
 
 const forwardRoutes: ForwardRoute[] = [
   {
@@ -49,6 +57,11 @@ const forwardRoutes: ForwardRoute[] = [
     path: '/v1/responses',
     profile: ROUTE_PROFILES.openaiForward,
     adapter: ADAPTERS.openAIResponses,
+  },
+  {
+    path: '/v1/responses/compact',
+    profile: ROUTE_PROFILES.openaiForward,
+    adapter: ADAPTERS.openAIResponsesCompact,
   },
   {
     path: '/v1/chat/completions',
@@ -115,6 +128,9 @@ export function registerForwardRoutes(
       forwardHandler(dependencies, route.adapter),
     );
   }
+  app.post('/antigravity/v1/responses/compact', { config: { profile: antigravityCompact } }, () =>
+    Promise.reject(new GatewayError('TG_COMPACTION_UNSUPPORTED')),
+  );
   // Codex probes `/v1/responses` over WebSocket first; refuse fast so it falls back to HTTP.
   app.get('/v1/responses', () => Promise.reject(new GatewayError('TG_WEBSOCKET_UNSUPPORTED')));
 }

@@ -1,7 +1,8 @@
 /**
- * Which answer a request gets, by path: Anthropic, OpenAI, Gemini, Antigravity and the
- * OAuth token endpoint. `/v1/models` answers in Anthropic's shape when the caller sends
- * `anthropic-version` or `x-api-key`, else in OpenAI's (wire-formats.md 7).
+ * Which answer a request gets, by path: Anthropic, OpenAI (Responses, its remote compaction in
+ * both forms, Chat Completions), Gemini, Antigravity and the OAuth token endpoint. `/v1/models`
+ * answers in Anthropic's shape when the caller sends `anthropic-version` or `x-api-key`, else in
+ * OpenAI's (wire-formats.md 7).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import {
@@ -17,7 +18,12 @@ import {
 } from './answer-gemini-generate-content.js';
 import { answerOpenAIChat, answerOpenAIModels } from './answer-openai-chat.js';
 import { answerOpenAIResponses } from './answer-openai-responses.js';
-import type { FakeCall } from './fake-call.js';
+import {
+  answerCompactionTrigger,
+  answerResponsesCompact,
+  endsWithCompactionTrigger,
+} from './answer-responses-compaction.js';
+import { bodyFields, type FakeCall } from './fake-call.js';
 
 export type FakeRoutePlatform = 'anthropic' | 'openai' | 'google' | 'antigravity' | 'oauth';
 
@@ -63,7 +69,18 @@ export function routeFakeRequest(request: {
   if (path === '/v1/messages/count_tokens') {
     return { platform: 'anthropic', answer: answerAnthropicCountTokens };
   }
-  if (path === '/v1/responses') return { platform: 'openai', answer: answerOpenAIResponses };
+  if (path === '/v1/responses') {
+    return {
+      platform: 'openai',
+      answer: (call) =>
+        endsWithCompactionTrigger(bodyFields(call).input)
+          ? answerCompactionTrigger(call)
+          : answerOpenAIResponses(call),
+    };
+  }
+  if (path === '/v1/responses/compact') {
+    return { platform: 'openai', answer: answerResponsesCompact };
+  }
   if (path === '/v1/chat/completions') return { platform: 'openai', answer: answerOpenAIChat };
   const gemini = GEMINI_METHOD.exec(path);
   if (gemini !== null) {

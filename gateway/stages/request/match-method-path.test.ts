@@ -7,6 +7,8 @@ describe('allowedMethods', () => {
     ['/v1/messages/count_tokens?beta=true', 'POST'],
     ['/v1/chat/completions', 'POST'],
     ['/v1/responses', 'POST'],
+    ['/v1/responses/compact', 'POST'],
+    ['/antigravity/v1/responses/compact', 'POST'],
     ['/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', 'POST'],
     ['/antigravity/v1/messages', 'POST'],
     ['/antigravity/v1beta/models/gemini-3-pro:countTokens', 'POST'],

@@ -5,7 +5,8 @@
 const postPaths = [
   /^\/(antigravity\/)?v1\/messages(\/count_tokens)?$/,
   /^\/(antigravity\/)?v1beta\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)$/,
-  /^\/v1\/(responses|chat\/completions)$/,
+  /^\/v1\/(responses|responses\/compact|chat\/completions)$/,
+  /^\/antigravity\/v1\/responses\/compact$/,
 ];
 
 const getPaths = [

@@ -10,6 +10,8 @@ export interface RouteCase {
   shape: Shape;
   forwarded: boolean;
   okStatus: number;
+  /** The code of a valid key's answer when the gateway answers itself with an error. */
+  okCode?: string;
   request: (key: string | null) => InjectOptions;
 }
 
@@ -89,6 +91,29 @@ export const routes: RouteCase[] = [
     forwarded: true,
     okStatus: 200,
     request: (key) => post('/v1/responses', openaiBody, withKey('authorization', key, 'Bearer ')),
+  },
+  {
+    name: 'POST /v1/responses/compact bearer',
+    platforms: ['OpenAI'],
+    shape: 'openai',
+    forwarded: true,
+    okStatus: 200,
+    request: (key) =>
+      post('/v1/responses/compact', openaiBody, withKey('authorization', key, 'Bearer ')),
+  },
+  {
+    name: 'POST /antigravity/v1/responses/compact bearer (no compaction there)',
+    platforms: ['Antigravity'],
+    shape: 'openai',
+    forwarded: false,
+    okStatus: 501,
+    okCode: 'TG_COMPACTION_UNSUPPORTED',
+    request: (key) =>
+      post(
+        '/antigravity/v1/responses/compact',
+        openaiBody,
+        withKey('authorization', key, 'Bearer '),
+      ),
   },
   {
     name: 'GET /v1/models openai bearer',
