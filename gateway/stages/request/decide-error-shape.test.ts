@@ -44,6 +44,7 @@ describe('decideErrorShape', () => {
       decideErrorShape({ profile: null, keyPlatform: null, hints: hints(path, headers) });
     expect(guess('/v1beta/nope?key=x')).toBe('google');
     expect(guess('/antigravity/v1/nope')).toBe('anthropic');
+    expect(guess('/antigravity/v1/responses/compact')).toBe('openai');
     expect(guess('/v1/chat/nope')).toBe('openai');
     expect(guess('/antigravity/nope')).toBe('google');
     expect(guess('/nope', { 'x-api-key': 'k' })).toBe('anthropic');

@@ -43,6 +43,8 @@ function shapeForPlatform(platform: Platform): ErrorShape {
 function guessErrorShape(hints: ShapeHints): ErrorShape {
   const path = hints.path.split('?')[0] ?? '';
   if (path.startsWith('/v1beta') || path.startsWith('/antigravity/v1beta')) return 'google';
+  // Remote compaction under /antigravity is an OpenAI call (answered TG_COMPACTION_UNSUPPORTED).
+  if (path.startsWith('/antigravity/v1/responses')) return 'openai';
   if (path.startsWith('/v1/messages') || path.startsWith('/antigravity/v1/')) return 'anthropic';
   if (path.startsWith('/v1/responses') || path.startsWith('/v1/chat')) return 'openai';
   if (path === '/antigravity/models') return 'openai';
