@@ -1,7 +1,8 @@
 /**
- * `npx tsx bench/macro/probe-local-mode.ts [rates] [seconds] [--root DIR] [--redis] [-- node flags]`:
+ * `npx tsx bench/macro/probe-local-mode.ts [rates] [seconds] [--root DIR] [--redis] [--streamed] [--held-markers N] [-- node flags]`:
  * `tollgate local` as `npm start` runs it (memory store and embedded PGlite ledger by default; with
- * `--redis`, a private Redis) under open loops of non-streamed Chat Completions, one per rate
+ * `--redis`, a private Redis) under open loops of Chat Completions (non-streamed; with `--streamed`,
+ * streams of 20 events), one per rate
  * (`200,500,1000` by default, `seconds` each, 10 by default). The local process is pinned to one
  * core, the bench's mock upstream and load generator to the other. Its key, Group and Upstream (at
  * the mock upstream) are applied with kubectl, as a user would. For each rate it prints the
@@ -219,7 +220,7 @@ for (
   if (Date.now() > until) throw new Error(`the probe key was never admitted: ${answer}`);
   await new Promise((done) => setTimeout(done, 200));
 }
-const kind = { platform: 'openai' as const, stream: false, chat: true };
+const kind = { platform: 'openai' as const, stream: own.includes('--streamed'), chat: true };
 const credentials = { anthropic: KEY, openai: KEY, gemini: KEY };
 const drive = (load: Record<string, unknown>) =>
   driveLoad(loadgen, { url: gatewayUrl, kind, credentials, load });
