@@ -1,17 +1,14 @@
 /**
  * Anthropic Messages on the fake: `POST /v1/messages` (JSON, or SSE with `event:` lines in the real
  * order: message_start, content blocks, ping, message_delta with cumulative usage, message_stop),
- * `POST /v1/messages/count_tokens`, `GET /v1/models`, `GET /v1/models/{id}`.
+ * `POST /v1/messages/count_tokens`, `GET /v1/models`, `GET /v1/models/{id}`. A reply that calls a
+ * tool (answer-tool-calls.ts) adds a `tool_use` block after the text (streamed: content_block_start
+ * with `input: {}`, one input_json_delta, content_block_stop) and stops with `tool_use`.
  */
-import {
-  computeFakeAnswer,
-  contentText,
-  FAKE_TOOL_ARGUMENTS,
-  firstToolName,
-  wantsToolCall,
-  type FakeAnswer,
-} from './compute-fake-answer.js';
+import { planToolTurn, toolCallIds, type FakeToolCall } from './answer-tool-calls.js';
+import { computeFakeAnswer, type FakeAnswer } from './compute-fake-answer.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
+import { readAnthropicConversation } from './read-tool-conversation.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
 const MODELS = [
@@ -19,15 +16,6 @@ const MODELS = [
   'claude-opus-4-5-20251101',
   'claude-haiku-4-5-20251001',
 ];
-
-function lastUserText(messages: unknown): string {
-  if (!Array.isArray(messages)) return '';
-  const users = messages.filter(
-    (message: unknown) => (message as { role?: unknown } | null)?.role === 'user',
-  );
-  const last = users.at(-1) as { content?: unknown } | undefined;
-  return contentText(last?.content);
-}
 
 function usageOf(answer: FakeAnswer, outputTokens: number): Record<string, unknown> {
   return {
@@ -43,24 +31,26 @@ function usageOf(answer: FakeAnswer, outputTokens: number): Record<string, unkno
   };
 }
 
-function prepare(call: FakeCall): { answer: FakeAnswer; toolName: string | null } {
+function prepare(call: FakeCall): { answer: FakeAnswer; tool: FakeToolCall | null } {
   const body = bodyFields(call);
   const model = typeof body.model === 'string' ? body.model : 'claude-fake';
-  const answer = computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
-  const toolCall = wantsToolCall({ tools: body.tools, lastUserText: lastUserText(body.messages) });
-  return { answer, toolName: toolCall ? firstToolName(body.tools) : null };
+  const turn = planToolTurn(readAnthropicConversation(body), model);
+  const { bodyBytes, behaviour } = call;
+  const answer = computeFakeAnswer({ model, bodyBytes, behaviour, deltas: turn.deltas });
+  return { answer, tool: turn.call };
 }
 
 export async function answerAnthropicMessages(call: FakeCall): Promise<void> {
-  const { answer, toolName } = prepare(call);
+  const { answer, tool } = prepare(call);
+  const toolName = tool === null ? null : tool.name;
   const omitUsage = call.behaviour.omitUsage === true;
   const output = answer.textTokens + answer.reasoning;
   const stopReason = toolName === null ? 'end_turn' : 'tool_use';
   const toolBlock = {
     type: 'tool_use',
-    id: 'toolu_fake_1',
+    id: tool === null ? '' : toolCallIds(tool).anthropic,
     name: toolName,
-    input: FAKE_TOOL_ARGUMENTS,
+    input: tool?.arguments ?? {},
   };
   if (bodyFields(call).stream !== true) {
     await sendJson(call.write, {
@@ -104,7 +94,7 @@ export async function answerAnthropicMessages(call: FakeCall): Promise<void> {
       event({
         type: 'content_block_delta',
         index: 1,
-        delta: { type: 'input_json_delta', partial_json: JSON.stringify(FAKE_TOOL_ARGUMENTS) },
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(toolBlock.input) },
       }),
       event({ type: 'content_block_stop', index: 1 }),
     );

@@ -7,7 +7,7 @@ import {
   fakeAnswerFor,
   GOOGLE_STREAM_ERROR,
   geminiResponses,
-  geminiToolName,
+  geminiToolTurn,
 } from './answer-gemini-generate-content.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
@@ -22,19 +22,20 @@ export interface FakeOAuthSettings {
 export async function answerAntigravity(call: FakeCall, method: string): Promise<void> {
   const body = bodyFields(call);
   const model = typeof body.model === 'string' ? body.model : 'gemini-fake';
-  const answer = fakeAnswerFor(call, model);
+  const inner = body.request;
+  const turn =
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? geminiToolTurn(inner as Record<string, unknown>, model)
+      : undefined;
+  const answer = fakeAnswerFor(call, model, turn);
   if (method === 'countTokens') {
     await sendJson(call.write, { status: 200, body: { totalTokens: answer.inputTotal } });
     return;
   }
   const streamed = method === 'streamGenerateContent';
   const omitUsage = call.behaviour.omitUsage === true;
-  const inner = body.request;
-  const toolName =
-    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
-      ? geminiToolName(inner as Record<string, unknown>)
-      : null;
-  const wrapped = geminiResponses({ answer, streamed, omitUsage, toolName }).map((response) => ({
+  const tool = turn?.call ?? null;
+  const wrapped = geminiResponses({ answer, streamed, omitUsage, tool }).map((response) => ({
     response,
     traceId: 'fake-trace-1',
   }));

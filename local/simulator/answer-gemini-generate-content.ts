@@ -1,19 +1,14 @@
 /**
  * Gemini API on the fake: `:generateContent`, `:streamGenerateContent` (data-only SSE with `alt=sse`,
  * otherwise one JSON array written in pieces), `:countTokens`, `GET /v1beta/models` and
- * `GET /v1beta/models/{m}`. With function declarations and a last user text saying "use tool", the
- * last chunk also carries a `functionCall`. Stream chunks carry cumulative `usageMetadata`; the last has the
+ * `GET /v1beta/models/{m}`. When the reply calls a tool (answer-tool-calls.ts), the last chunk
+ * also carries a `functionCall` part (no `id`: clients make their own). Stream chunks carry cumulative `usageMetadata`; the last has the
  * `finishReason` and the final counts (thoughts separate from candidates, cached inside the prompt).
  */
-import {
-  computeFakeAnswer,
-  contentText,
-  FAKE_TOOL_ARGUMENTS,
-  firstToolName,
-  wantsToolCall,
-  type FakeAnswer,
-} from './compute-fake-answer.js';
+import { planToolTurn, type FakeToolCall, type FakeToolTurn } from './answer-tool-calls.js';
+import { computeFakeAnswer, type FakeAnswer } from './compute-fake-answer.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
+import { readGeminiConversation } from './read-tool-conversation.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
 const MODELS = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-3-pro-preview'];
@@ -39,7 +34,7 @@ export function geminiResponses(options: {
   streamed: boolean;
   omitUsage: boolean;
   /** When set, the last chunk also carries a `functionCall` of this tool. */
-  toolName: string | null;
+  tool: FakeToolCall | null;
 }): Record<string, unknown>[] {
   const { answer } = options;
   const pieces = options.streamed ? answer.deltas : [answer.text];
@@ -48,8 +43,9 @@ export function geminiResponses(options: {
     soFar += text;
     const final = index === pieces.length - 1;
     const candidates = final ? answer.textTokens : Math.ceil(soFar.length / 4);
-    const call = { functionCall: { name: options.toolName, args: FAKE_TOOL_ARGUMENTS } };
-    const parts = final && options.toolName !== null ? [{ text }, call] : [{ text }];
+    const { tool } = options;
+    const call = { functionCall: { name: tool?.name, args: tool?.arguments } };
+    const parts = final && tool !== null ? [{ text }, call] : [{ text }];
     return {
       candidates: [
         {
@@ -65,28 +61,25 @@ export function geminiResponses(options: {
   });
 }
 
-export function fakeAnswerFor(call: FakeCall, model: string): FakeAnswer {
-  return computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
+export function fakeAnswerFor(call: FakeCall, model: string, turn?: FakeToolTurn): FakeAnswer {
+  const { bodyBytes, behaviour } = call;
+  return computeFakeAnswer({ model, bodyBytes, behaviour, deltas: turn?.deltas ?? null });
 }
 
-/** The tool to call for a Gemini-shaped request (`contents`, `tools[].functionDeclarations`). */
-export function geminiToolName(request: Record<string, unknown>): string | null {
-  const contents = Array.isArray(request.contents) ? (request.contents as unknown[]) : [];
-  const last = contents.at(-1) as { role?: unknown; parts?: unknown } | undefined;
-  const lastUserText = last?.role === 'user' ? contentText(last.parts) : '';
-  return wantsToolCall({ tools: request.tools, lastUserText })
-    ? firstToolName(request.tools)
-    : null;
+/** The tool turn of a Gemini-shaped request (`contents`, `tools[].functionDeclarations`). */
+export function geminiToolTurn(request: Record<string, unknown>, model: string): FakeToolTurn {
+  return planToolTurn(readGeminiConversation(request), model);
 }
 
 export async function answerGeminiGenerate(
   call: FakeCall,
   options: { model: string; streamed: boolean },
 ): Promise<void> {
-  const answer = fakeAnswerFor(call, options.model);
+  const turn = geminiToolTurn(bodyFields(call), options.model);
+  const answer = fakeAnswerFor(call, options.model, turn);
   const omitUsage = call.behaviour.omitUsage === true;
-  const toolName = geminiToolName(bodyFields(call));
-  const responses = geminiResponses({ answer, streamed: options.streamed, omitUsage, toolName });
+  const tool = turn.call;
+  const responses = geminiResponses({ answer, streamed: options.streamed, omitUsage, tool });
   if (!options.streamed) {
     await sendJson(call.write, { status: 200, body: responses[0] });
     return;

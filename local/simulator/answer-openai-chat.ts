@@ -1,18 +1,13 @@
 /**
  * OpenAI Chat Completions and the OpenAI model list on the fake: `POST /v1/chat/completions` as JSON
  * or `chat.completion.chunk`s ending in `data: [DONE]`, with the usage chunk (`choices: []`) only
- * when `stream_options.include_usage` is set, and a tool call when the request has tools and the
- * last user message says "use tool"; `GET /v1/models`, `GET /v1/models/{id}`.
+ * when `stream_options.include_usage` is set, and `tool_calls` when the reply calls a tool
+ * (answer-tool-calls.ts); `GET /v1/models`, `GET /v1/models/{id}`.
  */
-import {
-  computeFakeAnswer,
-  contentText,
-  FAKE_TOOL_ARGUMENTS,
-  firstToolName,
-  wantsToolCall,
-  type FakeAnswer,
-} from './compute-fake-answer.js';
+import { planToolTurn, toolCallIds } from './answer-tool-calls.js';
+import { computeFakeAnswer, type FakeAnswer } from './compute-fake-answer.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
+import { readChatConversation } from './read-tool-conversation.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
 const CREATED = 1_753_343_279;
@@ -29,24 +24,19 @@ function chatUsage(answer: FakeAnswer): Record<string, unknown> {
   };
 }
 
-function chatToolName(body: Record<string, unknown>): string | null {
-  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
-  const last = messages.at(-1) as { role?: unknown; content?: unknown } | undefined;
-  const lastUserText = last?.role === 'user' ? contentText(last.content) : '';
-  return wantsToolCall({ tools: body.tools, lastUserText }) ? firstToolName(body.tools) : null;
-}
-
 export async function answerOpenAIChat(call: FakeCall): Promise<void> {
   const body = bodyFields(call);
   const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
-  const answer = computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
+  const turn = planToolTurn(readChatConversation(body), model);
+  const { bodyBytes, behaviour } = call;
+  const answer = computeFakeAnswer({ model, bodyBytes, behaviour, deltas: turn.deltas });
   const omitUsage = call.behaviour.omitUsage === true;
   const base = { id: 'chatcmpl-fake', created: CREATED, model };
-  const toolName = chatToolName(body);
+  const toolName = turn.call === null ? null : turn.call.name;
   const finishReason = toolName === null ? 'stop' : 'tool_calls';
-  const argumentsText = JSON.stringify(FAKE_TOOL_ARGUMENTS);
+  const argumentsText = JSON.stringify(turn.call?.arguments ?? {});
   const toolCall = {
-    id: 'call_fake_1',
+    id: turn.call === null ? '' : toolCallIds(turn.call).callId,
     type: 'function',
     function: { name: toolName, arguments: argumentsText },
   };

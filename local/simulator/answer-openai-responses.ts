@@ -2,28 +2,17 @@
  * OpenAI Responses on the fake: `POST /v1/responses` as JSON, or SSE with `event:` lines and
  * `sequence_number`s in the recorded order (created, in_progress, output_item.added,
  * content_part.added, output_text.delta x N, output_text.done, content_part.done, output_item.done,
- * completed with usage). With tools and a last user text saying "use tool", the output is one
- * function_call item instead.
+ * completed with usage). A reply that calls a tool (answer-tool-calls.ts) has one function_call
+ * item instead (streamed: output_item.added with empty arguments, function_call_arguments.delta and
+ * .done, output_item.done).
  */
-import {
-  computeFakeAnswer,
-  contentText,
-  FAKE_TOOL_ARGUMENTS,
-  firstToolName,
-  wantsToolCall,
-  type FakeAnswer,
-} from './compute-fake-answer.js';
+import { planToolTurn, toolCallIds, type FakeToolCall } from './answer-tool-calls.js';
+import { computeFakeAnswer, type FakeAnswer } from './compute-fake-answer.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
+import { readResponsesConversation } from './read-tool-conversation.js';
 import { sendFrames, sendJson, sseFrame } from './write-fake-response.js';
 
 const CREATED_AT = 1_768_560_502;
-
-function lastUserText(input: unknown): string {
-  if (typeof input === 'string') return input;
-  if (!Array.isArray(input)) return '';
-  const last = input.at(-1) as { role?: unknown; content?: unknown } | undefined;
-  return last?.role === 'user' ? contentText(last.content) : '';
-}
 
 export function responsesUsage(answer: FakeAnswer): Record<string, unknown> {
   const output = answer.textTokens + answer.reasoning;
@@ -36,14 +25,15 @@ export function responsesUsage(answer: FakeAnswer): Record<string, unknown> {
   };
 }
 
-function outputItem(answer: FakeAnswer, toolName: string | null): Record<string, unknown> {
-  if (toolName !== null) {
+function outputItem(answer: FakeAnswer, tool: FakeToolCall | null): Record<string, unknown> {
+  if (tool !== null) {
+    const ids = toolCallIds(tool);
     return {
       type: 'function_call',
-      id: 'fc_fake_1',
-      call_id: 'call_fake_1',
-      name: toolName,
-      arguments: JSON.stringify(FAKE_TOOL_ARGUMENTS),
+      id: ids.responsesItem,
+      call_id: ids.callId,
+      name: tool.name,
+      arguments: JSON.stringify(tool.arguments),
       status: 'completed',
     };
   }
@@ -76,7 +66,7 @@ function responseObject(options: {
   };
 }
 
-function streamFrames(call: FakeCall, answer: FakeAnswer, toolName: string | null): string[] {
+function streamFrames(call: FakeCall, answer: FakeAnswer, tool: FakeToolCall | null): string[] {
   let sequence = 0;
   const event = (data: Record<string, unknown>): string => {
     const frame = sseFrame({ ...data, sequence_number: sequence }, String(data.type));
@@ -84,12 +74,12 @@ function streamFrames(call: FakeCall, answer: FakeAnswer, toolName: string | nul
     return frame;
   };
   const started = responseObject({ answer, status: 'in_progress', output: [], usage: null });
-  const item = outputItem(answer, toolName);
+  const item = outputItem(answer, tool);
   const frames = [
     event({ type: 'response.created', response: started }),
     event({ type: 'response.in_progress', response: started }),
   ];
-  if (toolName !== null) {
+  if (tool !== null) {
     frames.push(
       event({
         type: 'response.output_item.added',
@@ -98,13 +88,13 @@ function streamFrames(call: FakeCall, answer: FakeAnswer, toolName: string | nul
       }),
       event({
         type: 'response.function_call_arguments.delta',
-        item_id: 'fc_fake_1',
+        item_id: item.id,
         output_index: 0,
         delta: String(item.arguments),
       }),
       event({
         type: 'response.function_call_arguments.done',
-        item_id: 'fc_fake_1',
+        item_id: item.id,
         output_index: 0,
         arguments: item.arguments,
       }),
@@ -142,11 +132,11 @@ function streamFrames(call: FakeCall, answer: FakeAnswer, toolName: string | nul
 export async function answerOpenAIResponses(call: FakeCall): Promise<void> {
   const body = bodyFields(call);
   const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
-  const answer = computeFakeAnswer({ model, bodyBytes: call.bodyBytes, behaviour: call.behaviour });
-  const toolCall = wantsToolCall({ tools: body.tools, lastUserText: lastUserText(body.input) });
-  const toolName = toolCall ? firstToolName(body.tools) : null;
+  const turn = planToolTurn(readResponsesConversation(body), model);
+  const { bodyBytes, behaviour } = call;
+  const answer = computeFakeAnswer({ model, bodyBytes, behaviour, deltas: turn.deltas });
   if (body.stream === true) {
-    const frames = streamFrames(call, answer, toolName);
+    const frames = streamFrames(call, answer, turn.call);
     await sendFrames(call.write, { contentType: 'text/event-stream', frames });
     return;
   }
@@ -158,7 +148,7 @@ export async function answerOpenAIResponses(call: FakeCall): Promise<void> {
     await sendJson(call.write, { status: 200, body: { ...failed, error } });
     return;
   }
-  const output = [outputItem(answer, toolName)];
+  const output = [outputItem(answer, turn.call)];
   await sendJson(call.write, {
     status: 200,
     body: responseObject({ answer, status: 'completed', output, usage }),

@@ -23,11 +23,15 @@ export function computeFakeAnswer(options: {
   model: string;
   bodyBytes: number;
   behaviour: FakeBehaviour;
+  /** The text deltas when not the usual ones (a tool session's answer, answer-tool-calls.ts). */
+  deltas?: string[] | null;
 }): FakeAnswer {
   const { behaviour } = options;
   const chunkCount = Math.max(1, behaviour.chunks ?? 3);
-  const deltas = [`FAKE_OK ${options.model}`];
-  for (let index = 1; index < chunkCount; index += 1) deltas.push(` part${index}`);
+  const deltas = options.deltas ?? [`FAKE_OK ${options.model}`];
+  if (options.deltas === undefined || options.deltas === null) {
+    for (let index = 1; index < chunkCount; index += 1) deltas.push(` part${index}`);
+  }
   const text = deltas.join('');
   const cacheRead = behaviour.cacheReadTokens ?? 0;
   const cacheWrite5m = behaviour.cacheWrite5mTokens ?? 0;
@@ -46,32 +50,7 @@ export function computeFakeAnswer(options: {
   };
 }
 
-/** True when the request asks for a tool call: it has tools and its last user text says "use tool". */
-export function wantsToolCall(options: { tools: unknown; lastUserText: string }): boolean {
-  return (
-    Array.isArray(options.tools) &&
-    options.tools.length > 0 &&
-    options.lastUserText.toLowerCase().includes('use tool')
-  );
-}
-
-/** The `name` of the first tool, wherever the platform keeps it. */
-export function firstToolName(tools: unknown): string {
-  if (!Array.isArray(tools)) return 'tool';
-  const first: unknown = tools[0];
-  if (typeof first !== 'object' || first === null) return 'tool';
-  const fields = first as {
-    name?: unknown;
-    function?: { name?: unknown };
-    functionDeclarations?: { name?: unknown }[];
-  };
-  if (typeof fields.name === 'string') return fields.name;
-  if (typeof fields.function?.name === 'string') return fields.function.name;
-  const declared = fields.functionDeclarations?.[0]?.name;
-  return typeof declared === 'string' ? declared : 'tool';
-}
-
-/** Arguments of every fake tool call. */
+/** Arguments of the tool call a "use tool" prompt gets (answer-tool-calls.ts). */
 export const FAKE_TOOL_ARGUMENTS = { query: 'FAKE_OK' };
 
 /** All text of a message content (a string, or parts with `text`). */
