@@ -115,6 +115,4 @@ export function registerForwardRoutes(
       forwardHandler(dependencies, route.adapter),
     );
   }
-  // Codex probes `/v1/responses` over WebSocket first; refuse fast so it falls back to HTTP.
-  app.get('/v1/responses', () => Promise.reject(new GatewayError('TG_WEBSOCKET_UNSUPPORTED')));
 }
