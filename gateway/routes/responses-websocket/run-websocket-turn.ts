@@ -89,12 +89,13 @@ export async function runWebsocketTurn(
     return result;
   }
   const parser = createServerSentEventParser();
-  let ended = false;
+  // Set by `handle`, read after the loop.
+  const seen = { end: false };
   const handle = (event: ServerSentEvent): void => {
     turn.send(event.data);
     const type = eventType(event);
     if (type === null) return;
-    if (terminalTypes.has(type)) ended = true;
+    if (terminalTypes.has(type)) seen.end = true;
     if (type === 'response.completed') result.completed = true;
     if (type === 'response.output_item.done') {
       const item = readJson(event.data)?.item;
@@ -106,7 +107,7 @@ export async function runWebsocketTurn(
   };
   for await (const chunk of stream) parser.feed(chunk).forEach(handle);
   parser.end().forEach(handle);
-  if (!ended) {
+  if (!seen.end) {
     const detail = 'The stream ended before response.completed.';
     turn.send(renderGatewayErrorEvent(new GatewayError('TG_UPSTREAM_ERROR', { detail })));
   }
