@@ -172,6 +172,7 @@ export const ERROR_CATALOGUE = {
   TG_WEBSOCKET_MESSAGE_LIMIT: {
     status: 429,
     retryable: true,
+    retryAfterSeconds: 1,
     message:
       'This WebSocket connection reached its message limit. Open a new connection to continue.',
   },

@@ -174,6 +174,19 @@ describe('turns on one connection', () => {
     expect(refusal?.status).toBe(409);
     client.socket.close();
   });
+  it('ends a turn whose client leaves mid-stream like a closed HTTP call: one record', async () => {
+    const { value, policy } = await newKey();
+    fake.setBehaviour({ chunkGapMs: 200, chunks: 10 });
+    const client = await openResponsesSocket(base, bearer(value));
+    client.socket.send(JSON.stringify(create([userText('long')])));
+    expect((await client.next()).type).toBe('response.created');
+    client.socket.terminate();
+    const [record] = await recordsOf(policy.keyUid, 1);
+    expect(record?.status).toBe(200);
+    expect(await store.keyCounters(namespace, policy.keyUid, Date.now())).toMatchObject({
+      reservedNano: 0,
+    });
+  });
 });
 
 describe('refusals', () => {
