@@ -18,6 +18,7 @@ import type { WebsocketMetrics } from '../../metrics/websocket-metrics.js';
 import { ROUTE_PROFILES } from '../../stages/request/route-profile.js';
 import '../../stages/request/route-config.js';
 import { buildTurnHeaders } from './build-turn-headers.js';
+import { asksForWebsocket, handBackUpgrade } from './hand-back-upgrade.js';
 import {
   serveWebsocketConnection,
   type ConnectionLimits,
@@ -97,6 +98,10 @@ export function registerResponsesWebsocket(
   }
 
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!asksForWebsocket(request)) {
+      handBackUpgrade(app.server, { request, socket, head });
+      return;
+    }
     socket.on('error', () => socket.destroy());
     upgrade(request, socket, head).catch((error: unknown) => {
       app.log.error({ err: error }, 'websocket upgrade failed');

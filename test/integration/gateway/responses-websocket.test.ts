@@ -24,6 +24,7 @@ import {
   type KeyOptions,
 } from '../../support/gateway-fixture.js';
 import { openResponsesSocket, refusedUpgrade } from '../../support/responses-websocket-client.js';
+import { exchange } from './raw-http.js';
 
 const secrets = newSecrets();
 const namespace = 'team-websocket';
@@ -235,6 +236,40 @@ describe('refusals', () => {
     const response = await fetch(`${base}/v1/responses`, { headers: bearer(value) });
     expect(response.status).toBe(426);
     expect(await response.json()).toMatchObject({ error: { code: 'TG_WEBSOCKET_REQUIRED' } });
+  });
+});
+
+describe('other upgrades', () => {
+  it('answers a POST asking for h2c (curl --http2 on http://) over HTTP/1.1 as before', async () => {
+    const { value } = await newKey();
+    const body = JSON.stringify({ model: 'gpt-5.4', input: 'hi' });
+    const head = [
+      'POST /v1/responses HTTP/1.1',
+      'Host: gateway',
+      'Connection: Upgrade, HTTP2-Settings',
+      'Upgrade: h2c',
+      'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA',
+      `Authorization: Bearer ${value}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+    ].join('\r\n');
+    // The body arrives in two writes: the part after the head is read from the socket again.
+    const port = Number(new URL(base).port);
+    const response = await exchange(
+      port,
+      [
+        `${head}\r\n\r\n${body.slice(0, 5)}`,
+        body.slice(5),
+        'GET /healthz HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n',
+      ],
+      50,
+    );
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body.split('HTTP/1.1')[0] ?? '')).toMatchObject({
+      status: 'completed',
+    });
+    // The connection goes on: the next request on it is parsed and answered.
+    expect(response.body).toContain('HTTP/1.1 200 OK');
   });
 });
 
