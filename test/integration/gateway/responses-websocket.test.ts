@@ -231,6 +231,28 @@ describe('refusals', () => {
     client.socket.close();
   });
 
+  it('holds a concurrency slot per running turn, not per open connection', async () => {
+    const { value } = await newKey({ overrides: { maxConcurrent: 1 } });
+    const first = await openResponsesSocket(base, bearer(value));
+    const second = await openResponsesSocket(base, bearer(value));
+    // Both connections open, one turn each in turn: one slot is enough.
+    expect((await first.turn(create([userText('a')]))).at(-1)?.type).toBe('response.completed');
+    expect((await second.turn(create([userText('b')]))).at(-1)?.type).toBe('response.completed');
+    // While the first connection's turn runs, the second's is refused as any second call is.
+    fake.setBehaviour({ chunkGapMs: 100 });
+    first.socket.send(JSON.stringify(create([userText('slow')])));
+    expect((await first.next()).type).toBe('response.created');
+    const refused = await second.turn(create([userText('now')]));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({
+      type: 'error',
+      status: 429,
+      error: { code: 'TG_KEY_CONCURRENCY' },
+    });
+    first.socket.close();
+    second.socket.close();
+  });
+
   it('tells a plain GET /v1/responses to upgrade', async () => {
     const { value } = await newKey();
     const response = await fetch(`${base}/v1/responses`, { headers: bearer(value) });
