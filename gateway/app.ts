@@ -42,6 +42,8 @@ import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
 import { registerModelRoutes } from './routes/register-model-routes.js';
 import { registerUsageRoutes } from './routes/register-usage-routes.js';
+import { registerResponsesWebsocket } from './routes/responses-websocket/register-responses-websocket.js';
+import { createWebsocketMetrics } from './metrics/websocket-metrics.js';
 import type { Store } from '../store/store.js';
 import { GatewayError } from './errors/gateway-error.js';
 
@@ -274,6 +276,16 @@ export function build(options: BuildOptions): FastifyInstance {
       },
     },
     metrics: createUpstreamMetrics(registry),
+  });
+
+  registerResponsesWebsocket(app, {
+    limits: {
+      maxMessages: config.websocketMaxMessages,
+      idleTimeoutMs: config.websocketIdleTimeoutMs,
+      maxMessageBytes: config.websocketMaxMessageBytes,
+    },
+    metrics: createWebsocketMetrics(registry),
+    clock,
   });
 
   app.addHook('onClose', async () => {

@@ -77,6 +77,16 @@ export const gatewaySettingsSchema = z.object({
   upstreamProbeLeaseMs: milliseconds(30_000),
   /** How long a session stays bound to its upstream, for Groups that do not set it; 0 = off. */
   stickySessionTtlMs: z.coerce.number().int().min(0).default(3_600_000),
+  /** Responses over WebSocket: `response.create` messages one connection may send. */
+  websocketMaxMessages: z.coerce.number().int().positive().default(1_000),
+  /** Responses over WebSocket: a connection with no turn running and no message this long closes. */
+  websocketIdleTimeoutMs: milliseconds(600_000),
+  /** Responses over WebSocket: the largest message accepted (closed with 1009 beyond). */
+  websocketMaxMessageBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -132,5 +132,20 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
   ms('upstream-cooldown-max-ms', '300000', 'Longest cool-down'),
   ms('upstream-probe-lease-ms', '30000', 'How long the half-open probe holds its claim'),
   ms('sticky-session-ttl-ms', '3600000', 'Session binding to an upstream (0 = off)'),
+  {
+    name: 'websocket-max-messages',
+    value: 'N',
+    env: 'TOLLGATE_WEBSOCKET_MAX_MESSAGES',
+    fallback: '1000',
+    about: 'Messages one Responses WebSocket connection may send',
+  },
+  ms('websocket-idle-timeout-ms', '600000', 'Responses WebSocket closed after this long idle'),
+  {
+    name: 'websocket-max-message-bytes',
+    value: 'N',
+    env: 'TOLLGATE_WEBSOCKET_MAX_MESSAGE_BYTES',
+    fallback: '33554432',
+    about: 'Largest Responses WebSocket message (then close 1009)',
+  },
   LOG_LEVEL_FLAG,
 ];

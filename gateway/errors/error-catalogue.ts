@@ -151,10 +151,30 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: 'This endpoint is not available yet on this gateway.',
   },
-  TG_WEBSOCKET_UNSUPPORTED: {
+  TG_WEBSOCKET_REQUIRED: {
     status: 426,
     retryable: false,
-    message: 'WebSocket mode is not supported. Use HTTP with server-sent events instead.',
+    message:
+      'GET /v1/responses opens a WebSocket (Responses WebSocket mode): send Upgrade: websocket, or POST /v1/responses for HTTP.',
+  },
+  TG_WEBSOCKET_TURN_IN_FLIGHT: {
+    status: 409,
+    retryable: true,
+    message:
+      'A response is already in progress on this WebSocket. Wait for its response.completed, or open another connection.',
+  },
+  TG_WEBSOCKET_PREVIOUS_RESPONSE_NOT_FOUND: {
+    status: 400,
+    retryable: false,
+    message:
+      'previous_response_id is not the last response of this WebSocket connection. Send the full input without previous_response_id.',
+  },
+  TG_WEBSOCKET_MESSAGE_LIMIT: {
+    status: 429,
+    retryable: true,
+    retryAfterSeconds: 1,
+    message:
+      'This WebSocket connection reached its message limit. Open a new connection to continue.',
   },
   TG_COMPACTION_UNSUPPORTED: {
     status: 501,

@@ -131,6 +131,4 @@ export function registerForwardRoutes(
   app.post('/antigravity/v1/responses/compact', { config: { profile: antigravityCompact } }, () =>
     Promise.reject(new GatewayError('TG_COMPACTION_UNSUPPORTED')),
   );
-  // Codex probes `/v1/responses` over WebSocket first; refuse fast so it falls back to HTTP.
-  app.get('/v1/responses', () => Promise.reject(new GatewayError('TG_WEBSOCKET_UNSUPPORTED')));
 }

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerOAuthToken, type FakeOAuthSettings } from './answer-antigravity.js';
+import { attachResponsesWebsocket } from './answer-responses-websocket.js';
 import {
   createBehaviourRegistry,
   type FakeBehaviour,
@@ -170,6 +171,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     });
   });
   server.keepAliveTimeout = 1000;
+  const websockets = attachResponsesWebsocket(server, {
+    credential,
+    behaviours,
+    record: (recorded) => {
+      log.add(recorded);
+    },
+    signal: closing.signal,
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -198,6 +207,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     close: () =>
       new Promise<void>((resolve) => {
         closing.abort();
+        websockets.close();
         server.close(() => {
           resolve();
         });

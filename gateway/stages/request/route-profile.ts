@@ -33,6 +33,13 @@ export const ROUTE_PROFILES = {
     errorShape: 'openai',
     forwarded: true,
   },
+  /** `GET /v1/responses`: the WebSocket upgrade's key and IP checks; each turn is a forwarded call. */
+  openaiWebsocket: {
+    platforms: ['OpenAI'],
+    keySources: responsesKeys,
+    errorShape: 'openai',
+    forwarded: false,
+  },
   geminiForward: {
     platforms: ['Gemini'],
     keySources: geminiKeys,

@@ -144,14 +144,23 @@ describe('upstream choice', () => {
 });
 
 describe('edges', () => {
-  it('answers websocket upgrades on /v1/responses with 426', async () => {
-    const response = await env.app.inject({
+  it('refuses GET /v1/responses without a key (401), and without an upgrade (426)', async () => {
+    const anonymous = await env.app.inject({
       method: 'GET',
       url: '/v1/responses',
       headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13' },
     });
-    expect(response.statusCode).toBe(426);
-    expect(response.json()).toMatchObject({ error: { code: 'TG_WEBSOCKET_UNSUPPORTED' } });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({
+      error: { code: 'TG_KEY_MISSING', type: 'invalid_request_error' },
+    });
+    const plain = await env.app.inject({
+      method: 'GET',
+      url: '/v1/responses',
+      headers: { authorization: `Bearer ${await key({ platform: 'OpenAI' })}` },
+    });
+    expect(plain.statusCode).toBe(426);
+    expect(plain.json()).toMatchObject({ error: { code: 'TG_WEBSOCKET_REQUIRED' } });
   });
 
   it.each([
