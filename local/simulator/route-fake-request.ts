@@ -1,6 +1,6 @@
 /**
  * Which answer a request gets, by path: Anthropic, OpenAI (Responses, its remote compaction in
- * both forms, Chat Completions), Gemini, Antigravity and the OAuth token endpoint. `/v1/models`
+ * both forms, Chat Completions), Gemini, Antigravity, AWS Bedrock and the OAuth token endpoint. `/v1/models`
  * answers in Anthropic's shape when the caller sends `anthropic-version` or `x-api-key`, else in
  * OpenAI's (wire-formats.md 7).
  */
@@ -11,6 +11,7 @@ import {
   answerAnthropicModels,
 } from './answer-anthropic-messages.js';
 import { answerAntigravity } from './answer-antigravity.js';
+import { routeBedrockRequest } from './answer-aws-bedrock.js';
 import {
   answerGeminiCountTokens,
   answerGeminiGenerate,
@@ -25,7 +26,8 @@ import {
 } from './answer-responses-compaction.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
 
-export type FakeRoutePlatform = 'anthropic' | 'openai' | 'google' | 'antigravity' | 'oauth';
+export type FakeRoutePlatform =
+  'anthropic' | 'bedrock' | 'openai' | 'google' | 'antigravity' | 'oauth';
 
 export interface FakeRoute {
   platform: FakeRoutePlatform;
@@ -103,5 +105,5 @@ export function routeFakeRequest(request: {
     };
   }
   if (path === '/oauth2/token') return { platform: 'oauth', answer: () => Promise.resolve() };
-  return null;
+  return routeBedrockRequest(path);
 }

@@ -21,6 +21,7 @@ import { platformStatus, renderFakeError, type FakePlatform } from './render-fak
 import { createParsePacer } from '../../gateway/stages/admit/pace-large-parses.js';
 import { createRequestLog } from './keep-fake-requests.js';
 import { routeFakeRequest, type FakeRoutePlatform } from './route-fake-request.js';
+import { refuseBedrockCall } from './answer-aws-bedrock.js';
 import { sendJson } from './write-fake-response.js';
 
 export interface FakeProviderOptions {
@@ -147,6 +148,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (route.platform === 'oauth') {
       oauthCalls += 1;
       await answerOAuthToken({ ...call, write: { ...call.write, behaviour: {} } }, oauth);
+      return;
+    }
+    if (route.platform === 'bedrock') {
+      if (!(await refuseBedrockCall(call))) await route.answer(call);
       return;
     }
     const shape = errorShape(route.platform);

@@ -17,7 +17,7 @@ function isAborted(signal: AbortSignal): boolean {
   return signal.aborted;
 }
 
-function writeFrame(response: ServerResponse, frame: string): Promise<void> {
+function writeFrame(response: ServerResponse, frame: string | Buffer): Promise<void> {
   return new Promise((resolve) => {
     response.write(frame, () => {
       resolve();
@@ -30,6 +30,8 @@ export interface FakeWriteOptions {
   behaviour: FakeBehaviour;
   /** Aborted when the client disconnects or the fake closes. */
   signal: AbortSignal;
+  /** Streams in another framing (AWS Bedrock's event stream): each SSE frame re-encoded, null dropped. */
+  frames?: { contentType: string; encode: (frame: string) => Buffer | null };
 }
 
 export async function sendJson(
@@ -54,13 +56,16 @@ export async function sendFrames(
   const { response, behaviour, signal } = options;
   await pause(behaviour.firstByteDelayMs, signal);
   if (signal.aborted) return;
-  response.writeHead(200, { 'content-type': stream.contentType, 'cache-control': 'no-cache' });
+  const contentType = options.frames?.contentType ?? stream.contentType;
+  response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
   response.flushHeaders();
   let written = 0;
   for (const frame of stream.frames) {
     if (isAborted(signal)) return;
     if (written > 0) await pause(behaviour.chunkGapMs, signal);
-    await writeFrame(response, frame);
+    const encoded = options.frames === undefined ? frame : options.frames.encode(frame);
+    if (encoded === null) continue;
+    await writeFrame(response, encoded);
     written += 1;
     if (behaviour.dropAfterChunks !== undefined && written >= behaviour.dropAfterChunks) {
       response.socket?.destroy();
