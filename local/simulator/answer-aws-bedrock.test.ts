@@ -16,7 +16,7 @@ beforeEach(() => {
   fake.reset();
 });
 
-const provider = createAwsBedrockProvider({ clock: () => Date.now(), stsEndpoint: null });
+const provider = createAwsBedrockProvider({ clock: () => Date.now(), endpoints: { awsSts: null } });
 const upstream = () =>
   ({
     name: 'demo-bedrock',

@@ -102,7 +102,10 @@ async function send(
 }
 
 describe('createAwsBedrockProvider against a fake Bedrock', () => {
-  const provider = createAwsBedrockProvider({ clock: () => Date.now(), stsEndpoint: null });
+  const provider = createAwsBedrockProvider({
+    clock: () => Date.now(),
+    endpoints: { awsSts: null },
+  });
 
   it('invokes with static keys and a session token; the reply is Anthropic JSON', async () => {
     const reply = await send(provider, { call: call(false), upstream: staticUpstream() });
@@ -169,7 +172,10 @@ describe('createAwsBedrockProvider against a fake Bedrock', () => {
   });
 
   it('assumes the role once for concurrent calls and signs with the temporary credentials', async () => {
-    const webProvider = createAwsBedrockProvider({ clock: () => Date.now(), stsEndpoint: sts.url });
+    const webProvider = createAwsBedrockProvider({
+      clock: () => Date.now(),
+      endpoints: { awsSts: sts.url },
+    });
     const web = upstream({ type: 'AWSWebIdentity', roleARN, tokenFile });
     const replies = await Promise.all(
       [1, 2, 3, 4].map(() => send(webProvider, { call: call(false), upstream: web })),

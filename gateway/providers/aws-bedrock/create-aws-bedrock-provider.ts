@@ -23,9 +23,10 @@ import { mapBedrockRequest } from './map-bedrock-request.js';
 import { signAwsRequest } from './sign-aws-request.js';
 
 export interface AwsBedrockProviderOptions {
+  /** Milliseconds since the epoch. */
   clock: () => number;
-  /** `AWS_ENDPOINT_URL_STS` from the gateway's config; null for the regional STS endpoint. */
-  stsEndpoint: string | null;
+  /** `awsSts`: `AWS_ENDPOINT_URL_STS` from the gateway's config; null for the regional endpoint. */
+  endpoints: { awsSts: string | null };
 }
 
 type BedrockSettings = Extract<ProviderSettings, { kind: 'AWSBedrock' }>;
@@ -53,7 +54,10 @@ function isCountTokens(call: ProviderCall): boolean {
 }
 
 export function createAwsBedrockProvider(options: AwsBedrockProviderOptions): UpstreamProvider {
-  const cache = new AwsCredentialCache({ clock: options.clock, stsEndpoint: options.stsEndpoint });
+  const cache = new AwsCredentialCache({
+    clock: options.clock,
+    stsEndpoint: options.endpoints.awsSts,
+  });
   return {
     async prepare(call: ProviderCall, upstream: ResolvedUpstream): Promise<PreparedCall> {
       const settings = bedrockSettingsOf(upstream);
