@@ -155,7 +155,7 @@ describe('createAwsBedrockProvider against a fake Bedrock', () => {
     });
   });
 
-  it('maps throttling to an Anthropic 429 and a wrong secret to 502', async () => {
+  it('maps throttling to an Anthropic 429 and a wrong secret to 403', async () => {
     bedrock.throttle(1);
     const throttled = await send(provider, { call: call(false), upstream: staticUpstream() });
     expect(throttled.status).toBe(429);
@@ -166,7 +166,7 @@ describe('createAwsBedrockProvider against a fake Bedrock', () => {
     const refusals = bedrock.refusals;
     const wrong = upstream({ type: 'AWSAccessKey', ...keys, secretAccessKey: 'not-the-secret' });
     const refused = await send(provider, { call: call(false), upstream: wrong });
-    expect(refused.status).toBe(502);
+    expect(refused.status).toBe(403);
     expect(refused.text).toContain('InvalidSignatureException');
     expect(bedrock.refusals).toBe(refusals + 1);
   });

@@ -18,7 +18,7 @@ import type {
 import { AwsCredentialCache } from './cache-aws-credentials.js';
 import { CountTokensReplyDecoder } from './decode-count-tokens-reply.js';
 import { AnthropicStreamEmitter } from './emit-anthropic-stream.js';
-import { CREDENTIAL_EXCEPTIONS, mapBedrockError } from './map-bedrock-error.js';
+import { mapBedrockError } from './map-bedrock-error.js';
 import { mapBedrockRequest } from './map-bedrock-request.js';
 import { signAwsRequest } from './sign-aws-request.js';
 
@@ -108,5 +108,3 @@ export function createAwsBedrockProvider(options: AwsBedrockProviderOptions): Up
     },
   };
 }
-
-export { CREDENTIAL_EXCEPTIONS };

@@ -24,8 +24,8 @@ describe('mapBedrockError', () => {
     [408, 'ModelTimeoutException', 504, 'timeout_error'],
     [424, 'ModelErrorException', 500, 'api_error'],
     [500, 'InternalServerException', 500, 'api_error'],
-    [403, 'InvalidSignatureException', 502, 'api_error'],
-    [403, 'UnrecognizedClientException', 502, 'api_error'],
+    [403, 'InvalidSignatureException', 403, 'permission_error'],
+    [403, 'UnrecognizedClientException', 403, 'permission_error'],
     [503, null, 529, 'overloaded_error'],
     [418, null, 418, 'invalid_request_error'],
   ] as const;

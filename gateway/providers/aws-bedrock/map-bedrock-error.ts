@@ -4,7 +4,9 @@
  * a `__type` field; a stream's exception message names it in `:exception-type`
  * (`throttlingException`). The status chosen is what the pool acts on: 429 cools the upstream
  * down as rate limited, 529 as overloaded, other 5xx fail over, 4xx are the caller's answer.
- * Credential refusals become 502 (the gateway's credential, not the caller's), and fail over.
+ * Credential and permission refusals (unknown key, bad signature, expired token, access denied)
+ * stay 403, which the forward stage answers as `TG_UPSTREAM_AUTH_FAILED` and flags on the
+ * Upstream, forgetting cached credentials.
  */
 export interface MappedBedrockError {
   status: number;
@@ -28,11 +30,11 @@ const byException: Record<string, readonly [number, string]> = {
   AccessDeniedException: [403, 'permission_error'],
   ResourceNotFoundException: [404, 'not_found_error'],
   ConflictException: [409, 'invalid_request_error'],
-  UnrecognizedClientException: [502, 'api_error'],
-  InvalidSignatureException: [502, 'api_error'],
-  ExpiredTokenException: [502, 'api_error'],
-  IncompleteSignatureException: [502, 'api_error'],
-  MissingAuthenticationTokenException: [502, 'api_error'],
+  UnrecognizedClientException: [403, 'permission_error'],
+  InvalidSignatureException: [403, 'permission_error'],
+  ExpiredTokenException: [403, 'permission_error'],
+  IncompleteSignatureException: [403, 'permission_error'],
+  MissingAuthenticationTokenException: [403, 'permission_error'],
 };
 
 const byStatus: Record<number, readonly [number, string]> = {
@@ -45,15 +47,6 @@ const byStatus: Record<number, readonly [number, string]> = {
   429: [429, 'rate_limit_error'],
   503: [529, 'overloaded_error'],
 };
-
-/** Exceptions that mean the gateway's AWS credentials were refused (forget cached ones). */
-export const CREDENTIAL_EXCEPTIONS = new Set([
-  'UnrecognizedClientException',
-  'InvalidSignatureException',
-  'ExpiredTokenException',
-  'IncompleteSignatureException',
-  'MissingAuthenticationTokenException',
-]);
 
 /** `throttlingException` or `ThrottlingException:http://internal...` -> `ThrottlingException`. */
 export function normaliseExceptionName(raw: string): string {
