@@ -9,16 +9,10 @@ import {
   stsEndpointFor,
   type WebIdentityCredentials,
 } from './assume-role-with-web-identity.js';
+import type { AWSCredentials } from '../../spec/resolved-upstream.js';
 import type { AwsCredentials } from './sign-aws-request.js';
 
-export type AwsCredentialSettings =
-  | {
-      type: 'AWSAccessKey';
-      accessKeyId: string;
-      secretAccessKey: string;
-      sessionToken: string | null;
-    }
-  | { type: 'AWSWebIdentity'; roleARN: string; tokenFile: string };
+export type AwsCredentialSettings = AWSCredentials;
 
 export interface AwsCredentialCacheOptions {
   clock: () => number;

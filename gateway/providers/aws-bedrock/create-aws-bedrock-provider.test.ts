@@ -5,12 +5,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBedrock, type FakeBedrock } from '../../../test/support/fake-bedrock.js';
 import { startFakeSts, type FakeSts } from '../../../test/support/fake-aws-sts.js';
-import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
-import type {
-  ProviderCall,
-  ProviderSettings,
-  UpstreamProvider,
-} from '../../spec/upstream-provider.js';
+import type { ProviderSettings, ResolvedUpstream } from '../../spec/resolved-upstream.js';
+import type { ProviderCall, UpstreamProvider } from '../../spec/upstream-provider.js';
 import { createAwsBedrockProvider } from './create-aws-bedrock-provider.js';
 
 const keys = {

@@ -7,11 +7,11 @@
  * exceptions take the Anthropic error shape (map-bedrock-error.ts).
  */
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
+import type { ProviderSettings, ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type {
   PreparedCall,
   ProviderCall,
-  ProviderSettings,
+  ProviderFactoryOptions,
   ReplyDecoder,
   UpstreamProvider,
 } from '../../spec/upstream-provider.js';
@@ -22,12 +22,10 @@ import { mapBedrockError } from './map-bedrock-error.js';
 import { mapBedrockRequest } from './map-bedrock-request.js';
 import { signAwsRequest } from './sign-aws-request.js';
 
-export interface AwsBedrockProviderOptions {
-  /** Milliseconds since the epoch. */
-  clock: () => number;
-  /** `awsSts`: `AWS_ENDPOINT_URL_STS` from the gateway's config; null for the regional endpoint. */
-  endpoints: { awsSts: string | null };
-}
+/** `endpoints.awsSts` (`AWS_ENDPOINT_URL_STS`) replaces the regional STS endpoint. */
+export type AwsBedrockProviderOptions = Pick<ProviderFactoryOptions, 'clock'> & {
+  endpoints: Pick<ProviderFactoryOptions['endpoints'], 'awsSts'>;
+};
 
 type BedrockSettings = Extract<ProviderSettings, { kind: 'AWSBedrock' }>;
 
@@ -35,8 +33,8 @@ type BedrockSettings = Extract<ProviderSettings, { kind: 'AWSBedrock' }>;
 export const BEDROCK_SIGNING_SERVICE = 'bedrock';
 
 export function bedrockSettingsOf(upstream: ResolvedUpstream): BedrockSettings {
-  const settings = (upstream as ResolvedUpstream & { provider?: ProviderSettings }).provider;
-  if (settings?.kind !== 'AWSBedrock') {
+  const settings = upstream.provider;
+  if (settings.kind !== 'AWSBedrock') {
     throw new GatewayError('TG_UPSTREAM_ERROR', { detail: '(not an AWS Bedrock upstream)' });
   }
   return settings;
