@@ -125,6 +125,7 @@ export function validateInvokeBody(
   if ('model' in body) return 'extraneous key [model] is not permitted';
   if ('stream' in body) return 'extraneous key [stream] is not permitted';
   if (!Array.isArray(body.messages)) return 'messages: field required';
+  if (body.messages.length === 0) return 'messages: at least one message is required';
   if (!counting && typeof body.max_tokens !== 'number') return 'max_tokens: field required';
   return null;
 }

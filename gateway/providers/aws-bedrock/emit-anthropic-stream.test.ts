@@ -73,19 +73,22 @@ describe('AnthropicStreamEmitter', () => {
     expect(read.map((event) => event.type)).toEqual(events.map((event) => event.type));
   });
 
-  it('reports usage from the invocation metrics when message_delta has none', () => {
+  it('puts the invocation metrics into a message_delta that has no usage', () => {
     const bare = { type: delta.type, delta: delta.delta };
-    const text = emitSplit(frames([start, ...body, bare, stop]), 0);
     const usage = {
       input_tokens: 12,
       output_tokens: 5,
       cache_read_input_tokens: 3,
       cache_creation_input_tokens: 4,
     };
-    const synthetic = { type: 'message_delta', delta: bare.delta, usage };
-    expect(text).toBe(
-      [start, ...body, bare, synthetic, { type: 'message_stop' }].map(sse).join(''),
-    );
+    const expectedText = [start, ...body, { ...bare, usage }, { type: 'message_stop' }]
+      .map(sse)
+      .join('');
+    const bytes = frames([start, ...body, bare, stop]);
+    for (let cut = 0; cut <= bytes.length; cut += 11)
+      expect(emitSplit(bytes, cut)).toBe(expectedText);
+    // Without metrics after it, the delta goes out as sent (at the latest when the stream ends).
+    expect(emitSplit(frames([bare]), 0)).toBe(sse(bare));
   });
 
   it('turns an exception frame into the Anthropic error event and stops', () => {

@@ -3,10 +3,11 @@
  * first-party API sends (pure, incremental). Each `chunk` event carries `{"bytes": <base64>}`, the
  * bytes being one Anthropic stream event's JSON; it goes out as `event: <type>\ndata: <json>\n\n`
  * with the JSON as Bedrock sent it. The last event (`message_stop`) carries
- * `amazon-bedrock-invocationMetrics`, which is taken off it; when no `message_delta` reported
- * usage, a `message_delta` with the metrics' counts is emitted before `message_stop` so usage is
- * metered. An exception message (`:message-type: exception`, or `error`) becomes the Anthropic
- * stream `error` event, and nothing after it is emitted.
+ * `amazon-bedrock-invocationMetrics`, which is taken off it. A `message_delta` without `usage`
+ * (the Anthropic SDK requires it there) is held until the next event: when that one has the
+ * metrics, the delta goes out with their counts as its usage, so the caller reads and the gateway
+ * meters them; otherwise it goes out as sent. An exception message (`:message-type: exception`, or
+ * `error`) becomes the Anthropic stream `error` event, and nothing after it is emitted.
  */
 import {
   EventStreamDecoder,
@@ -48,9 +49,8 @@ function usageFromMetrics(metrics: InvocationMetrics): Record<string, number> {
 export class AnthropicStreamEmitter {
   readonly contentType = 'text/event-stream';
   readonly #decoder = new EventStreamDecoder();
-  #sawOutputUsage = false;
-  #stopReason: unknown = null;
-  #stopSequence: unknown = null;
+  /** A `message_delta` without usage, held until the next event tells whether metrics follow. */
+  #heldDelta: { event: StreamEvent; json: string } | null = null;
   #failed = false;
 
   push(chunk: Buffer): Buffer {
@@ -65,7 +65,17 @@ export class AnthropicStreamEmitter {
 
   end(): Buffer {
     if (!this.#failed) this.#decoder.end();
-    return Buffer.alloc(0);
+    return Buffer.from(this.#releaseDelta(undefined), 'utf8');
+  }
+
+  /** The held `message_delta`, with the metrics' usage when there are metrics. */
+  #releaseDelta(metrics: InvocationMetrics | undefined): string {
+    const held = this.#heldDelta;
+    if (held === null) return '';
+    this.#heldDelta = null;
+    if (metrics === undefined) return frame('message_delta', held.json);
+    const delta = { ...held.event, usage: usageFromMetrics(metrics) };
+    return frame('message_delta', JSON.stringify(delta));
   }
 
   #stopped(): boolean {
@@ -84,7 +94,7 @@ export class AnthropicStreamEmitter {
             ? Buffer.from(JSON.stringify({ message: message.headers[':error-message'] ?? '' }))
             : message.payload,
       });
-      return frame('error', renderAnthropicErrorJson(mapped));
+      return this.#releaseDelta(undefined) + frame('error', renderAnthropicErrorJson(mapped));
     }
     if (kind !== 'event' || message.headers[':event-type'] !== 'chunk') return '';
     return this.#emitChunk(message.payload);
@@ -103,25 +113,15 @@ export class AnthropicStreamEmitter {
       throw new EventStreamError('a chunk that is not base64 JSON', { cause: error });
     }
     if (typeof event.type !== 'string') throw new EventStreamError('a chunk event without type');
-    if (event.type === 'message_delta') {
-      if (event.usage?.output_tokens !== undefined) this.#sawOutputUsage = true;
-      this.#stopReason = event.delta?.stop_reason ?? null;
-      this.#stopSequence = event.delta?.stop_sequence ?? null;
-    }
     const metrics = event['amazon-bedrock-invocationMetrics'];
-    if (metrics === undefined) return frame(event.type, json);
+    const released = this.#releaseDelta(metrics);
+    if (event.type === 'message_delta' && event.usage === undefined) {
+      this.#heldDelta = { event, json };
+      return released;
+    }
+    if (metrics === undefined) return released + frame(event.type, json);
     const rest: StreamEvent = { ...event };
     delete rest['amazon-bedrock-invocationMetrics'];
-    let prefix = '';
-    if (!this.#sawOutputUsage) {
-      const delta = {
-        type: 'message_delta',
-        delta: { stop_reason: this.#stopReason, stop_sequence: this.#stopSequence },
-        usage: usageFromMetrics(metrics),
-      };
-      prefix = frame('message_delta', JSON.stringify(delta));
-      this.#sawOutputUsage = true;
-    }
-    return prefix + frame(event.type, JSON.stringify(rest));
+    return released + frame(event.type, JSON.stringify(rest));
   }
 }
