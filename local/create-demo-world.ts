@@ -6,6 +6,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { PLATFORMS, type Platform } from '../crds/schema/resources.js';
+import { DEMO_BEDROCK_UPSTREAM } from './demo-bedrock-objects.js';
 import {
   DEMO_LABEL,
   demoUpstreamName,
@@ -92,12 +93,30 @@ export function createDemoWorld(
   });
 }
 
+/** A merge patch of an Upstream's spec (the demo's simulator address). */
+async function patchUpstream(
+  session: KubeAccess & { dispatcher: Dispatcher },
+  name: string,
+  spec: Record<string, unknown>,
+): Promise<void> {
+  const answer = await call(session, {
+    method: 'PATCH',
+    path: `/apis/tollgate.dev/v1alpha1/upstreams/${name}`,
+    body: { spec },
+    patch: true,
+  });
+  if (answer.status !== 200) {
+    throw new Error(`demo world: re-pointing ${name} answered ${answer.status}`);
+  }
+}
+
 interface UpstreamItem {
   metadata: { name: string };
   spec: {
     platform: Platform;
     baseURL: string;
     credentials: { googleOAuth?: { tokenURL: string } };
+    awsBedrock?: { endpoint?: string };
   };
 }
 
@@ -115,11 +134,17 @@ export function pointDemoAtSimulator(
       method: 'GET',
       path: `/apis/tollgate.dev/v1alpha1/upstreams?labelSelector=${selector}`,
     });
-    const items = ((list.body as { items?: UpstreamItem[] } | null)?.items ?? []).filter((item) =>
+    const all = (list.body as { items?: UpstreamItem[] } | null)?.items ?? [];
+    const items = all.filter((item) =>
       PLATFORMS.some((platform) => demoUpstreamName(platform) === item.metadata.name),
     );
-    if (items.length === 0) return [];
+    const bedrock = all.filter((item) => item.metadata.name === DEMO_BEDROCK_UPSTREAM);
+    if (items.length === 0 && bedrock.length === 0) return [];
     const simulatorUrl = await startSimulator();
+    for (const item of bedrock) {
+      if (item.spec.awsBedrock?.endpoint === simulatorUrl) continue;
+      await patchUpstream(session, item.metadata.name, { awsBedrock: { endpoint: simulatorUrl } });
+    }
     for (const item of items) {
       const fields = simulatorFields(item.spec.platform, simulatorUrl);
       const tokenURL = item.spec.credentials.googleOAuth?.tokenURL;
@@ -128,16 +153,8 @@ export function pointDemoAtSimulator(
       if (fields.tokenURL !== undefined) {
         spec.credentials = { googleOAuth: { tokenURL: fields.tokenURL } };
       }
-      const answer = await call(session, {
-        method: 'PATCH',
-        path: `/apis/tollgate.dev/v1alpha1/upstreams/${item.metadata.name}`,
-        body: { spec },
-        patch: true,
-      });
-      if (answer.status !== 200) {
-        throw new Error(`demo world: re-pointing ${item.metadata.name} answered ${answer.status}`);
-      }
+      await patchUpstream(session, item.metadata.name, spec);
     }
-    return items.map((item) => item.metadata.name);
+    return [...items, ...bedrock].map((item) => item.metadata.name);
   });
 }

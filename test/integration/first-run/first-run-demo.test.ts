@@ -33,7 +33,24 @@ const DEMO_OBJECTS = [
   'group.tollgate.dev/antigravity',
   'group.tollgate.dev/gemini',
   'group.tollgate.dev/openai',
+  'upstream.tollgate.dev/demo-anthropic-bedrock',
+  'group.tollgate.dev/anthropic-bedrock',
 ];
+
+/** The AWS Bedrock-backed group on the simulator, streamed and not: both answers' texts. */
+async function callBedrockGroup(gatewayUrl: string, key: string): Promise<string[]> {
+  const anthropic = new Anthropic({ apiKey: key, baseURL: gatewayUrl, maxRetries: 0 });
+  const request = {
+    model: 'claude-sonnet-4-6',
+    max_tokens: 32,
+    messages: [{ role: 'user' as const, content: 'hi' }],
+  };
+  const message = await anthropic.messages.create(request);
+  const streamed = await anthropic.messages.stream(request).finalMessage();
+  return [message, streamed].map((reply) =>
+    reply.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+  );
+}
 
 async function demoObjects(local: LocalProcess): Promise<string[]> {
   const cluster = await local.kubectl(['get', 'upstreams,groups', '-o', 'name']);
@@ -96,6 +113,7 @@ describe('tollgate local on an empty data folder', () => {
     gemini: '',
     antigravity: '',
   };
+  let bedrockKey = '';
 
   it('creates the demo world, says how to use it, and a kubectl key calls every platform', async () => {
     const local = await startLocalProcess(data);
@@ -114,6 +132,7 @@ describe('tollgate local on an empty data folder', () => {
           'secret/demo-antigravity-credentials',
           'secret/demo-gemini-credentials',
           'secret/demo-openai-credentials',
+          'secret/demo-anthropic-bedrock-credentials',
         ].sort(),
       );
       expect(await local.kubectl(['get', 'accounts', '-n', 'demo', '-o', 'name'])).toBe(
@@ -124,6 +143,11 @@ describe('tollgate local on an empty data folder', () => {
       }
       const texts = await callEveryPlatform(local.gatewayUrl, keys);
       for (const text of Object.values(texts)) expect(text).toMatch(/\S/);
+      bedrockKey = await local.createKey({ name: 'me-bedrock', group: 'anthropic-bedrock' });
+      expect(await callBedrockGroup(local.gatewayUrl, bedrockKey)).toEqual([
+        'FAKE_OK claude-sonnet-4-6 part1 part2',
+        'FAKE_OK claude-sonnet-4-6 part1 part2',
+      ]);
     } finally {
       expect(await local.stop()).toBe(0);
     }
@@ -137,9 +161,10 @@ describe('tollgate local on an empty data folder', () => {
       expect(objects.filter((name) => DEMO_OBJECTS.includes(name)).sort()).toEqual(
         [...DEMO_OBJECTS].sort(),
       );
-      expect(objects).toHaveLength(DEMO_OBJECTS.length + 5);
+      expect(objects).toHaveLength(DEMO_OBJECTS.length + 6);
       const texts = await callEveryPlatform(local.gatewayUrl, keys);
       for (const text of Object.values(texts)) expect(text).toMatch(/\S/);
+      expect(await callBedrockGroup(local.gatewayUrl, bedrockKey)).toHaveLength(2);
     } finally {
       expect(await local.stop()).toBe(0);
     }
