@@ -45,6 +45,7 @@ export function billMeteredReply(input: BillInput): Bill {
   const { report } = reply;
   const flags: string[] = [...END_FLAGS[reply.end]];
   if (reply.overflowed) flags.push('parse-overflow');
+  if (reply.idleTimedOut === true) flags.push('stream-idle-timeout');
   if (report.error !== null) flags.push(`upstream-error-${report.error}`);
   const failed = reply.end === 'upstream-failed' || report.error !== null;
   if (failed && report.usage === null) {
