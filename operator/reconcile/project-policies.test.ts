@@ -123,7 +123,10 @@ describe('projectKeyPolicy', () => {
         spec: { ...group.spec, firstOutputTimeoutSeconds: 20, streamIdleTimeoutSeconds: 90 },
       },
     });
-    expect(timed.group).toMatchObject({ firstOutputTimeoutMs: 20_000, streamIdleTimeoutMs: 90_000 });
+    expect(timed.group).toMatchObject({
+      firstOutputTimeoutMs: 20_000,
+      streamIdleTimeoutMs: 90_000,
+    });
     const off = projectKeyPolicy({
       apiKey,
       state: 'Active',

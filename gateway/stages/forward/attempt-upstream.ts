@@ -116,7 +116,8 @@ async function waitForFirstOutput(
   const first = await awaitFirstOutput(response.body, { sse, timeoutMs });
   if (first.kind === 'output') return null;
   response.body.destroy();
-  if (first.kind === 'failed' && abort.aborted) return { kind: 'client-closed', error: first.error };
+  if (first.kind === 'failed' && abort.aborted)
+    return { kind: 'client-closed', error: first.error };
   const code = first.kind === 'failed' ? (first.error as { code?: unknown } | null)?.code : null;
   if (first.kind === 'timeout' || code === 'UND_ERR_BODY_TIMEOUT') {
     const error = new GatewayError('TG_UPSTREAM_FIRST_OUTPUT_TIMEOUT');

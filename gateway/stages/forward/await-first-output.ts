@@ -11,10 +11,7 @@ import type { Readable } from 'node:stream';
 import { FirstEventDetector } from './detect-first-event.js';
 
 export type FirstOutput =
-  | { kind: 'output' }
-  | { kind: 'timeout' }
-  | { kind: 'ended' }
-  | { kind: 'failed'; error: unknown };
+  { kind: 'output' } | { kind: 'timeout' } | { kind: 'ended' } | { kind: 'failed'; error: unknown };
 
 export interface FirstOutputWait {
   /** The reply is server-sent events: wait for a complete event, not just bytes. */
@@ -39,7 +36,7 @@ export function awaitFirstOutput(body: Readable, wait: FirstOutputWait): Promise
         read.push(chunk);
         if (detector === null || detector.feed(chunk)) {
           for (let index = read.length - 1; index >= 0; index--) {
-            body.unshift(read[index] as Buffer);
+            body.unshift(read[index]);
           }
           finish({ kind: 'output' });
           return;
