@@ -223,6 +223,43 @@ describe('first-output timeout', () => {
     await closedBy([stall], 1);
   });
 
+  it('fails over from a reply that ends before its first complete event (no_output)', async () => {
+    const cut = await tiny.start((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('event: message_start\ndata: {"type":"mess');
+    });
+    const ending = await putPlatformUpstream(store, secrets, {
+      prefix: 'ending',
+      platform: 'Anthropic',
+      baseURL: cut,
+    });
+    const serving = await putPlatformUpstream(store, secrets, {
+      prefix: 'serving',
+      platform: 'Anthropic',
+      baseURL: healthy.url,
+    });
+    const apiKey = await key({
+      platform: 'Anthropic',
+      upstreams: [ending, serving],
+      group: { firstOutputTimeoutMs: 5_000 },
+    });
+    const answer = await send(main.base, STREAMED_CALLS[0] as StreamedCall, apiKey);
+    expect(answer.status).toBe(200);
+    // The caller sees the serving upstream's stream only, from its first byte.
+    expect(answer.text.startsWith('event: message_start')).toBe(true);
+    expect(answer.text.split('event: message_start')).toHaveLength(2);
+    expect(answer.text).toContain('message_stop');
+    const records = await recordsOf(answer.requestId);
+    expect(records[0]).toMatchObject({ upstream: serving, attempts: 2 });
+    expect(records[0]?.flags).not.toContain('first-output-timeout');
+    expect(
+      await metric(main.registry, 'tollgate_upstream_failovers_total', {
+        upstream: ending,
+        reason: 'no_output',
+      }),
+    ).toBe(1);
+  });
+
   it.each(STREAMED_CALLS.map((call) => [call.name, call] as const))(
     'answers %s in its own error shape when every upstream stalls',
     async (_name, call) => {
