@@ -101,6 +101,10 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+function ignoreError(): void {
+  // The abandoned attempt's body: its abort error is expected.
+}
+
 type NoOutput =
   | { kind: 'transport-error'; outcome: AttemptOutcome; error: unknown }
   | { kind: 'client-closed'; error: unknown };
@@ -115,7 +119,8 @@ async function waitForFirstOutput(
   const sse = typeof type === 'string' && type.toLowerCase().includes('text/event-stream');
   const first = await awaitFirstOutput(response.body, { sse, timeoutMs });
   if (first.kind === 'output') return null;
-  response.body.destroy();
+  // Destroying an unfinished body errors it (RequestAbortedError): nobody else reads it now.
+  response.body.on('error', ignoreError).destroy();
   if (first.kind === 'failed' && abort.aborted)
     return { kind: 'client-closed', error: first.error };
   const code = first.kind === 'failed' ? (first.error as { code?: unknown } | null)?.code : null;

@@ -260,6 +260,36 @@ describe('first-output timeout', () => {
     ).toBe(1);
   });
 
+  it('aborts the waiting attempt when the client goes away, reporting no upstream failure', async () => {
+    const stall = await startStallingUpstream(tiny);
+    const stalling = await putPlatformUpstream(store, secrets, {
+      prefix: 'left',
+      platform: 'Anthropic',
+      baseURL: stall.url,
+    });
+    const apiKey = await key({
+      platform: 'Anthropic',
+      upstreams: [stalling],
+      group: { firstOutputTimeoutMs: 60_000 },
+    });
+    const call = STREAMED_CALLS[0] as StreamedCall;
+    const controller = new AbortController();
+    const pending = request(`${main.base}${call.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...call.headers(apiKey) },
+      body: call.body,
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    for (let round = 0; round < 200 && stall.calls === 0; round++) await sleep(10);
+    expect(stall.calls).toBe(1);
+    controller.abort();
+    await pending;
+    // Long before the 60 s wait would end: the attempt under way was aborted with the call.
+    await closedBy([stall], 1);
+    const health = (await store.upstreamHealth([stalling], Date.now())).get(stalling);
+    expect(health?.failures ?? 0).toBe(0);
+  });
+
   it.each(STREAMED_CALLS.map((call) => [call.name, call] as const))(
     'answers %s in its own error shape when every upstream stalls',
     async (_name, call) => {
