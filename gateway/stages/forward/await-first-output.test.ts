@@ -6,10 +6,11 @@ function controlled(): Readable {
   return new Readable({ read() {} });
 }
 
-/** The body's chunks as the reply stage takes them: `data` events, one per chunk. */
+/** The body's chunks as the reply stage's relay takes them: `data` events, resumed on pull. */
 function readAll(body: Readable): Promise<Buffer[]> {
   const chunks: Buffer[] = [];
   body.on('data', (chunk: Buffer) => chunks.push(chunk));
+  body.resume();
   return new Promise((resolve, reject) => {
     body.once('end', () => {
       resolve(chunks);
@@ -32,9 +33,14 @@ describe('awaitFirstOutput', () => {
     const second = unpooled('data: {}\n\n');
     const waiting = awaitFirstOutput(body, { sse: true, timeoutMs: 5_000 });
     body.push(first);
-    setImmediate(() => body.push(second));
+    setImmediate(() => {
+      body.push(second);
+      // Arrives with the first event, in the same turn: held, not taken by the wait.
+      body.push(unpooled('data: 2\n\n'));
+    });
     expect(await waiting).toEqual({ kind: 'output' });
-    body.push('data: 2\n\n');
+    // Paused: nothing flows until the reader pulls.
+    expect(body.isPaused()).toBe(true);
     body.push(null);
     const chunks = await readAll(body);
     expect(Buffer.concat(chunks).toString()).toBe('event: a\ndata: {}\n\ndata: 2\n\n');

@@ -4,7 +4,8 @@
  * server-sent events the first complete event (detect-first-event.ts), for any other stream (a
  * Gemini JSON array) the first body bytes. The chunks read are put back at the head of the body
  * (`unshift`, the same buffers, no copy), so the reply stage relays and meters them as if nothing
- * had read them. When no output comes in time, or the body ends or breaks first, the body is left
+ * had read them; the body is left paused, and the relay resumes it when its reader pulls
+ * (relay-metered-reply.ts). When no output comes in time, or the body ends or breaks first, the body is left
  * to the caller to abort: nothing of it has reached the client.
  */
 import type { Readable } from 'node:stream';
@@ -25,23 +26,19 @@ export function awaitFirstOutput(body: Readable, wait: FirstOutputWait): Promise
     const read: Buffer[] = [];
     const finish = (result: FirstOutput): void => {
       clearTimeout(timer);
-      body.off('readable', onReadable);
+      body.off('data', onData);
       body.off('end', onEnd);
       body.off('error', onError);
       resolve(result);
     };
-    function onReadable(): void {
-      let chunk: Buffer | null;
-      while ((chunk = body.read() as Buffer | null) !== null) {
-        read.push(chunk);
-        if (detector === null || detector.feed(chunk)) {
-          for (let index = read.length - 1; index >= 0; index--) {
-            body.unshift(read[index]);
-          }
-          finish({ kind: 'output' });
-          return;
-        }
-      }
+    // `data` events, not `read()`: a paused stream joins (copies) the chunks it holds into one.
+    function onData(chunk: Buffer): void {
+      read.push(chunk);
+      if (detector !== null && !detector.feed(chunk)) return;
+      // Paused again (explicitly): the reply stage's relay resumes it when its reader pulls.
+      body.pause();
+      for (let index = read.length - 1; index >= 0; index--) body.unshift(read[index]);
+      finish({ kind: 'output' });
     }
     function onEnd(): void {
       finish({ kind: 'ended' });
@@ -52,7 +49,7 @@ export function awaitFirstOutput(body: Readable, wait: FirstOutputWait): Promise
     const timer = setTimeout(() => {
       finish({ kind: 'timeout' });
     }, wait.timeoutMs);
-    body.on('readable', onReadable);
+    body.on('data', onData);
     body.once('end', onEnd);
     body.once('error', onError);
   });

@@ -223,6 +223,33 @@ describe('first-output timeout', () => {
     await closedBy([stall], 1);
   });
 
+  it.each(STREAMED_CALLS.map((call) => [call.name, call] as const))(
+    'relays and meters a healthy %s stream whole with the wait on',
+    async (_name, call) => {
+      const upstream = await putPlatformUpstream(store, secrets, {
+        prefix: 'watched',
+        platform: call.platform,
+        baseURL: healthy.url,
+      });
+      const watched = await key({
+        platform: call.platform,
+        upstreams: [upstream],
+        group: { firstOutputTimeoutMs: 5_000 },
+      });
+      const plain = await key({ platform: call.platform, upstreams: [upstream] });
+      const [on, off] = [await send(main.base, call, watched), await send(main.base, call, plain)];
+      expect([on.status, off.status]).toEqual([200, 200]);
+      // The fake's streams differ only in their ids and times: same length, same text.
+      const masked = (text: string) => text.replace(/[A-Za-z0-9_-]{16,}|\d{9,}/g, '#');
+      expect(masked(on.text)).toBe(masked(off.text));
+      const [record] = await recordsOf(on.requestId);
+      const [plainRecord] = await recordsOf(off.requestId);
+      expect(record).toMatchObject({ upstream, attempts: 1, accuracy: 'exact' });
+      expect(record?.usage).toEqual(plainRecord?.usage);
+      expect(record?.costNano).toBeGreaterThan(0);
+    },
+  );
+
   it('fails over from a reply that ends before its first complete event (no_output)', async () => {
     const cut = await tiny.start((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
