@@ -9,8 +9,8 @@
  * the body is the one buffered at admission, replayed. So does a streamed success that sends no
  * first output within the group's first-output timeout (attempt-upstream.ts). A success status
  * commits (with that timeout, its first output): nothing is retried after that. Other 4xx are the
- * caller's answer. When every upstream was skipped, the
- * caller gets 429 (rate limited) or 503 in its protocol with `retry-after` = the earliest reset.
+ * caller's answer. When every upstream was skipped, the caller gets 429 (rate limited) or 503 in
+ * its protocol with `retry-after` = the earliest reset.
  *
  * Its result, `Forwarded`, is the upstream answer chosen: a success to relay, or the last error
  * status to answer; the reply stage sends either (send-reply.ts). A transport failure of the last
