@@ -1,10 +1,20 @@
 /**
- * One attempt at one upstream: the upstream request is built through the protocol's adapter (the
+ * One attempt at one upstream: the first-party request is built through the protocol's adapter (the
  * buffered body is replayed as received; it is re-serialised only for a model override or a
- * translation, as on a first attempt), sent on the origin's pool, and its answer classified. A
- * success status is handed back unread (the caller's reply starts from it); an error status is
- * read, bounded, so the next attempt can start and the last one can still be answered; a transport
- * error is classified by its undici code. The attempt's abort (`upstream-abort.ts`) is kept in the
+ * translation, as on a first attempt), the upstream's provider (`providers/registry.ts`) prepares
+ * what is sent (address, body shape, credential: Direct passes the call on as it is), it is sent on
+ * the prepared origin's pool, and its answer classified. A success status is handed back unread
+ * (the caller's reply starts from it), behind the provider's reply decoder when it has one (the
+ * reply stage then reads first-party bytes and the decoder's content type); an error status is
+ * read, bounded, so the next attempt can start and the last one can still be answered, mapped to
+ * the platform's error shape by the provider's `mapError` when it has one (its status and
+ * retry-after feed the classification and the pool's cool-down); a transport error is classified
+ * by its undici code. A provider that cannot prepare the call (no token, no credential) fails the
+ * attempt as a connect failure does. With a first-output timeout, a streamed success is
+ * handed back only once its first output came (await-first-output.ts; decoded bytes for a
+ * provider with a decoder); a stream silent that long,
+ * or that ends or breaks before, is an attempt failure like a connect failure (`first_output_timeout`,
+ * `no_output`), its body aborted. The attempt's abort (`upstream-abort.ts`) is kept in the
  * request's `UpstreamAttempts`, so a client that goes away aborts the attempt under way
  * (request-end.ts).
  */
@@ -17,14 +27,19 @@ import {
   type AttemptOutcome,
 } from '../../upstreams/classify-attempt.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
-import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
+import type { PreparedCall, ProviderCall } from '../../spec/upstream-provider.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { awaitFirstOutput } from './await-first-output.js';
+import { decodeProviderReply } from './decode-provider-reply.js';
 import { headersForUpstream } from './filter-headers.js';
+import { mapProviderError } from './map-provider-error.js';
 import type { UpstreamAttempts } from './upstream-attempts.js';
 import { UpstreamAbort } from './upstream-abort.js';
 
 export interface AttemptDependencies {
-  credentials: UpstreamCredentials;
+  providers: ProviderRegistry;
   pools: UpstreamPools;
   maxErrorBodyBytes: number;
 }
@@ -38,6 +53,15 @@ export interface AttemptInput {
   context: ForwardContext;
   upstream: ResolvedUpstream;
   model: string | null;
+  timeouts: StreamTimeouts;
+}
+
+/** The group's stream timeouts (or the gateway's defaults), decided once per call. */
+export interface StreamTimeouts {
+  /** Wait for a streamed reply's first output before it is handed back; 0 = off. */
+  firstOutputMs: number;
+  /** undici's body timeout: the longest silence between two reply chunks. */
+  idleMs: number;
 }
 
 /** An error status, read (bounded) so it can still be answered after the next attempts. */
@@ -87,6 +111,39 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+function ignoreError(): void {
+  // The abandoned attempt's body: its abort error is expected.
+}
+
+type NoOutput =
+  | { kind: 'transport-error'; outcome: AttemptOutcome; error: unknown }
+  | { kind: 'client-closed'; error: unknown };
+
+/** Null once the first output came; else the failed attempt, its body aborted. */
+async function waitForFirstOutput(
+  response: Dispatcher.ResponseData,
+  timeoutMs: number,
+  abort: UpstreamAbort,
+): Promise<NoOutput | null> {
+  const type = response.headers['content-type'];
+  const sse = typeof type === 'string' && type.toLowerCase().includes('text/event-stream');
+  const first = await awaitFirstOutput(response.body, { sse, timeoutMs });
+  if (first.kind === 'output') return null;
+  // Destroying an unfinished body errors it (RequestAbortedError): nobody else reads it now.
+  response.body.on('error', ignoreError).destroy();
+  if (first.kind === 'failed' && abort.aborted)
+    return { kind: 'client-closed', error: first.error };
+  const code = first.kind === 'failed' ? (first.error as { code?: unknown } | null)?.code : null;
+  if (first.kind === 'timeout' || code === 'UND_ERR_BODY_TIMEOUT') {
+    const error = new GatewayError('TG_UPSTREAM_FIRST_OUTPUT_TIMEOUT');
+    return { kind: 'transport-error', outcome: 'first_output_timeout', error };
+  }
+  const error = first.kind === 'failed' ? first.error : new GatewayError('TG_UPSTREAM_ERROR');
+  return { kind: 'transport-error', outcome: 'no_output', error };
+}
+
+const NO_BODY = Buffer.alloc(0);
+
 export async function attemptUpstream(
   dependencies: AttemptDependencies,
   input: AttemptInput,
@@ -95,45 +152,73 @@ export async function attemptUpstream(
   const adapter = input.adapter.forUpstream?.(upstream) ?? input.adapter;
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
   const parts = adapter.buildUpstream(context, upstreamModel);
-  const headers = headersForUpstream(request.headers);
+  const provider = dependencies.providers[upstream.provider.kind];
+  const call: ProviderCall = {
+    platform: upstream.platform,
+    method: request.method,
+    path: parts.path,
+    // Node joins repeated request headers into one string (set-cookie aside, never forwarded).
+    headers: headersForUpstream(request.headers) as Record<string, string>,
+    body: parts.body ?? NO_BODY,
+    stream: adapter.isStream(context),
+    model: upstreamModel ?? model,
+    adapter,
+  };
   const abort = new UpstreamAbort();
   attempts.abort = abort;
+  let prepared: PreparedCall;
   try {
-    adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
+    prepared = await provider.prepare(call, upstream);
   } catch (error) {
     return { kind: 'transport-error', adapter, outcome: 'connect_error', error };
   }
   attempts.upstream = upstream.name;
-  attempts.upstreamModel = upstreamModel ?? model;
-  attempts.stream = adapter.isStream(context);
+  attempts.upstreamModel = call.model;
+  attempts.stream = call.stream;
   // The response closed already (during the credential fetch): nothing is sent upstream.
   if (input.record.closed) abort.abort();
   let response: Dispatcher.ResponseData;
   try {
-    response = await dependencies.pools.get(upstream.origin).request({
-      path: `${upstream.basePath}${parts.path}`,
-      method: request.method,
-      headers,
-      body: parts.body,
+    response = await dependencies.pools.get(prepared.origin).request({
+      path: prepared.path,
+      method: prepared.method,
+      headers: prepared.headers,
+      body: prepared.body.length === 0 ? null : prepared.body,
       signal: abort,
       headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
-      bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
+      bodyTimeout: input.timeouts.idleMs,
     });
   } catch (error) {
     if (abort.aborted) return { kind: 'client-closed', error };
     return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
   }
-  if (response.statusCode < 400) return { kind: 'success', upstream, adapter, response };
+  if (response.statusCode < 400) {
+    const decoder = provider.decodeReply(call, {
+      status: response.statusCode,
+      contentType: headerText(response.headers['content-type']),
+    });
+    if (decoder !== null) response = decodeProviderReply(response, decoder);
+    if (input.timeouts.firstOutputMs > 0 && attempts.stream) {
+      const failed = await waitForFirstOutput(response, input.timeouts.firstOutputMs, abort);
+      if (failed !== null) return failed.kind === 'client-closed' ? failed : { ...failed, adapter };
+    }
+    return { kind: 'success', upstream, adapter, response };
+  }
   const bytes = await readBounded(response.body, dependencies.maxErrorBodyBytes);
+  const reply = mapProviderError(provider, call, {
+    status: response.statusCode,
+    headers: response.headers,
+    bytes,
+  });
   return {
     kind: 'error-status',
     adapter,
-    outcome: outcomeOfStatus(response.statusCode),
-    reply: {
-      status: response.statusCode,
-      headers: response.headers,
-      bytes,
-      json: parseJson(bytes),
-    },
+    outcome: outcomeOfStatus(reply.status),
+    reply: { ...reply, json: parseJson(reply.bytes) },
   };
+}
+
+function headerText(value: string | string[] | undefined): string {
+  if (value === undefined) return '';
+  return Array.isArray(value) ? (value[0] ?? '') : value;
 }
