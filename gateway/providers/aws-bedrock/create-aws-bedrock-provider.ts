@@ -20,7 +20,7 @@ import { CountTokensReplyDecoder } from './decode-count-tokens-reply.js';
 import { AnthropicStreamEmitter } from './emit-anthropic-stream.js';
 import { mapBedrockError } from './map-bedrock-error.js';
 import { mapBedrockRequest } from './map-bedrock-request.js';
-import { signAwsRequest } from './sign-aws-request.js';
+import { signAwsRequest, SigningKeyCache } from './sign-aws-request.js';
 
 /** `endpoints.awsSts` (`AWS_ENDPOINT_URL_STS`) replaces the regional STS endpoint. */
 export type AwsBedrockProviderOptions = Pick<ProviderFactoryOptions, 'clock'> & {
@@ -56,6 +56,7 @@ export function createAwsBedrockProvider(options: AwsBedrockProviderOptions): Up
     clock: options.clock,
     stsEndpoint: options.endpoints.awsSts,
   });
+  const signingKeys = new SigningKeyCache();
   return {
     async prepare(call: ProviderCall, upstream: ResolvedUpstream): Promise<PreparedCall> {
       const settings = bedrockSettingsOf(upstream);
@@ -80,6 +81,7 @@ export function createAwsBedrockProvider(options: AwsBedrockProviderOptions): Up
         service: BEDROCK_SIGNING_SERVICE,
         credentials,
         now: new Date(options.clock()),
+        signingKeys,
       });
       return { origin, path: mapped.request.path, method, headers, body: mapped.request.body };
     },

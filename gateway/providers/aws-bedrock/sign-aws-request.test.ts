@@ -6,6 +6,7 @@ import {
   deriveSigningKey,
   formatAmzDate,
   signAwsRequest,
+  SigningKeyCache,
   type AwsCredentials,
 } from './sign-aws-request.js';
 
@@ -143,5 +144,13 @@ describe('signAwsRequest', () => {
       'f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d',
     );
     expect(formatAmzDate(new Date('2012-02-15T00:00:00Z'))).toBe('20120215T000000Z');
+    const cache = new SigningKeyCache();
+    const scope = { date: '20120215', region: 'us-east-1', service: 'iam' };
+    const first = cache.get('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', scope);
+    expect(first).toEqual(key);
+    expect(cache.get('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', scope)).toBe(first);
+    expect(
+      cache.get('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', { ...scope, date: '20120216' }),
+    ).not.toEqual(key);
   });
 });

@@ -25,6 +25,8 @@ export interface SignRequestInput {
   service: string;
   credentials: AwsCredentials;
   now: Date;
+  /** Derived signing keys kept between calls (they change once a day per key and region). */
+  signingKeys?: SigningKeyCache;
 }
 
 const sha256Hex = (data: string | Buffer): string =>
@@ -80,6 +82,21 @@ export function deriveSigningKey(
   return hmac(serviceKey, 'aws4_request');
 }
 
+/** Signing keys by secret, date, region and service; bounded (cleared when full). */
+export class SigningKeyCache {
+  readonly #keys = new Map<string, Buffer>();
+
+  get(secretAccessKey: string, scope: { date: string; region: string; service: string }): Buffer {
+    const id = `${scope.date}/${scope.region}/${scope.service}/${secretAccessKey}`;
+    const cached = this.#keys.get(id);
+    if (cached !== undefined) return cached;
+    if (this.#keys.size >= 256) this.#keys.clear();
+    const key = deriveSigningKey(secretAccessKey, scope);
+    this.#keys.set(id, key);
+    return key;
+  }
+}
+
 /** The headers to send: the given ones plus the signing headers and `authorization`. */
 export function signAwsRequest(input: SignRequestInput): Record<string, string> {
   const amzDate = formatAmzDate(input.now);
@@ -111,11 +128,10 @@ export function signAwsRequest(input: SignRequestInput): Record<string, string> 
   ].join('\n');
   const scope = `${date}/${input.region}/${input.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  const key = deriveSigningKey(input.credentials.secretAccessKey, {
-    date,
-    region: input.region,
-    service: input.service,
-  });
+  const keyScope = { date, region: input.region, service: input.service };
+  const key =
+    input.signingKeys?.get(input.credentials.secretAccessKey, keyScope) ??
+    deriveSigningKey(input.credentials.secretAccessKey, keyScope);
   const signature = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
   headers.authorization =
     `AWS4-HMAC-SHA256 Credential=${input.credentials.accessKeyId}/${scope}, ` +
