@@ -117,6 +117,24 @@ export function fakeInputTokens(body: Record<string, unknown>): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
+/** The betas Bedrock documents for Claude; any other is refused with `invalid beta flag`. */
+const KNOWN_BETAS = new Set([
+  'computer-use-2024-10-22',
+  'computer-use-2025-01-24',
+  'computer-use-2025-11-24',
+  'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14',
+  'dev-full-thinking-2025-05-14',
+  'output-128k-2025-02-19',
+  'context-1m-2025-08-07',
+  'context-management-2025-06-27',
+  'effort-2025-11-24',
+  'tool-search-tool-2025-10-19',
+  'tool-examples-2025-10-29',
+  'fine-grained-tool-streaming-2025-05-14',
+  'compact-2026-01-12',
+]);
+
 export function validateInvokeBody(
   body: Record<string, unknown>,
   counting: boolean,
@@ -126,6 +144,10 @@ export function validateInvokeBody(
   if ('stream' in body) return 'extraneous key [stream] is not permitted';
   if (!Array.isArray(body.messages)) return 'messages: field required';
   if (body.messages.length === 0) return 'messages: at least one message is required';
+  const betas: unknown[] = Array.isArray(body.anthropic_beta) ? body.anthropic_beta : [];
+  if (betas.some((beta) => typeof beta !== 'string' || !KNOWN_BETAS.has(beta))) {
+    return 'invalid beta flag';
+  }
   if (!counting && typeof body.max_tokens !== 'number') return 'max_tokens: field required';
   return null;
 }

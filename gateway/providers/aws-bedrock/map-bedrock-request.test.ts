@@ -17,7 +17,9 @@ describe('mapBedrockRequest', () => {
       body,
       stream: true,
       model: 'us.anthropic.claude-sonnet-4-6-v1:0',
-      betaHeader: 'interleaved-thinking-2025-05-14, context-1m-2025-08-07',
+      betaHeader:
+        'claude-code-20250219,interleaved-thinking-2025-05-14, context-1m-2025-08-07,' +
+        'oauth-2025-04-20,advanced-tool-use-2025-11-20,prompt-caching-scope-2026-01-05',
     });
     if (!result.ok) throw new Error(result.detail);
     expect(result.request.path).toBe(
@@ -28,7 +30,11 @@ describe('mapBedrockRequest', () => {
       anthropic_version: 'bedrock-2023-05-31',
       max_tokens: 64,
       messages: [{ role: 'user', content: 'hi' }],
-      anthropic_beta: ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'],
+      anthropic_beta: [
+        'interleaved-thinking-2025-05-14',
+        'context-1m-2025-08-07',
+        'tool-search-tool-2025-10-19',
+      ],
     });
   });
 
@@ -45,6 +51,17 @@ describe('mapBedrockRequest', () => {
     expect(result.request.path).toBe(`/model/${encodeURIComponent(arn)}/invoke`);
     expect(result.request.path.split('/')).toHaveLength(4);
     expect(JSON.parse(result.request.body.toString('utf8'))).not.toHaveProperty('anthropic_beta');
+    const onlyFirstParty = mapBedrockRequest({
+      path: '/v1/messages',
+      body,
+      stream: false,
+      model: arn,
+      betaHeader: 'claude-code-20250219,oauth-2025-04-20',
+    });
+    if (!onlyFirstParty.ok) throw new Error(onlyFirstParty.detail);
+    expect(JSON.parse(onlyFirstParty.request.body.toString('utf8'))).not.toHaveProperty(
+      'anthropic_beta',
+    );
   });
 
   it('counts tokens with CountTokens on the foundation model', () => {

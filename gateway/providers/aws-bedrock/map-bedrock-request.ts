@@ -2,10 +2,12 @@
  * The Anthropic Messages call as Bedrock wants it (pure): the path of InvokeModel,
  * InvokeModelWithResponseStream or CountTokens on `/model/<model id>/...` (the id URI-encoded, so
  * an inference profile ARN stays one segment), and the body: `anthropic_version:
- * bedrock-2023-05-31`, no `model` or `stream`, the `anthropic-beta` header's values as
- * `anthropic_beta`. CountTokens wraps that body as `{input: {invokeModel: {body: <base64>}}}` and
+ * bedrock-2023-05-31`, no `model` or `stream`, the `anthropic-beta` header's values Bedrock takes
+ * as `anthropic_beta` (map-bedrock-betas.ts). CountTokens wraps that body as `{input: {invokeModel: {body: <base64>}}}` and
  * counts with the foundation model (an inference profile's geography prefix removed).
  */
+import { mapBedrockBetas } from './map-bedrock-betas.js';
+
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
 export type BedrockOperation = 'invoke' | 'invoke-stream' | 'count-tokens';
@@ -50,10 +52,10 @@ export function mapBedrockBody(body: Buffer, betas: readonly string[]): string |
   delete rest.model;
   delete rest.stream;
   const mapped: Record<string, unknown> = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...rest };
-  if (betas.length > 0) {
-    const given = Array.isArray(rest.anthropic_beta) ? (rest.anthropic_beta as unknown[]) : [];
-    mapped.anthropic_beta = [...new Set([...given.map(String), ...betas])];
-  }
+  const given = Array.isArray(rest.anthropic_beta) ? (rest.anthropic_beta as unknown[]) : [];
+  const bedrockBetas = mapBedrockBetas([...given.map(String), ...betas]);
+  if (bedrockBetas.length > 0) mapped.anthropic_beta = bedrockBetas;
+  else delete mapped.anthropic_beta;
   return JSON.stringify(mapped);
 }
 
