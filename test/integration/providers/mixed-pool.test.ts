@@ -1,7 +1,8 @@
 /**
  * A first-party OpenAI upstream and an Azure OpenAI upstream in one Group's pool, through the
  * `openai` SDK: priority order, failover before the first byte from Azure's 429, the cool-down
- * from its retry-after shared by the next calls, and sticky sessions across the two providers.
+ * from its retry-after shared by the next calls, sticky sessions across the two providers, and the
+ * Azure upstreams' price override billed only when they serve.
  */
 import type { FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
@@ -12,6 +13,7 @@ import {
 } from '../../../local/simulator/start-fake-provider.js';
 import type { Store } from '../../../store/store.js';
 import type { UpstreamRef } from '../../../store/policy-documents.js';
+import { computeCost } from '../../../gateway/billing/compute-cost.js';
 import { putCloudUpstream } from '../../support/cloud-upstreams.js';
 import { startFakeAzureOpenAI, type FakeAzureOpenAI } from '../../support/fake-azure-openai.js';
 import {
@@ -34,6 +36,15 @@ let openai: FakeProvider;
 let app: FastifyInstance;
 let base: string;
 let nextRandom = 0;
+/** Azure's price for gpt-5 on these upstreams, nano-USD per token (far from the table's). */
+const AZURE_PRICE = {
+  input: 7_000,
+  output: 70_000,
+  cacheRead: 700,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+};
+const ONE = { numerator: 1, denominator: 1 };
 
 beforeAll(async () => {
   store = await openStore('memory', '');
@@ -45,6 +56,7 @@ beforeAll(async () => {
       name,
       platform: 'OpenAI',
       provider: { kind: 'AzureOpenAI', endpoint: azure.url, apiVersion: null, credentials: apiKey },
+      priceOverrides: { 'gpt-5': AZURE_PRICE },
     });
   }
   for (const name of ['openai-failover', 'openai-sticky']) {
@@ -87,11 +99,18 @@ describe('a pool of first-party and Azure upstreams', () => {
     ]);
     const first = await servedBy(client, { model: 'gpt-5', input: 'one' });
     expect(first).toMatchObject({ upstream: 'azure-failover', attempts: 1 });
+    // Priced by the serving Azure upstream's override, and recorded as such.
+    expect(first.priceVersion).toMatch(/\/upstream-override$/);
+    expect(first.costNano).toBe(computeCost(first.usage, AZURE_PRICE, ONE));
 
     azure.throttle(1, 30);
     const azureCalls = azure.calls.length;
     const failedOver = await servedBy(client, { model: 'gpt-5', input: 'two', stream: false });
     expect(failedOver).toMatchObject({ upstream: 'openai-failover', attempts: 2, status: 200 });
+    // Billed by the serving attempt: the first-party upstream, at the table price.
+    expect(failedOver.priceVersion).not.toContain('upstream-override');
+    expect(failedOver.costNano).toBeGreaterThan(0);
+    expect(failedOver.costNano).not.toBe(computeCost(failedOver.usage, AZURE_PRICE, ONE));
     expect(azure.calls.length).toBe(azureCalls + 1);
     const health = (await store.upstreamHealth(['azure-failover'], Date.now())).get(
       'azure-failover',
