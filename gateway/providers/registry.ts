@@ -8,6 +8,7 @@
 import type { ProviderKind } from '../spec/resolved-upstream.js';
 import type { ProviderEndpoints, UpstreamProvider } from '../spec/upstream-provider.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
+import { createAzureOpenAIProvider } from './azure-openai/create-azure-openai-provider.js';
 import { createDirectProvider } from './direct/create-direct-provider.js';
 
 export interface ProviderRegistryOptions {
@@ -30,10 +31,11 @@ export function unavailableProvider(kind: ProviderKind): UpstreamProvider {
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  const factory = { endpoints: options.endpoints, clock: options.clock };
   return Object.freeze({
     Direct: createDirectProvider({ credentials: options.credentials }),
     AWSBedrock: unavailableProvider('AWSBedrock'),
     GCPVertexAI: unavailableProvider('GCPVertexAI'),
-    AzureOpenAI: unavailableProvider('AzureOpenAI'),
+    AzureOpenAI: createAzureOpenAIProvider(factory),
   });
 }
