@@ -9,6 +9,7 @@ import type { ProviderKind } from '../spec/resolved-upstream.js';
 import type { ProviderEndpoints, UpstreamProvider } from '../spec/upstream-provider.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
 import { createAwsBedrockProvider } from './aws-bedrock/create-aws-bedrock-provider.js';
+import { createAzureOpenAIProvider } from './azure-openai/create-azure-openai-provider.js';
 import { createDirectProvider } from './direct/create-direct-provider.js';
 
 export interface ProviderRegistryOptions {
@@ -31,10 +32,11 @@ export function unavailableProvider(kind: ProviderKind): UpstreamProvider {
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  const factory = { endpoints: options.endpoints, clock: options.clock };
   return Object.freeze({
     Direct: createDirectProvider({ credentials: options.credentials }),
-    AWSBedrock: createAwsBedrockProvider(options),
+    AWSBedrock: createAwsBedrockProvider(factory),
     GCPVertexAI: unavailableProvider('GCPVertexAI'),
-    AzureOpenAI: unavailableProvider('AzureOpenAI'),
+    AzureOpenAI: createAzureOpenAIProvider(factory),
   });
 }
