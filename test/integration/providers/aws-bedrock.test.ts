@@ -8,8 +8,9 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { computeCost } from '../../../gateway/billing/compute-cost.js';
 import { fakeInputTokens } from '../../support/fake-bedrock-wire.js';
-import { inOrder, settledRecord } from './upstream-failover-setup.js';
+import { inOrder, settledRecord } from '../gateway/upstream-failover-setup.js';
 import {
   bedrockKey,
   env,
@@ -96,6 +97,31 @@ describe('AWS Bedrock through the gateway, @anthropic-ai/sdk as the client', () 
     const requestId = (await stream.withResponse()).response.headers.get('x-tollgate-request-id');
     const record = await settledRecord(env.store, namespace, requestId ?? '');
     expect(record.usage).toMatchObject({ inputUncached: fakeInputTokens({ messages }), output: 3 });
+  });
+
+  it("bills the Bedrock upstream's own price and records it", async () => {
+    const price = {
+      input: 9_000,
+      output: 45_000,
+      cacheRead: 900,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+    };
+    const name = await putBedrockUpstream({
+      endpoint: env.bedrock.url,
+      credentials: staticKeys(),
+      priceOverrides: { 'claude-sonnet-4-6': price },
+    });
+    const anthropic = client(await bedrockKey(inOrder(name)));
+    const { response } = await anthropic.messages
+      .create({ model: 'claude-sonnet-4-6', max_tokens: 32, messages })
+      .withResponse();
+    const requestId = response.headers.get('x-tollgate-request-id') ?? '';
+    const record = await settledRecord(env.store, namespace, requestId);
+    expect(record.priceVersion).toMatch(/\/upstream-override$/);
+    expect(record.costNano).toBe(
+      computeCost(record.usage, price, { numerator: 1, denominator: 1 }),
+    );
   });
 
   it('counts tokens with CountTokens', async () => {

@@ -15,9 +15,9 @@ import {
   startFakeProvider,
   type FakeProvider,
 } from '../../../local/simulator/start-fake-provider.js';
-import type { UpstreamRef } from '../../../store/policy-documents.js';
-import { sealCredential } from '../../../store/seal-credential.js';
+import type { ModelPrice, UpstreamRef } from '../../../store/policy-documents.js';
 import type { Store } from '../../../store/store.js';
+import { putCloudUpstream } from '../../support/cloud-upstreams.js';
 import { startFakeSts, type FakeSts } from '../../support/fake-aws-sts.js';
 import { startFakeBedrock, type FakeBedrock } from '../../support/fake-bedrock.js';
 import {
@@ -58,20 +58,20 @@ export async function putBedrockUpstream(options: {
   endpoint: string;
   credentials: AWSCredentials;
   modelOverrides?: Record<string, string>;
+  priceOverrides?: Record<string, ModelPrice>;
 }): Promise<string> {
   const name = `bedrock-${randomUUID().slice(0, 8)}`;
-  await env.store.putUpstream({
-    digest: randomUUID(),
+  await putCloudUpstream(env.store, secrets, {
     name,
     platform: 'Anthropic',
-    baseURL: '',
-    sealedCredential: sealCredential(secrets.credentialKey, JSON.stringify(options.credentials)),
-    credentialType: options.credentials.type,
-    oauth: null,
-    maxConcurrent: 0,
+    provider: {
+      kind: 'AWSBedrock',
+      region: REGION,
+      endpoint: options.endpoint,
+      credentials: options.credentials,
+    },
     modelOverrides: options.modelOverrides ?? { 'claude-sonnet-4-6': SONNET_ON_BEDROCK },
-    chatCompletions: 'Translate',
-    provider: { kind: 'AWSBedrock', region: REGION, endpoint: options.endpoint },
+    ...(options.priceOverrides === undefined ? {} : { priceOverrides: options.priceOverrides }),
   });
   return name;
 }

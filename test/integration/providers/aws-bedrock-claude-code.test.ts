@@ -17,7 +17,7 @@ import {
   CLIENTS_INSTALL_TIMEOUT_MS,
   ensureTestClients,
 } from '../../support/install-test-clients.js';
-import { inOrder } from './upstream-failover-setup.js';
+import { inOrder } from '../gateway/upstream-failover-setup.js';
 import {
   bedrockKey,
   env,
