@@ -265,6 +265,7 @@ export function build(options: BuildOptions): FastifyInstance {
     random: options.random ?? Math.random,
     leaseMs: config.leaseMs,
     maxErrorBodyBytes: 64 * 1024,
+    firstOutputTimeoutMs: config.firstOutputTimeoutMs,
     failover: {
       maxAttempts: config.upstreamMaxAttempts,
       deadlineMs: config.upstreamFailoverDeadlineMs,

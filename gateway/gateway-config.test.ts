@@ -23,6 +23,19 @@ describe('parseGatewaySettings', () => {
     expect(settings.redisUrl).toBe('redis://127.0.0.1:1');
   });
 
+  it('takes the first-output timeout (off by default, 0 allowed, bounded)', () => {
+    expect(parseGatewaySettings([], {}).firstOutputTimeoutMs).toBe(0);
+    const flag = parseGatewaySettings(['--first-output-timeout-ms', '45000'], {
+      TOLLGATE_FIRST_OUTPUT_TIMEOUT_MS: '1000',
+    });
+    expect(flag.firstOutputTimeoutMs).toBe(45_000);
+    expect(
+      parseGatewaySettings([], { TOLLGATE_FIRST_OUTPUT_TIMEOUT_MS: '0' }).firstOutputTimeoutMs,
+    ).toBe(0);
+    expect(() => parseGatewaySettings(['--first-output-timeout-ms', '-1'], {})).toThrow();
+    expect(() => parseGatewaySettings(['--first-output-timeout-ms', '3600001'], {})).toThrow();
+  });
+
   it('fails fast on bad values and unknown flags', () => {
     expect(() => parseGatewaySettings(['--port', 'x'], {})).toThrow(
       /invalid gateway configuration/,

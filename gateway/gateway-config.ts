@@ -22,7 +22,13 @@ export const gatewaySettingsSchema = z.object({
   dataDir: z.string().min(1).optional(),
   connectTimeoutMs: milliseconds(10_000),
   headersTimeoutMs: milliseconds(300_000),
+  /** Longest silence between two chunks of an upstream reply (Groups may set their own). */
   bodyTimeoutMs: milliseconds(300_000),
+  /**
+   * How long a streamed reply may take after its 2xx headers to send its first event before the
+   * attempt is abandoned and the call fails over; 0 = off (Groups may set their own).
+   */
+  firstOutputTimeoutMs: z.coerce.number().int().min(0).max(3_600_000).default(0),
   leaseMs: milliseconds(60_000),
   upstreamRefreshMs: milliseconds(30_000),
   /** How long a key policy read from the store is reused (0 = every request reads it). */

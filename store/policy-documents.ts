@@ -61,6 +61,13 @@ export interface KeyPolicy {
      * of Groups without `sessionAffinity`) = on, for the gateway's default TTL.
      */
     sessionTtlMs?: number;
+    /**
+     * Wait for a streamed reply's first event after the 2xx headers (then fail over); 0 = off.
+     * Absent (Groups without `firstOutputTimeoutSeconds`) = the gateway's default.
+     */
+    firstOutputTimeoutMs?: number;
+    /** Longest silence between two reply chunks; absent = the gateway's `--body-timeout-ms`. */
+    streamIdleTimeoutMs?: number;
   } | null;
 }
 

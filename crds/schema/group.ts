@@ -86,6 +86,18 @@ export const groupSpec = object(
           'Sticky sessions, bound per account (namespace); a binding breaks when its upstream cools down.',
       },
     ),
+    firstOutputTimeoutSeconds: integer({
+      description:
+        "How long a streamed reply may take, after the upstream's 2xx headers, to send its first event; when none comes the attempt is abandoned (nothing reached the caller), counted as a failure of that upstream, and the call fails over to the next upstream. Absent = the gateway's --first-output-timeout-ms (default off); 0 = off for this group.",
+      minimum: 0,
+      maximum: 3600,
+    }),
+    streamIdleTimeoutSeconds: integer({
+      description:
+        "Longest silence between two chunks of an upstream reply; a stream silent longer ends with the caller protocol's error event and is billed for what was delivered. Absent = the gateway's --body-timeout-ms (default 300 s).",
+      minimum: 1,
+      maximum: 3600,
+    }),
     allowedNamespaces: withDefault(
       object(
         {

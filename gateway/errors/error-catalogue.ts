@@ -239,6 +239,18 @@ export const ERROR_CATALOGUE = {
     retryable: true,
     message: 'The upstream provider did not answer in time. Retry later.',
   },
+  TG_UPSTREAM_FIRST_OUTPUT_TIMEOUT: {
+    status: 504,
+    retryable: true,
+    message:
+      "The upstream providers answered but sent no output within the group's first-output timeout. Retry later.",
+  },
+  TG_UPSTREAM_IDLE_TIMEOUT: {
+    status: 504,
+    retryable: true,
+    message:
+      "The upstream provider's reply went silent for longer than the stream idle timeout. Retry later.",
+  },
   TG_STORE_UNAVAILABLE: {
     status: 503,
     retryable: true,

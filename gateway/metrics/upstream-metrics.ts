@@ -18,7 +18,7 @@ export function createUpstreamMetrics(registry: Registry): UpstreamMetrics {
   return {
     attempts: new KeyedCounter({
       name: 'tollgate_upstream_attempts_total',
-      help: 'Upstream attempts by outcome (ok, connect_error, timeout, status_429, status_529, status_5xx, status_4xx, stream_error).',
+      help: 'Upstream attempts by outcome (ok, connect_error, timeout, status_429, status_529, status_5xx, status_4xx, first_output_timeout, no_output, stream_error, stream_idle_timeout).',
       labelNames: ['upstream', 'platform', 'outcome'],
       registers: [registry],
     }),

@@ -31,6 +31,8 @@ describe('classify-attempt', () => {
       'status_429',
       'status_529',
       'status_5xx',
+      'first_output_timeout',
+      'no_output',
     ]);
   });
 
@@ -42,5 +44,8 @@ describe('classify-attempt', () => {
     expect(failureKind('timeout', null)).toBe('failed');
     expect(failureKind('status_4xx', null)).toBeNull();
     expect(failureKind('stream_error', null)).toBeNull();
+    expect(failureKind('first_output_timeout', null)).toBe('failed');
+    expect(failureKind('no_output', null)).toBe('failed');
+    expect(failureKind('stream_idle_timeout', null)).toBeNull();
   });
 });

@@ -37,6 +37,19 @@ export function projectGroupForKey(group: Group): NonNullable<KeyPolicy['group']
     modelsAllow: group.spec.models?.allow ?? null,
     ...projectPricing(group.spec.pricing),
     ...projectSessionAffinity(group),
+    ...projectStreamTimeouts(group),
+  };
+}
+
+/** Only the timeouts a Group sets are added, so other key documents keep their digest. */
+function projectStreamTimeouts(group: Group): {
+  firstOutputTimeoutMs?: number;
+  streamIdleTimeoutMs?: number;
+} {
+  const { firstOutputTimeoutSeconds: firstOutput, streamIdleTimeoutSeconds: idle } = group.spec;
+  return {
+    ...(firstOutput === undefined ? {} : { firstOutputTimeoutMs: firstOutput * 1000 }),
+    ...(idle === undefined ? {} : { streamIdleTimeoutMs: idle * 1000 }),
   };
 }
 

@@ -110,6 +110,31 @@ describe('projectKeyPolicy', () => {
     expect(b.digest).toBe(a.digest);
     expect(suspended.digest).not.toBe(a.digest);
   });
+
+  it('carries the stream timeouts only when the group sets them', () => {
+    const plain = projectKeyPolicy({ apiKey, state: 'Active', group }).group;
+    expect(plain).not.toHaveProperty('firstOutputTimeoutMs');
+    expect(plain).not.toHaveProperty('streamIdleTimeoutMs');
+    const timed = projectKeyPolicy({
+      apiKey,
+      state: 'Active',
+      group: {
+        ...group,
+        spec: { ...group.spec, firstOutputTimeoutSeconds: 20, streamIdleTimeoutSeconds: 90 },
+      },
+    });
+    expect(timed.group).toMatchObject({
+      firstOutputTimeoutMs: 20_000,
+      streamIdleTimeoutMs: 90_000,
+    });
+    const off = projectKeyPolicy({
+      apiKey,
+      state: 'Active',
+      group: { ...group, spec: { ...group.spec, firstOutputTimeoutSeconds: 0 } },
+    });
+    expect(off.group?.firstOutputTimeoutMs).toBe(0);
+    expect(timed.digest).not.toBe(projectKeyPolicy({ apiKey, state: 'Active', group }).digest);
+  });
 });
 
 describe('group projection', () => {

@@ -4,7 +4,10 @@
  * translation, as on a first attempt), sent on the origin's pool, and its answer classified. A
  * success status is handed back unread (the caller's reply starts from it); an error status is
  * read, bounded, so the next attempt can start and the last one can still be answered; a transport
- * error is classified by its undici code. The attempt's abort (`upstream-abort.ts`) is kept in the
+ * error is classified by its undici code. With a first-output timeout, a streamed success is
+ * handed back only once its first output came (await-first-output.ts); a stream silent that long,
+ * or that ends or breaks before, is an attempt failure like a connect failure (`first_output_timeout`,
+ * `no_output`), its body aborted. The attempt's abort (`upstream-abort.ts`) is kept in the
  * request's `UpstreamAttempts`, so a client that goes away aborts the attempt under way
  * (request-end.ts).
  */
@@ -19,6 +22,8 @@ import {
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { awaitFirstOutput } from './await-first-output.js';
 import { headersForUpstream } from './filter-headers.js';
 import type { UpstreamAttempts } from './upstream-attempts.js';
 import { UpstreamAbort } from './upstream-abort.js';
@@ -38,6 +43,15 @@ export interface AttemptInput {
   context: ForwardContext;
   upstream: ResolvedUpstream;
   model: string | null;
+  timeouts: StreamTimeouts;
+}
+
+/** The group's stream timeouts (or the gateway's defaults), decided once per call. */
+export interface StreamTimeouts {
+  /** Wait for a streamed reply's first output before it is handed back; 0 = off. */
+  firstOutputMs: number;
+  /** undici's body timeout: the longest silence between two reply chunks. */
+  idleMs: number;
 }
 
 /** An error status, read (bounded) so it can still be answered after the next attempts. */
@@ -87,6 +101,37 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+function ignoreError(): void {
+  // The abandoned attempt's body: its abort error is expected.
+}
+
+type NoOutput =
+  | { kind: 'transport-error'; outcome: AttemptOutcome; error: unknown }
+  | { kind: 'client-closed'; error: unknown };
+
+/** Null once the first output came; else the failed attempt, its body aborted. */
+async function waitForFirstOutput(
+  response: Dispatcher.ResponseData,
+  timeoutMs: number,
+  abort: UpstreamAbort,
+): Promise<NoOutput | null> {
+  const type = response.headers['content-type'];
+  const sse = typeof type === 'string' && type.toLowerCase().includes('text/event-stream');
+  const first = await awaitFirstOutput(response.body, { sse, timeoutMs });
+  if (first.kind === 'output') return null;
+  // Destroying an unfinished body errors it (RequestAbortedError): nobody else reads it now.
+  response.body.on('error', ignoreError).destroy();
+  if (first.kind === 'failed' && abort.aborted)
+    return { kind: 'client-closed', error: first.error };
+  const code = first.kind === 'failed' ? (first.error as { code?: unknown } | null)?.code : null;
+  if (first.kind === 'timeout' || code === 'UND_ERR_BODY_TIMEOUT') {
+    const error = new GatewayError('TG_UPSTREAM_FIRST_OUTPUT_TIMEOUT');
+    return { kind: 'transport-error', outcome: 'first_output_timeout', error };
+  }
+  const error = first.kind === 'failed' ? first.error : new GatewayError('TG_UPSTREAM_ERROR');
+  return { kind: 'transport-error', outcome: 'no_output', error };
+}
+
 export async function attemptUpstream(
   dependencies: AttemptDependencies,
   input: AttemptInput,
@@ -117,13 +162,19 @@ export async function attemptUpstream(
       body: parts.body,
       signal: abort,
       headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
-      bodyTimeout: dependencies.pools.timeouts.bodyTimeoutMs,
+      bodyTimeout: input.timeouts.idleMs,
     });
   } catch (error) {
     if (abort.aborted) return { kind: 'client-closed', error };
     return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
   }
-  if (response.statusCode < 400) return { kind: 'success', upstream, adapter, response };
+  if (response.statusCode < 400) {
+    if (input.timeouts.firstOutputMs > 0 && attempts.stream) {
+      const failed = await waitForFirstOutput(response, input.timeouts.firstOutputMs, abort);
+      if (failed !== null) return failed.kind === 'client-closed' ? failed : { ...failed, adapter };
+    }
+    return { kind: 'success', upstream, adapter, response };
+  }
   const bytes = await readBounded(response.body, dependencies.maxErrorBodyBytes);
   return {
     kind: 'error-status',

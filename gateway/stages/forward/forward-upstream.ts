@@ -6,9 +6,11 @@
  * open unless this call is the probe, at its requests-per-minute or concurrency limit). A connect
  * failure, a connect or header timeout, a 5xx, 429 or 529 reports the failure to the shared
  * health state and tries the next upstream, up to `maxAttempts` and while the deadline allows;
- * the body is the one buffered at admission, replayed. A success status commits: nothing is
- * retried after that. Other 4xx are the caller's answer. When every upstream was skipped, the
- * caller gets 429 (rate limited) or 503 in its protocol with `retry-after` = the earliest reset.
+ * the body is the one buffered at admission, replayed. So does a streamed success that sends no
+ * first output within the group's first-output timeout (attempt-upstream.ts). A success status
+ * commits (with that timeout, its first output): nothing is retried after that. Other 4xx are the
+ * caller's answer. When every upstream was skipped, the caller gets 429 (rate limited) or 503 in
+ * its protocol with `retry-after` = the earliest reset.
  *
  * Its result, `Forwarded`, is the upstream answer chosen: a success to relay, or the last error
  * status to answer; the reply stage sends either (send-reply.ts). A transport failure of the last
@@ -72,6 +74,8 @@ export interface ForwardDependencies {
   /** Largest upstream error body read to decide how to answer. */
   maxErrorBodyBytes: number;
   failover: FailoverSettings;
+  /** For groups that do not set `firstOutputTimeoutSeconds`; 0 = off. */
+  firstOutputTimeoutMs: number;
   metrics?: UpstreamMetrics;
 }
 
@@ -114,6 +118,11 @@ export async function forwardUpstream(
   const { failover, metrics } = dependencies;
   const attempts = newUpstreamAttempts();
   record.attempts = attempts;
+  const { group } = admitted.policy;
+  const timeouts = {
+    firstOutputMs: group.firstOutputTimeoutMs ?? dependencies.firstOutputTimeoutMs,
+    idleMs: group.streamIdleTimeoutMs ?? dependencies.pools.timeouts.bodyTimeoutMs,
+  };
   const firstStart = dependencies.clock();
   const skipped: SkippedUpstream[] = [];
   let last: { upstream: ResolvedUpstream; failed: FailedAttempt } | null = null;
@@ -141,6 +150,7 @@ export async function forwardUpstream(
       context: call.admitted.context,
       upstream,
       model: admitted.model,
+      timeouts,
     });
     if (result.kind === 'client-closed') {
       throw new GatewayError('TG_CLIENT_CLOSED', { cause: result.error });
@@ -152,6 +162,7 @@ export async function forwardUpstream(
       return result;
     }
     if (result.kind === 'error-status') attempts.status = result.reply.status;
+    if (result.outcome === 'first_output_timeout') attempts.firstOutputTimeouts += 1;
     metrics?.attempts.inc({
       upstream: upstream.name,
       platform: upstream.platform,

@@ -1,16 +1,12 @@
 /**
- * Upstream failures in the caller's terms (pure): transport errors map to 502 / 504 by undici code;
+ * Upstream failures in the caller's terms (pure): transport errors map to 502 / 504 by undici code
+ * (a reply silent longer than its idle timeout, undici's body timeout, is `TG_UPSTREAM_IDLE_TIMEOUT`);
  * error statuses pass through when the body already has the caller's shape, except credential
  * refusals (the caller's key is fine, the gateway's is not) and unshaped 5xx / 429 bodies.
  */
 import { GatewayError } from '../../errors/gateway-error.js';
 
-const timeoutCodes = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'ETIMEDOUT',
-]);
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'ETIMEDOUT']);
 
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -21,6 +17,9 @@ function errorCode(error: unknown): string | undefined {
 export function mapTransportError(error: unknown): GatewayError {
   if (GatewayError.is(error)) return error;
   const code = errorCode(error);
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new GatewayError('TG_UPSTREAM_IDLE_TIMEOUT', { cause: error });
+  }
   if (code !== undefined && timeoutCodes.has(code)) {
     return new GatewayError('TG_UPSTREAM_TIMEOUT', { cause: error });
   }

@@ -13,6 +13,8 @@ export interface UpstreamAttempts {
   status: number;
   stream: boolean;
   timeToFirstByteMs: number | null;
+  /** Attempts abandoned for sending no first output in time (the record's flag). */
+  firstOutputTimeouts: number;
   /** The upstream whose concurrency slot this request holds (hold-upstream-slot.ts). */
   slot: string | null;
   /** Aborts the attempt under way. */
@@ -27,6 +29,7 @@ export function newUpstreamAttempts(): UpstreamAttempts {
     status: 0,
     stream: false,
     timeToFirstByteMs: null,
+    firstOutputTimeouts: 0,
     slot: null,
     abort: null,
   };

@@ -22,6 +22,8 @@ export interface MeteredReply {
   end: ReplyEnd;
   bytes: number;
   overflowed: boolean;
+  /** The upstream failed by going silent longer than its idle timeout (undici's body timeout). */
+  idleTimedOut?: boolean;
 }
 
 export interface RelayMeteredReplyOptions {
@@ -72,11 +74,20 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     resolve = settle;
   });
   let ended = false;
-  const finish = (end: ReplyEnd): void => {
+  const finish = (end: ReplyEnd, failure?: unknown): void => {
     if (ended) return;
     ended = true;
     const tapped: TapOutcome<UsageReport> = tap.finish({ sourceEnded: end === 'ended' });
-    resolve({ report: tapped.result, end, bytes: tapped.bytes, overflowed: tapped.overflowed });
+    const metered: MeteredReply = {
+      report: tapped.result,
+      end,
+      bytes: tapped.bytes,
+      overflowed: tapped.overflowed,
+    };
+    if ((failure as { code?: unknown } | undefined)?.code === 'UND_ERR_BODY_TIMEOUT') {
+      metered.idleTimedOut = true;
+    }
+    resolve(metered);
   };
 
   // One readable for the caller's reply, fed from the source's `data` events: no Transform and
@@ -91,7 +102,7 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
   const fail = (error: unknown): void => {
     sourceDone = true;
     source.off('data', onData);
-    finish('upstream-failed');
+    finish('upstream-failed', error);
     if (relay.destroyed) return;
     options.onUpstreamError(error);
     const frame = options.streamError(error);

@@ -63,6 +63,10 @@ function send(
   return reply.headers(headersForClient(headers)).send(body);
 }
 
+function servedOutcome(metered: MeteredReply): 'stream_error' | 'ok' {
+  return metered.end === 'upstream-failed' ? 'stream_error' : 'ok';
+}
+
 /** Counts the serving attempt once its reply is metered. */
 function countServed(
   dependencies: ReplyDependencies,
@@ -75,7 +79,7 @@ function countServed(
     metrics.attempts.inc({
       upstream: upstream.name,
       platform: upstream.platform,
-      outcome: metered.end === 'upstream-failed' ? 'stream_error' : 'ok',
+      outcome: metered.idleTimedOut === true ? 'stream_idle_timeout' : servedOutcome(metered),
     });
   });
 }

@@ -74,6 +74,16 @@ describe('billMeteredReply', () => {
     });
   });
 
+  it('bills a stream ended for going silent for what it delivered, flagged', () => {
+    const bill = billMeteredReply({
+      price,
+      reply: { ...reply({ textChars: 40 }, 'upstream-failed'), idleTimedOut: true },
+      estimatedInputTokens: 100,
+    });
+    expect(bill).toMatchObject({ usage, costNano: cost, accuracy: 'estimated' });
+    expect(bill.flags).toEqual(['usage-estimated', 'upstream-failed', 'stream-idle-timeout']);
+  });
+
   it('bills usage an upstream reported before failing', () => {
     const bill = billMeteredReply({
       price,

@@ -2,7 +2,8 @@
  * What one request is billed (DESIGN.md 5.8, 5.9), a pure function of its metered reply and price:
  * reported usage is `exact`; a reply cut off by the client keeps what the upstream reported and
  * estimates the rest from the streamed text (`estimated`); an upstream failure bills nothing unless
- * the upstream reported usage; no reply (refused, failed before a success status) bills nothing.
+ * the upstream reported usage, except a stream ended for going silent past its idle timeout, which
+ * is billed like a cut-off one; no reply (refused, failed before a success status) bills nothing.
  * Cost = computeCost(buckets, price, multiplier), integer nano-USD rounded once. Upstream numbers
  * are untrusted: the buckets are checked once more here (non-negative integers within
  * `MAX_USAGE_TOKENS`, repaired ones billed `estimated`) and the cost is bounded, so billing never
@@ -45,9 +46,12 @@ export function billMeteredReply(input: BillInput): Bill {
   const { report } = reply;
   const flags: string[] = [...END_FLAGS[reply.end]];
   if (reply.overflowed) flags.push('parse-overflow');
+  if (reply.idleTimedOut === true) flags.push('stream-idle-timeout');
   if (report.error !== null) flags.push(`upstream-error-${report.error}`);
   const failed = reply.end === 'upstream-failed' || report.error !== null;
-  if (failed && report.usage === null) {
+  // A stream the gateway ended for going silent is billed for what it delivered, as one the
+  // client left: the usage reported so far, else the estimate from the text relayed.
+  if (failed && report.usage === null && reply.idleTimedOut !== true) {
     return {
       usage: emptyUsage(),
       costNano: 0,

@@ -43,6 +43,25 @@ function modelLabel(dependencies: SettleDependencies, key: string | undefined): 
   return key !== undefined && dependencies.prices?.entries.has(key) === true ? key : 'other';
 }
 
+/** An attempt of the call was abandoned for sending no first output in time. */
+const FIRST_OUTPUT_TIMEOUT_FLAG = 'first-output-timeout';
+
+/**
+ * The record's flags: the bill's, a token count marked as one (the ledger keeps it out of the
+ * request totals), and `first-output-timeout` when an attempt was abandoned for sending no first
+ * output in time (the call failed over, or failed when it was the last).
+ */
+function recordFlags(
+  flags: string[],
+  call: { tokenCount: boolean; firstOutputTimeouts: number },
+): string[] {
+  if (!call.tokenCount && call.firstOutputTimeouts === 0) return flags;
+  const all = [...flags];
+  if (call.tokenCount) all.push(TOKEN_COUNT_FLAG);
+  if (call.firstOutputTimeouts > 0) all.push(FIRST_OUTPUT_TIMEOUT_FLAG);
+  return all;
+}
+
 export async function settleEndedRequest(
   dependencies: SettleDependencies,
   ended: EndedRequest,
@@ -82,9 +101,10 @@ export async function settleEndedRequest(
         timeToFirstByteMs,
         priceVersion: bill.priceVersion,
         // A token count is marked as one: the ledger keeps it out of the request totals.
-        flags: isTokenCountPath(admitted.context.path)
-          ? [...bill.flags, TOKEN_COUNT_FLAG]
-          : bill.flags,
+        flags: recordFlags(bill.flags, {
+          tokenCount: isTokenCountPath(admitted.context.path),
+          firstOutputTimeouts: attempts?.firstOutputTimeouts ?? 0,
+        }),
         attempts: attempts?.count ?? 0,
       },
     });

@@ -74,6 +74,23 @@ function describePolicyContract(holder: StoreHolder): void {
       expect((await store.listKeyPolicyDigests()).has(hash)).toBe(false);
     });
 
+    it("keeps a key policy's group stream timeouts, and their absence", async () => {
+      const { store } = holder;
+      const timed = randomBytes(32).toString('hex');
+      const plain = randomBytes(32).toString('hex');
+      const base = keyPolicy({ digest: 'timed' });
+      const group = { ...base.group!, firstOutputTimeoutMs: 0, streamIdleTimeoutMs: 90_000 };
+      await store.putKeyPolicy(timed, { ...base, group });
+      await store.putKeyPolicy(plain, keyPolicy({ digest: 'plain' }));
+      expect((await store.getKeyPolicy(timed))?.group).toMatchObject({
+        firstOutputTimeoutMs: 0,
+        streamIdleTimeoutMs: 90_000,
+      });
+      expect((await store.getKeyPolicy(plain))?.group).not.toHaveProperty('firstOutputTimeoutMs');
+      await store.deleteKeyPolicy(timed);
+      await store.deleteKeyPolicy(plain);
+    });
+
     it('puts, gets and deletes groups, upstreams and accounts', async () => {
       const { store } = holder;
       const group = {
