@@ -23,7 +23,50 @@ export interface ResolvedUpstream {
   chatCompletions: 'Translate' | 'Native';
   weight: number;
   priority: number;
+  /** Who serves the platform: the first-party API (`Direct`) or a cloud provider. */
+  provider: ProviderSettings;
 }
+
+/** An Upstream's `spec.provider` with its settings block and its opened credential. */
+export type ProviderSettings =
+  | { kind: 'Direct' }
+  | {
+      kind: 'AWSBedrock';
+      region: string;
+      endpoint: string | null;
+      credentials: AWSCredentials;
+    }
+  | {
+      kind: 'GCPVertexAI';
+      project: string;
+      location: string;
+      endpoint: string | null;
+      credentials: GCPCredentials;
+    }
+  | {
+      kind: 'AzureOpenAI';
+      endpoint: string;
+      apiVersion: string | null;
+      credentials: AzureCredentials;
+    };
+
+export type ProviderKind = ProviderSettings['kind'];
+
+export type AWSCredentials =
+  | {
+      type: 'AWSAccessKey';
+      accessKeyId: string;
+      secretAccessKey: string;
+      sessionToken: string | null;
+    }
+  | { type: 'AWSWebIdentity'; roleARN: string; tokenFile: string };
+
+export type GCPCredentials =
+  { type: 'GCPServiceAccount'; serviceAccountJson: string } | { type: 'GCPWorkloadIdentity' };
+
+export type AzureCredentials =
+  | { type: 'APIKey'; apiKey: string }
+  | { type: 'AzureEntraID'; tenantID: string; clientID: string; clientSecret: string };
 
 export interface GoogleOAuthCredential {
   clientID: string;

@@ -155,6 +155,7 @@ export class UpstreamCache {
         requestsPerMinute: policy.requestsPerMinute ?? 0,
         modelOverrides: policy.modelOverrides,
         chatCompletions: policy.chatCompletions,
+        provider: { kind: 'Direct' } as const,
       },
     };
   }

@@ -8,10 +8,11 @@
  * refusals are put in the platform's error shape (`map-vertex-error.ts`).
  */
 import { GatewayError } from '../../errors/gateway-error.js';
+import type { GCPCredentials, ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type {
   PreparedCall,
   ProviderCall,
-  ProviderUpstream,
+  ProviderFactoryOptions,
   ReplyDecoder,
   UpstreamProvider,
 } from '../../spec/upstream-provider.js';
@@ -24,12 +25,9 @@ import {
   type VertexRequestParts,
 } from './map-vertex-call.js';
 import { mapVertexError } from './map-vertex-error.js';
-import { VertexTokenCache, type VertexCredentials } from './vertex-token-cache.js';
+import { VertexTokenCache } from './vertex-token-cache.js';
 
-export interface GcpVertexAiProviderOptions {
-  clock: () => number;
-  /** `GCE_METADATA_HOST` from the gateway's config; null: `metadata.google.internal`. */
-  gceMetadataHost: string | null;
+export interface GcpVertexAiProviderOptions extends ProviderFactoryOptions {
   /** A token is refreshed this long before it expires. Default 60 s. */
   refreshMarginMs?: number;
   /** Bound on one token request. Default 10 s. */
@@ -40,10 +38,10 @@ interface VertexUpstreamSettings {
   project: string;
   location: string;
   endpoint: string | null;
-  credentials: VertexCredentials;
+  credentials: GCPCredentials;
 }
 
-function vertexSettings(upstream: ProviderUpstream): VertexUpstreamSettings {
+function vertexSettings(upstream: ResolvedUpstream): VertexUpstreamSettings {
   const { provider } = upstream;
   if (provider.kind !== 'GCPVertexAI') {
     throw new GatewayError('TG_INTERNAL', {
@@ -70,7 +68,8 @@ function mapCall(call: ProviderCall, settings: VertexUpstreamSettings): VertexRe
 export function createGcpVertexAiProvider(options: GcpVertexAiProviderOptions): UpstreamProvider {
   const tokens = new VertexTokenCache({
     clock: options.clock,
-    metadataHost: options.gceMetadataHost,
+    // GCE_METADATA_HOST, read once from the gateway's config.
+    metadataHost: options.endpoints.gceMetadata,
     ...(options.refreshMarginMs === undefined ? {} : { refreshMarginMs: options.refreshMarginMs }),
     ...(options.tokenTimeoutMs === undefined ? {} : { timeoutMs: options.tokenTimeoutMs }),
   });

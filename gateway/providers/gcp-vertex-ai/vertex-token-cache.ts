@@ -6,6 +6,7 @@
  * metadata server's token is one entry (the pod has one service account).
  */
 import { createHash } from 'node:crypto';
+import type { GCPCredentials } from '../../spec/resolved-upstream.js';
 import {
   requestMetadataToken,
   requestServiceAccountToken,

@@ -7,11 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createGcpVertexAiProvider } from '../../../gateway/providers/gcp-vertex-ai/create-gcp-vertex-ai-provider.js';
 import { isGatewayError } from '../../../gateway/errors/gateway-error.js';
-import type {
-  PreparedCall,
-  ProviderCall,
-  ProviderUpstream,
-} from '../../../gateway/spec/upstream-provider.js';
+import type { GCPCredentials, ResolvedUpstream } from '../../../gateway/spec/resolved-upstream.js';
+import type { PreparedCall, ProviderCall } from '../../../gateway/spec/upstream-provider.js';
 import type { FakeProvider } from '../../../local/simulator/start-fake-provider.js';
 import {
   createServiceAccount,
@@ -27,6 +24,7 @@ import { startFakeVertexAi } from '../../support/fake-vertex-ai.js';
 
 let now = Date.now();
 const clock = (): number => now;
+const noEndpoints = { awsSts: null, gceMetadata: null, azureAuthority: null };
 let tokens: FakeGoogleTokenEndpoint;
 let metadata: FakeMetadataServer;
 let vertex: FakeProvider;
@@ -49,14 +47,7 @@ afterEach(() => {
   tokens.replyDelayMs = 0;
 });
 
-function upstream(
-  platform: 'Anthropic' | 'Gemini',
-  credentials: ProviderUpstream['provider'] extends infer P
-    ? P extends { kind: 'GCPVertexAI'; credentials: infer C }
-      ? C
-      : never
-    : never,
-): ProviderUpstream {
+function upstream(platform: 'Anthropic' | 'Gemini', credentials: GCPCredentials): ResolvedUpstream {
   return {
     name: `vertex-${platform.toLowerCase()}`,
     platform,
@@ -127,7 +118,7 @@ const serviceAccount = () =>
 
 describe('Vertex AI through the provider', () => {
   it('answers Claude with a service account token, streamed as first-party SSE', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     const grantsBefore = tokens.grants;
     const prepared = await provider.prepare(
       claudeCall(true),
@@ -157,7 +148,7 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('answers Claude unstreamed as the Anthropic message, with no decoder', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     const reply = await send(
       await provider.prepare(claudeCall(false), upstream('Anthropic', serviceAccount())),
     );
@@ -171,7 +162,10 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('answers Gemini streamed as SSE, with Workload Identity from the metadata server', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: metadata.host });
+    const provider = createGcpVertexAiProvider({
+      clock,
+      endpoints: { ...noEndpoints, gceMetadata: metadata.host },
+    });
     const before = metadata.tokenCalls;
     const prepared = await provider.prepare(
       geminiCall,
@@ -187,7 +181,7 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('asks for one token for many concurrent calls, and again only near its expiry', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     const target = upstream('Anthropic', serviceAccount());
     tokens.replyDelayMs = 100;
     const before = tokens.grants;
@@ -207,7 +201,7 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('asks again after invalidate (a token Vertex refused)', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     const target = upstream('Anthropic', serviceAccount());
     await provider.prepare(claudeCall(false), target);
     tokens.issuer.revokeAll();
@@ -218,7 +212,7 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('is refused by the token endpoint for a key it does not trust', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     const stranger = createServiceAccount({
       tokenUri: tokens.url,
       clientEmail: 'x@y.iam.gserviceaccount.com',
@@ -238,7 +232,7 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('maps a 429 RESOURCE_EXHAUSTED to Anthropic’s rate_limit_error (Gemini keeps Google’s shape)', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     vertex.setBehaviour({ status: 429 });
     const claude = await send(
       await provider.prepare(claudeCall(true), upstream('Anthropic', serviceAccount())),
@@ -261,7 +255,7 @@ describe('Vertex AI through the provider', () => {
   });
 
   it('is refused by the fake Vertex AI for a body Vertex refuses (model in the body)', async () => {
-    const provider = createGcpVertexAiProvider({ clock, gceMetadataHost: null });
+    const provider = createGcpVertexAiProvider({ clock, endpoints: noEndpoints });
     const prepared = await provider.prepare(
       claudeCall(false),
       upstream('Anthropic', serviceAccount()),
