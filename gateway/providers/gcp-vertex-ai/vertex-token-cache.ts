@@ -17,8 +17,7 @@ import {
   type ServiceAccountKey,
 } from './sign-service-account-assertion.js';
 
-export type VertexCredentials =
-  { type: 'GCPServiceAccount'; serviceAccountJson: string } | { type: 'GCPWorkloadIdentity' };
+export type VertexCredentials = GCPCredentials;
 
 export interface VertexTokenCacheOptions {
   clock: () => number;
