@@ -63,6 +63,16 @@ describe('Claude on Vertex AI', () => {
     });
   });
 
+  it('keeps the colon of a domain-scoped project id', () => {
+    const parts = mapAnthropicCall(
+      { path: '/v1/messages', body: json({ model: 'm' }), stream: false, model: null },
+      { ...regional, project: 'example.com:acme' },
+    );
+    expect(parts.path).toBe(
+      '/v1/projects/example.com:acme/locations/us-east5/publishers/anthropic/models/m:rawPredict',
+    );
+  });
+
   it('answers on :rawPredict when not streamed, on the global location too', () => {
     const parts = mapAnthropicCall(
       {

@@ -52,7 +52,8 @@ export function vertexAddress(settings: VertexSettings): VertexAddress {
 }
 
 function modelsPath(settings: VertexSettings, publisher: 'anthropic' | 'google'): string {
-  const project = encodeURIComponent(settings.project);
+  // Domain-scoped project ids (`example.com:my-project`) keep their colon, as Google's paths do.
+  const project = encodeURIComponent(settings.project).replaceAll('%3A', ':');
   const location = encodeURIComponent(settings.location);
   return `/v1/projects/${project}/locations/${location}/publishers/${publisher}/models/`;
 }
