@@ -167,10 +167,30 @@ const boundaries = [
       const own = /** @type {string} */ (protocolOf(file));
       const other = protocolOf(target);
       if (other !== undefined) return other !== own && !protocolMayImport[own]?.includes(other);
-      return inAny(protocols, 'gateway/stages/', 'gateway/routes/', 'gateway/app.ts')(target);
+      return inAny(
+        protocols,
+        'gateway/stages/',
+        'gateway/routes/',
+        'gateway/app.ts',
+        'gateway/providers/',
+      )(target);
     },
     message:
-      'A protocol is a leaf: its own folder and the leaves it builds on (google/; openai-responses/ for openai-chat; anthropic-messages/ for antigravity), no stage, route, app.ts or protocols/ root.',
+      'A protocol is a leaf: its own folder and the leaves it builds on (google/; openai-responses/ for openai-chat; anthropic-messages/ for antigravity), no stage, route, app.ts, provider or protocols/ root.',
+  },
+  {
+    from: inAny('gateway/providers/'),
+    refuses: (target) =>
+      target.startsWith('gateway/') &&
+      !inAny(
+        'gateway/providers/',
+        'gateway/spec/',
+        'gateway/bytes/',
+        'gateway/errors/',
+        'gateway/upstreams/',
+      )(target),
+    message:
+      'A provider imports gateway/providers/, spec/, bytes/, errors/ and upstreams/ (token helpers) only.',
   },
   {
     from: (file) =>

@@ -33,6 +33,7 @@ import { startSettlement } from './stages/settle/start-settlement.js';
 import { UpstreamCache } from './upstreams/resolve-upstreams.js';
 import './stages/request/route-config.js';
 import { UpstreamPools } from './upstreams/upstream-pools.js';
+import { createProviderRegistry } from './providers/registry.js';
 import {
   createUpstreamCredentials,
   type UpstreamCredentials,
@@ -259,7 +260,11 @@ export function build(options: BuildOptions): FastifyInstance {
     },
     renewer,
     upstreams,
-    credentials: options.credentials ?? createUpstreamCredentials({ clock }),
+    providers: createProviderRegistry({
+      credentials: options.credentials ?? createUpstreamCredentials({ clock }),
+      endpoints: config.providerEndpoints,
+      clock,
+    }),
     pools,
     clock,
     random: options.random ?? Math.random,

@@ -36,6 +36,27 @@ describe('parseGatewaySettings', () => {
     expect(() => parseGatewaySettings(['--first-output-timeout-ms', '3600001'], {})).toThrow();
   });
 
+  it('reads the cloud provider endpoints once from their standard variables', () => {
+    expect(parseGatewaySettings([], {}).providerEndpoints).toEqual({
+      awsSts: null,
+      gceMetadata: null,
+      azureAuthority: null,
+    });
+    const settings = parseGatewaySettings([], {
+      AWS_ENDPOINT_URL_STS: 'http://127.0.0.1:4566/',
+      GCE_METADATA_HOST: '127.0.0.1:8181',
+      AZURE_AUTHORITY_HOST: 'https://login.example.test',
+    });
+    expect(settings.providerEndpoints).toEqual({
+      awsSts: 'http://127.0.0.1:4566',
+      gceMetadata: '127.0.0.1:8181',
+      azureAuthority: 'https://login.example.test',
+    });
+    expect(() => parseGatewaySettings([], { AZURE_AUTHORITY_HOST: 'login.example' })).toThrow(
+      'AZURE_AUTHORITY_HOST must be an http(s) URL',
+    );
+  });
+
   it('fails fast on bad values and unknown flags', () => {
     expect(() => parseGatewaySettings(['--port', 'x'], {})).toThrow(
       /invalid gateway configuration/,

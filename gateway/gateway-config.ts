@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { trustedProxyList } from '../network/trusted-proxy-list.js';
+import type { ProviderEndpoints } from './spec/upstream-provider.js';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
@@ -96,7 +97,62 @@ export const gatewaySettingsSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type GatewaySettings = z.output<typeof gatewaySettingsSchema>;
+/** No cloud endpoint overridden: the providers' public addresses. */
+export const PUBLIC_PROVIDER_ENDPOINTS: ProviderEndpoints = Object.freeze({
+  awsSts: null,
+  gceMetadata: null,
+  azureAuthority: null,
+});
+
+/**
+ * Where the cloud providers' token sources are, read once from the standard variables their own
+ * SDKs read (null = the public address): `AWS_ENDPOINT_URL_STS`, `GCE_METADATA_HOST`,
+ * `AZURE_AUTHORITY_HOST`.
+ */
+export type GatewaySettings = z.output<typeof gatewaySettingsSchema> & {
+  providerEndpoints: ProviderEndpoints;
+};
+
+const endpointVariable = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? null : value.replace(/\/+$/, '')))
+  .nullable()
+  .default(null);
+
+const providerEndpointsSchema = z.object({
+  AWS_ENDPOINT_URL_STS: endpointVariable.refine(
+    (value) => value === null || /^https?:\/\/[^\s]+$/.test(value),
+    'AWS_ENDPOINT_URL_STS must be an http(s) URL',
+  ),
+  GCE_METADATA_HOST: endpointVariable.refine(
+    (value) => value === null || /^[^\s/]+$/.test(value),
+    'GCE_METADATA_HOST must be host[:port]',
+  ),
+  AZURE_AUTHORITY_HOST: endpointVariable.refine(
+    (value) => value === null || /^https?:\/\/[^\s]+$/.test(value),
+    'AZURE_AUTHORITY_HOST must be an http(s) URL',
+  ),
+});
+
+/** The provider endpoints from the environment, parsed once. */
+export function parseProviderEndpoints(
+  environment: Record<string, string | undefined>,
+): ProviderEndpoints {
+  const result = providerEndpointsSchema.safeParse({
+    AWS_ENDPOINT_URL_STS: environment.AWS_ENDPOINT_URL_STS,
+    GCE_METADATA_HOST: environment.GCE_METADATA_HOST,
+    AZURE_AUTHORITY_HOST: environment.AZURE_AUTHORITY_HOST,
+  });
+  if (!result.success) {
+    throw new Error(`invalid gateway configuration: ${z.prettifyError(result.error)}`);
+  }
+  return Object.freeze({
+    awsSts: result.data.AWS_ENDPOINT_URL_STS,
+    gceMetadata: result.data.GCE_METADATA_HOST,
+    azureAuthority: result.data.AZURE_AUTHORITY_HOST,
+  });
+}
 
 /** What `build()` needs: the settings plus the pepper and credential key bytes. */
 export type AppConfig = Omit<
@@ -139,7 +195,7 @@ export function parseGatewaySettings(
   if (!result.success) {
     throw new Error(`invalid gateway configuration: ${z.prettifyError(result.error)}`);
   }
-  return Object.freeze(result.data);
+  return Object.freeze({ ...result.data, providerEndpoints: parseProviderEndpoints(environment) });
 }
 
 /** Reads the environment once: flags over `TOLLGATE_*` over defaults. */
@@ -158,6 +214,9 @@ export function createAppConfig(
   delete parsed.redisUrl;
   delete parsed.redisPrefix;
   delete parsed.dataDir;
-  const settings = parsed as Omit<AppConfig, 'pepper' | 'credentialKey'>;
+  const settings = {
+    ...parsed,
+    providerEndpoints: PUBLIC_PROVIDER_ENDPOINTS,
+  } as Omit<AppConfig, 'pepper' | 'credentialKey'>;
   return { ...settings, ...secrets, ...overrides };
 }

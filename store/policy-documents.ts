@@ -5,6 +5,7 @@
  * gateway reads one document per request.
  */
 import type { Platform } from '../crds/schema/resources.js';
+import type { CredentialType } from '../crds/schema/upstream-credentials.js';
 
 /** Prices in integer nano-USD per token. */
 export interface ModelPrice {
@@ -86,7 +87,7 @@ export interface UpstreamPolicy {
   baseURL: string;
   /** AES-256-GCM sealed JSON of the credential; opened only in gateway memory. */
   sealedCredential: string;
-  credentialType: 'APIKey' | 'GoogleOAuth';
+  credentialType: CredentialType;
   /** For GoogleOAuth: the non-secret half of the credential. */
   oauth: { clientID: string; tokenURL: string; projectID: string } | null;
   maxConcurrent: number;
@@ -94,7 +95,17 @@ export interface UpstreamPolicy {
   requestsPerMinute?: number;
   modelOverrides: Record<string, string>;
   chatCompletions: 'Translate' | 'Native';
+  /** Cloud providers: the settings block (absent = Direct, the first-party API at `baseURL`). */
+  provider?: ProviderPolicy;
+  /** Prices (nano-USD per token) for calls this upstream serves, by billed model; absent = none. */
+  priceOverrides?: Record<string, ModelPrice>;
 }
+
+/** An Upstream's cloud provider settings; the credentials are in `sealedCredential`. */
+export type ProviderPolicy =
+  | { kind: 'AWSBedrock'; region: string; endpoint: string | null }
+  | { kind: 'GCPVertexAI'; project: string; location: string; endpoint: string | null }
+  | { kind: 'AzureOpenAI'; endpoint: string; apiVersion: string | null };
 
 export interface AccountPolicy {
   digest: string;

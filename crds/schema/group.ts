@@ -20,7 +20,8 @@ import {
   withCodeDefault,
 } from './schema-builder.js';
 
-const prices = {
+/** Per-million-token prices, shared with the Upstream's price override. */
+export const prices = {
   inputPerMTok: money('USD per million uncached input tokens.'),
   outputPerMTok: money('USD per million output tokens (reasoning included).'),
   cacheReadPerMTok: money('USD per million cache-read tokens; absent = 0.1 x input.'),

@@ -1,55 +1,17 @@
 /** Upstream: one upstream credential (cluster-scoped, admin-owned). */
-import { API_GROUP, dateTime, objectName, platform, statusBase } from './common-fields.js';
+import { API_GROUP, dateTime, platform, statusBase } from './common-fields.js';
+import { prices } from './group.js';
 import { enumOf, integer, list, object, string } from './schema-builder.js';
-
-const secretKeyRef = object(
-  {
-    name: objectName('Secret in the operator namespace.'),
-    key: string({ maxLength: 253, minLength: 1, pattern: '^[-._a-zA-Z0-9]+$' }),
-  },
-  { required: ['name', 'key'] },
-);
-
-const credentials = object(
-  {
-    type: enumOf(['APIKey', 'GoogleOAuth'], { description: 'Which credential member is set.' }),
-    apiKey: object(
-      { secretRef: secretKeyRef },
-      { required: ['secretRef'], description: 'An API key read from a Secret.' },
-    ),
-    googleOAuth: object(
-      {
-        secretRef: object(
-          { name: objectName('Secret holding refreshToken and clientSecret.') },
-          { required: ['name'] },
-        ),
-        clientID: string({ maxLength: 512, minLength: 1 }),
-        tokenURL: string({ maxLength: 2048, pattern: '^https?://' }),
-        projectID: string({ maxLength: 256, minLength: 1 }),
-      },
-      {
-        required: ['secretRef', 'clientID', 'tokenURL', 'projectID'],
-        description: 'A Google OAuth refresh token exchanged for access tokens.',
-      },
-    ),
-  },
-  {
-    required: ['type'],
-    rules: [
-      {
-        rule: "self.type == 'APIKey' ? has(self.apiKey) && !has(self.googleOAuth) : has(self.googleOAuth) && !has(self.apiKey)",
-        message:
-          'set exactly the member named by type (apiKey for APIKey, googleOAuth for GoogleOAuth)',
-      },
-    ],
-  },
-);
+import { credentials } from './upstream-credentials.js';
+import { providerFields, providerRules } from './upstream-providers.js';
 
 export const upstreamSpec = object(
   {
     platform: platform('The protocol the upstream speaks. Immutable.'),
+    ...providerFields,
     baseURL: string({
-      description: 'Origin and optional path prefix, for example https://api.anthropic.com.',
+      description:
+        'provider Direct: origin and optional path prefix, for example https://api.anthropic.com.',
       maxLength: 2048,
       pattern: '^https?://[^\\s]+$',
     }),
@@ -84,10 +46,26 @@ export const upstreamSpec = object(
       description:
         'OpenAI only: translate /v1/chat/completions to Responses (default) or pass it through.',
     }),
+    pricing: object(
+      {
+        overrides: list(
+          object(
+            { model: string({ maxLength: 200, minLength: 1 }), ...prices },
+            { required: ['model', 'inputPerMTok', 'outputPerMTok'] },
+          ),
+          { maxItems: 200, listType: 'map', mapKeys: ['model'] },
+        ),
+      },
+      {
+        description:
+          "Prices for calls this upstream serves (cloud list prices differ from first-party and by region), by the model the call is billed as; over the price table and the Group's pricing. The Group's rateMultiplier still applies.",
+      },
+    ),
   },
   {
-    required: ['platform', 'baseURL', 'credentials'],
+    required: ['platform', 'credentials'],
     rules: [
+      ...providerRules,
       {
         rule: "!has(self.chatCompletions) || self.platform == 'OpenAI'",
         message: 'chatCompletions applies to OpenAI upstreams only',

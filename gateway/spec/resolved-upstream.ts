@@ -4,14 +4,16 @@
  * `upstreams/resolve-upstreams.ts` builds it.
  */
 import type { Platform } from '../../crds/schema/resources.js';
+import type { ModelPrice } from '../../store/policy-documents.js';
 
 export interface ResolvedUpstream {
   name: string;
   platform: Platform;
+  /** Direct upstreams: the baseURL's origin; '' for cloud providers (they pick the address). */
   origin: string;
   /** The baseURL path without a trailing slash ('' for none). */
   basePath: string;
-  /** APIKey upstreams: the key. GoogleOAuth upstreams: the refresh token (see `oauth`). */
+  /** Direct APIKey upstreams: the key ('' for cloud providers: see `provider.credentials`). GoogleOAuth upstreams: the refresh token (see `oauth`). */
   credential: string;
   /** GoogleOAuth upstreams: what the token exchange needs; null for APIKey upstreams. */
   oauth: GoogleOAuthCredential | null;
@@ -25,6 +27,8 @@ export interface ResolvedUpstream {
   priority: number;
   /** Who serves the platform: the first-party API (`Direct`) or a cloud provider. */
   provider: ProviderSettings;
+  /** The Upstream's price override (nano-USD per token, by billed model); null for none. */
+  priceOverrides: Readonly<Record<string, ModelPrice>> | null;
 }
 
 /** An Upstream's `spec.provider` with its settings block and its opened credential. */

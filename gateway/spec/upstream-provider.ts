@@ -8,6 +8,7 @@
  * and maps an error status with `mapError`.
  */
 import type { Platform } from '../../crds/schema/resources.js';
+import type { RequestAdapter } from './protocol-adapter.js';
 import type { ResolvedUpstream } from './resolved-upstream.js';
 
 /** The first-party call the protocol adapter built, before any provider touches it. */
@@ -25,6 +26,11 @@ export interface ProviderCall {
   stream: boolean;
   /** The model as it goes upstream (after modelOverrides). */
   model: string | null;
+  /**
+   * The protocol's credential header (x-api-key, Authorization, x-goog-api-key), for providers
+   * that authenticate as the first-party API does (Direct); set by the forward stage.
+   */
+  adapter?: Pick<RequestAdapter, 'applyCredential'>;
 }
 
 /** What is sent: origin (scheme://host[:port]) and everything else, credential applied. */

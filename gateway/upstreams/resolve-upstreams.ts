@@ -8,7 +8,12 @@
 import { openCredential } from '../../store/seal-credential.js';
 import type { UpstreamRef } from '../../store/policy-documents.js';
 import type { PolicyReader, UpstreamPolicy } from '../../store/store.js';
-import type { GoogleOAuthCredential, ResolvedUpstream } from '../spec/resolved-upstream.js';
+import type {
+  GoogleOAuthCredential,
+  ProviderSettings,
+  ResolvedUpstream,
+} from '../spec/resolved-upstream.js';
+import { openProviderSettings } from './open-provider-settings.js';
 
 /** How long an upstream found missing is believed missing. */
 export const MISSING_REFRESH_MS = 1_000;
@@ -138,24 +143,32 @@ export class UpstreamCache {
   #toEntry(policy: UpstreamPolicy | null, previous: CacheEntry | undefined, now: number) {
     if (policy === null) return { digest: '', readAt: now, upstream: null };
     if (previous?.digest === policy.digest) return { ...previous, readAt: now };
-    const url = new URL(policy.baseURL);
     const plaintext = openCredential(this.#options.credentialKey, policy.sealedCredential);
-    const secret = credentialSecret(plaintext);
+    let provider: ProviderSettings;
+    try {
+      provider = openProviderSettings(policy, plaintext);
+    } catch {
+      // A credential that does not fit its provider: the upstream is skipped until it changes.
+      return { digest: policy.digest, readAt: now, upstream: null };
+    }
+    // Cloud providers pick their own address (`providers/`); Direct ones send to baseURL.
+    const url = provider.kind === 'Direct' ? new URL(policy.baseURL) : null;
     return {
       digest: policy.digest,
       readAt: now,
       upstream: {
         name: policy.name,
         platform: policy.platform,
-        origin: url.origin,
-        basePath: url.pathname.replace(/\/+$/, ''),
-        credential: secret,
+        origin: url === null ? '' : url.origin,
+        basePath: url === null ? '' : url.pathname.replace(/\/+$/, ''),
+        credential: provider.kind === 'Direct' ? credentialSecret(plaintext) : '',
         oauth: googleOAuthCredential(policy, plaintext),
         maxConcurrent: policy.maxConcurrent,
         requestsPerMinute: policy.requestsPerMinute ?? 0,
         modelOverrides: policy.modelOverrides,
         chatCompletions: policy.chatCompletions,
-        provider: { kind: 'Direct' } as const,
+        provider,
+        priceOverrides: policy.priceOverrides ?? null,
       },
     };
   }

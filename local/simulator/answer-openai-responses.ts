@@ -109,9 +109,12 @@ function streamFrames(call: FakeCall, answer: FakeAnswer, tool: FakeToolCall | n
         item: { ...item, status: 'in_progress', content: [] },
       }),
       event({ type: 'response.content_part.added', ...at, part: { ...part, text: '' } }),
-      ...answer.deltas.map((delta) =>
-        event({ type: 'response.output_text.delta', ...at, delta, logprobs: [] }),
-      ),
+    );
+    // One push per delta: spread into push's arguments, a long answer passes V8's argument limit.
+    for (const delta of answer.deltas) {
+      frames.push(event({ type: 'response.output_text.delta', ...at, delta, logprobs: [] }));
+    }
+    frames.push(
       event({ type: 'response.output_text.done', ...at, text: answer.text }),
       event({ type: 'response.content_part.done', ...at, part }),
     );

@@ -184,8 +184,15 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      response.destroy();
+    handle(request, response).catch((error: unknown) => {
+      // A fault of the fake itself is a 500 that says so, not a connection that looks cut.
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const message = `the fake provider failed: ${error instanceof Error ? error.message : String(error)}`;
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { type: 'fake_provider_error', message } }));
     });
   });
   server.keepAliveTimeout = 1000;

@@ -20,7 +20,8 @@ export interface TurnRequest {
   headers: Record<string, string | string[] | undefined>;
   remoteAddress: string;
   body: string;
-  send: (text: string) => void;
+  /** Sends one message; a promise when the client must read before the turn goes on. */
+  send: (text: string) => Promise<void> | null;
   /** Called once the turn's response exists, so a client that leaves can end it. */
   onResponse: (response: ServerResponse) => void;
 }
@@ -79,7 +80,7 @@ export async function runWebsocketTurn(
   const stream = answer.stream() as AsyncIterable<Buffer>;
   if (answer.statusCode >= 400) {
     const retryAfter = answer.headers['retry-after'];
-    turn.send(
+    void turn.send(
       renderHttpErrorEvent({
         status: answer.statusCode,
         body: await readText(stream),
@@ -91,10 +92,10 @@ export async function runWebsocketTurn(
   const parser = createServerSentEventParser();
   // Set by `handle`, read after the loop.
   const seen = { end: false };
-  const handle = (event: ServerSentEvent): void => {
-    turn.send(event.data);
+  const handle = (event: ServerSentEvent): Promise<void> | null => {
+    const flushed = turn.send(event.data);
     const type = eventType(event);
-    if (type === null) return;
+    if (type === null) return flushed;
     if (terminalTypes.has(type)) seen.end = true;
     if (type === 'response.completed') result.completed = true;
     if (type === 'response.output_item.done') {
@@ -104,12 +105,21 @@ export async function runWebsocketTurn(
       const response = readJson(event.data)?.response as { id?: unknown } | undefined;
       if (typeof response?.id === 'string') result.responseId = response.id;
     }
+    return flushed;
   };
-  for await (const chunk of stream) parser.feed(chunk).forEach(handle);
-  parser.end().forEach(handle);
+  for await (const chunk of stream) {
+    for (const event of parser.feed(chunk)) {
+      const flushed = handle(event);
+      if (flushed !== null) await flushed;
+    }
+  }
+  for (const event of parser.end()) {
+    const flushed = handle(event);
+    if (flushed !== null) await flushed;
+  }
   if (!seen.end) {
     const detail = 'The stream ended before response.completed.';
-    turn.send(renderGatewayErrorEvent(new GatewayError('TG_UPSTREAM_ERROR', { detail })));
+    void turn.send(renderGatewayErrorEvent(new GatewayError('TG_UPSTREAM_ERROR', { detail })));
   }
   return result;
 }

@@ -41,6 +41,9 @@ export interface ServedConnection {
   closed: Promise<void>;
 }
 
+/** Bytes queued on the socket past which a turn waits for the client to read. */
+const SEND_HIGH_WATER_BYTES = 1024 * 1024;
+
 export function serveWebsocketConnection(
   context: ConnectionContext,
   socket: WebSocket,
@@ -55,8 +58,22 @@ export function serveWebsocketConnection(
   let history: ConnectionHistory | null = null;
   let idle: NodeJS.Timeout | undefined;
 
-  const send = (text: string): void => {
-    if (!closed) socket.send(text);
+  /**
+   * Queues a message; past the high-water mark, a promise of its flush to the socket, which the
+   * turn waits for before it reads on (so a slow client holds the upstream back instead of the
+   * gateway buffering the stream).
+   */
+  const send = (text: string): Promise<void> | null => {
+    if (closed) return null;
+    if (socket.bufferedAmount < SEND_HIGH_WATER_BYTES) {
+      socket.send(text);
+      return null;
+    }
+    return new Promise((flushed) => {
+      socket.send(text, () => {
+        flushed();
+      });
+    });
   };
   const close = (code: number, reason: string, counted: CloseReason): void => {
     closeReason ??= counted;
@@ -70,7 +87,7 @@ export function serveWebsocketConnection(
   };
   const refuse = (error: GatewayError): void => {
     metrics.messages.inc({ outcome: 'refused' });
-    send(renderGatewayErrorEvent(error));
+    void send(renderGatewayErrorEvent(error));
   };
 
   async function runTurn(body: string, input: unknown[]): Promise<void> {
@@ -94,7 +111,7 @@ export function serveWebsocketConnection(
     } catch (error) {
       if (!closed) {
         context.log.warn({ err: error }, 'websocket turn failed');
-        send(renderGatewayErrorEvent(toGatewayError(error)));
+        void send(renderGatewayErrorEvent(toGatewayError(error)));
       }
     } finally {
       busy = false;
@@ -133,7 +150,7 @@ export function serveWebsocketConnection(
     if (plan.kind === 'warmup') {
       metrics.messages.inc({ outcome: 'warmup' });
       const warmup = renderWarmupEvents(plan.model, context.clock());
-      warmup.events.forEach(send);
+      for (const event of warmup.events) void send(event);
       history = { responseId: warmup.id, items: plan.input };
       return;
     }

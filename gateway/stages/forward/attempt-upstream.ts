@@ -1,11 +1,18 @@
 /**
- * One attempt at one upstream: the upstream request is built through the protocol's adapter (the
+ * One attempt at one upstream: the first-party request is built through the protocol's adapter (the
  * buffered body is replayed as received; it is re-serialised only for a model override or a
- * translation, as on a first attempt), sent on the origin's pool, and its answer classified. A
- * success status is handed back unread (the caller's reply starts from it); an error status is
- * read, bounded, so the next attempt can start and the last one can still be answered; a transport
- * error is classified by its undici code. With a first-output timeout, a streamed success is
- * handed back only once its first output came (await-first-output.ts); a stream silent that long,
+ * translation, as on a first attempt), the upstream's provider (`providers/registry.ts`) prepares
+ * what is sent (address, body shape, credential: Direct passes the call on as it is), it is sent on
+ * the prepared origin's pool, and its answer classified. A success status is handed back unread
+ * (the caller's reply starts from it), behind the provider's reply decoder when it has one (the
+ * reply stage then reads first-party bytes and the decoder's content type); an error status is
+ * read, bounded, so the next attempt can start and the last one can still be answered, mapped to
+ * the platform's error shape by the provider's `mapError` when it has one (its status and
+ * retry-after feed the classification and the pool's cool-down); a transport error is classified
+ * by its undici code. A provider that cannot prepare the call (no token, no credential) fails the
+ * attempt as a connect failure does. With a first-output timeout, a streamed success is
+ * handed back only once its first output came (await-first-output.ts; decoded bytes for a
+ * provider with a decoder); a stream silent that long,
  * or that ends or breaks before, is an attempt failure like a connect failure (`first_output_timeout`,
  * `no_output`), its body aborted. The attempt's abort (`upstream-abort.ts`) is kept in the
  * request's `UpstreamAttempts`, so a client that goes away aborts the attempt under way
@@ -20,16 +27,19 @@ import {
   type AttemptOutcome,
 } from '../../upstreams/classify-attempt.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
-import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
+import type { PreparedCall, ProviderCall } from '../../spec/upstream-provider.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { awaitFirstOutput } from './await-first-output.js';
+import { decodeProviderReply } from './decode-provider-reply.js';
 import { headersForUpstream } from './filter-headers.js';
+import { mapProviderError } from './map-provider-error.js';
 import type { UpstreamAttempts } from './upstream-attempts.js';
 import { UpstreamAbort } from './upstream-abort.js';
 
 export interface AttemptDependencies {
-  credentials: UpstreamCredentials;
+  providers: ProviderRegistry;
   pools: UpstreamPools;
   maxErrorBodyBytes: number;
 }
@@ -132,6 +142,8 @@ async function waitForFirstOutput(
   return { kind: 'transport-error', outcome: 'no_output', error };
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 export async function attemptUpstream(
   dependencies: AttemptDependencies,
   input: AttemptInput,
@@ -140,26 +152,38 @@ export async function attemptUpstream(
   const adapter = input.adapter.forUpstream?.(upstream) ?? input.adapter;
   const upstreamModel = model === null ? null : (upstream.modelOverrides[model] ?? null);
   const parts = adapter.buildUpstream(context, upstreamModel);
-  const headers = headersForUpstream(request.headers);
+  const provider = dependencies.providers[upstream.provider.kind];
+  const call: ProviderCall = {
+    platform: upstream.platform,
+    method: request.method,
+    path: parts.path,
+    // Node joins repeated request headers into one string (set-cookie aside, never forwarded).
+    headers: headersForUpstream(request.headers) as Record<string, string>,
+    body: parts.body ?? NO_BODY,
+    stream: adapter.isStream(context),
+    model: upstreamModel ?? model,
+    adapter,
+  };
   const abort = new UpstreamAbort();
   attempts.abort = abort;
+  let prepared: PreparedCall;
   try {
-    adapter.applyCredential(headers, await dependencies.credentials.credentialFor(upstream));
+    prepared = await provider.prepare(call, upstream);
   } catch (error) {
     return { kind: 'transport-error', adapter, outcome: 'connect_error', error };
   }
   attempts.upstream = upstream.name;
-  attempts.upstreamModel = upstreamModel ?? model;
-  attempts.stream = adapter.isStream(context);
+  attempts.upstreamModel = call.model;
+  attempts.stream = call.stream;
   // The response closed already (during the credential fetch): nothing is sent upstream.
   if (input.record.closed) abort.abort();
   let response: Dispatcher.ResponseData;
   try {
-    response = await dependencies.pools.get(upstream.origin).request({
-      path: `${upstream.basePath}${parts.path}`,
-      method: request.method,
-      headers,
-      body: parts.body,
+    response = await dependencies.pools.get(prepared.origin).request({
+      path: prepared.path,
+      method: prepared.method,
+      headers: prepared.headers,
+      body: prepared.body.length === 0 ? null : prepared.body,
       signal: abort,
       headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
       bodyTimeout: input.timeouts.idleMs,
@@ -169,6 +193,11 @@ export async function attemptUpstream(
     return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
   }
   if (response.statusCode < 400) {
+    const decoder = provider.decodeReply(call, {
+      status: response.statusCode,
+      contentType: headerText(response.headers['content-type']),
+    });
+    if (decoder !== null) response = decodeProviderReply(response, decoder);
     if (input.timeouts.firstOutputMs > 0 && attempts.stream) {
       const failed = await waitForFirstOutput(response, input.timeouts.firstOutputMs, abort);
       if (failed !== null) return failed.kind === 'client-closed' ? failed : { ...failed, adapter };
@@ -176,15 +205,20 @@ export async function attemptUpstream(
     return { kind: 'success', upstream, adapter, response };
   }
   const bytes = await readBounded(response.body, dependencies.maxErrorBodyBytes);
+  const reply = mapProviderError(provider, call, {
+    status: response.statusCode,
+    headers: response.headers,
+    bytes,
+  });
   return {
     kind: 'error-status',
     adapter,
-    outcome: outcomeOfStatus(response.statusCode),
-    reply: {
-      status: response.statusCode,
-      headers: response.headers,
-      bytes,
-      json: parseJson(bytes),
-    },
+    outcome: outcomeOfStatus(reply.status),
+    reply: { ...reply, json: parseJson(reply.bytes) },
   };
+}
+
+function headerText(value: string | string[] | undefined): string {
+  if (value === undefined) return '';
+  return Array.isArray(value) ? (value[0] ?? '') : value;
 }

@@ -33,7 +33,7 @@ import type { Admitted } from '../admit/admitted.js';
 import type { RequestRecord } from '../request/request-record.js';
 import type { UpstreamCache } from '../../upstreams/resolve-upstreams.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
-import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import { scheduleUpstreams } from '../../upstreams/select-upstream.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
 import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
@@ -66,7 +66,8 @@ export interface ForwardDependencies {
   >;
   renewer: LeaseRenewer;
   upstreams: UpstreamCache;
-  credentials: UpstreamCredentials;
+  /** The provider of each kind (Direct, the cloud providers), built once. */
+  providers: ProviderRegistry;
   pools: UpstreamPools;
   clock: () => number;
   random: () => number;

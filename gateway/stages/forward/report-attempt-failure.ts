@@ -13,13 +13,13 @@ import { failsOver, failureKind } from '../../upstreams/classify-attempt.js';
 import { readResetTime } from '../../upstreams/read-reset-time.js';
 import type { UpstreamCache } from '../../upstreams/resolve-upstreams.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
-import type { UpstreamCredentials } from '../../upstreams/upstream-credentials.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import type { AttemptResult } from './attempt-upstream.js';
 
 export interface FailureReportDependencies {
   store: Pick<Store, 'reportUpstreamFailure'>;
   upstreams: Pick<UpstreamCache, 'invalidate'>;
-  credentials: UpstreamCredentials;
+  providers: ProviderRegistry;
   clock: () => number;
   failover: { health: UpstreamHealthPolicy };
   metrics?: UpstreamMetrics;
@@ -50,7 +50,7 @@ export async function reportAttemptFailure(
   if (credentialRefused) {
     // Re-read the credential (it may have been rotated) and drop any cached access token.
     dependencies.upstreams.invalidate(upstream.name);
-    dependencies.credentials.invalidate?.(upstream);
+    dependencies.providers[upstream.provider.kind].invalidate?.(upstream);
   }
   const resetAt =
     failed.kind === 'error-status'

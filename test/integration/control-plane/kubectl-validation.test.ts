@@ -125,7 +125,7 @@ describe('CEL rules', () => {
     ].join('\n');
     const stderr = await refused(upstream('both', both));
     expect(stderr).toContain(
-      'spec.credentials: Invalid value: "object": set exactly the member named by type (apiKey for APIKey, googleOAuth for GoogleOAuth)',
+      'spec.credentials: Invalid value: "object": set exactly the member named by type (apiKey for APIKey, googleOAuth for GoogleOAuth, awsAccessKey for AWSAccessKey,',
     );
   });
 
@@ -138,6 +138,115 @@ describe('CEL rules', () => {
     );
     expect(stderr).toContain(
       'spec.chatCompletions: Invalid value: "object": chatCompletions applies to OpenAI upstreams only',
+    );
+  });
+});
+
+describe('cloud provider rules', () => {
+  const bedrock = '  provider: AWSBedrock\n  awsBedrock: {region: us-east-1}\n';
+  const awsKeys = '  credentials: {type: AWSAccessKey, awsAccessKey: {secretRef: {name: aws}}}\n';
+  const vertex = '  provider: GCPVertexAI\n  gcpVertexAI: {project: p, location: global}\n';
+  const workload = '  credentials: {type: GCPWorkloadIdentity}\n';
+  const azure =
+    '  provider: AzureOpenAI\n  azureOpenAI: {endpoint: "https://r.openai.azure.com"}\n';
+  const entra =
+    '  credentials: {type: AzureEntraID, azureEntraID: {tenantID: t, clientID: c, secretRef: {name: e}}}\n';
+
+  it('accepts each provider on its platforms, with provider Direct filled in by default', async () => {
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('bedrock', `  platform: Anthropic\n${bedrock}${awsKeys}`),
+    );
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('vertex-claude', `  platform: Anthropic\n${vertex}${workload}`),
+    );
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('vertex-gemini', `  platform: Gemini\n${vertex}${workload}`),
+    );
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('azure-key', `  platform: OpenAI\n${azure}${apiKeyCredentials}`),
+    );
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('azure-entra', `  platform: OpenAI\n${azure}${entra}`),
+    );
+    const web =
+      '  credentials: {type: AWSWebIdentity, awsWebIdentity: {roleARN: "arn:aws:iam::123456789012:role/r", tokenFile: /var/run/secrets/eks.amazonaws.com/serviceaccount/token}}\n';
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('bedrock-web', `  platform: Anthropic\n${bedrock}${web}`),
+    );
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('direct', `  platform: OpenAI\n  baseURL: http://127.0.0.1:1\n${apiKeyCredentials}`),
+    );
+    const stored = parse(await plane.ok(['get', 'ups', 'direct', '-o', 'yaml'])) as {
+      spec: { provider?: string };
+    };
+    expect(stored.spec.provider).toBe('Direct');
+  });
+
+  it('refuses a provider on a platform it does not serve, naming provider', async () => {
+    expect(
+      await refused(upstream('b-openai', `  platform: OpenAI\n${bedrock}${awsKeys}`)),
+    ).toContain(
+      'spec.provider: Invalid value: "object": provider AWSBedrock serves the Anthropic platform only',
+    );
+    expect(
+      await refused(upstream('v-openai', `  platform: OpenAI\n${vertex}${workload}`)),
+    ).toContain(
+      'spec.provider: Invalid value: "object": provider GCPVertexAI serves the Anthropic or Gemini platform only',
+    );
+    expect(
+      await refused(upstream('a-claude', `  platform: Anthropic\n${azure}${apiKeyCredentials}`)),
+    ).toContain(
+      'spec.provider: Invalid value: "object": provider AzureOpenAI serves the OpenAI platform only',
+    );
+  });
+
+  it('refuses a credential type the provider does not take, naming credentials.type', async () => {
+    expect(
+      await refused(upstream('b-key', `  platform: Anthropic\n${bedrock}${apiKeyCredentials}`)),
+    ).toContain(
+      'spec.credentials.type: Invalid value: "object": provider AWSBedrock authenticates with AWSAccessKey or AWSWebIdentity credentials',
+    );
+    expect(await refused(upstream('a-aws', `  platform: OpenAI\n${azure}${awsKeys}`))).toContain(
+      'provider AzureOpenAI authenticates with APIKey or AzureEntraID credentials',
+    );
+    const direct = `  platform: Anthropic\n  baseURL: http://127.0.0.1:1\n${awsKeys}`;
+    expect(await refused(upstream('d-aws', direct))).toContain(
+      'spec.credentials.type: Invalid value: "object": provider Direct authenticates with APIKey or GoogleOAuth credentials',
+    );
+  });
+
+  it('refuses a settings block missing or set for another provider, naming the block', async () => {
+    const missing = `  platform: Anthropic\n  provider: AWSBedrock\n${awsKeys}`;
+    expect(await refused(upstream('no-block', missing))).toContain(
+      'spec.awsBedrock: Invalid value: "object": awsBedrock is set exactly when provider is AWSBedrock',
+    );
+    const stray = `  platform: Anthropic\n${bedrock}  gcpVertexAI: {project: p, location: global}\n${awsKeys}`;
+    expect(await refused(upstream('stray-block', stray))).toContain(
+      'spec.gcpVertexAI: Invalid value: "object": gcpVertexAI is set exactly when provider is GCPVertexAI',
+    );
+  });
+
+  it('requires baseURL for Direct upstreams only', async () => {
+    expect(await refused(upstream('no-url', `  platform: OpenAI\n${apiKeyCredentials}`))).toContain(
+      'spec.baseURL: Invalid value: "object": baseURL is required for provider Direct',
+    );
+    const cloud = `  platform: OpenAI\n  baseURL: http://127.0.0.1:1\n${azure}${apiKeyCredentials}`;
+    expect(await refused(upstream('url-cloud', cloud))).toContain(
+      'spec.baseURL: Invalid value: "object": baseURL is required for provider Direct, and applies to it only',
+    );
+  });
+
+  it('refuses a credentials member other than the one its type names', async () => {
+    const mixed = `  platform: Anthropic\n${bedrock}  credentials: {type: AWSAccessKey, awsAccessKey: {secretRef: {name: a}}, apiKey: {secretRef: {name: s, key: k}}}\n`;
+    expect(await refused(upstream('mixed', mixed))).toContain(
+      'spec.credentials: Invalid value: "object": set exactly the member named by type',
     );
   });
 });

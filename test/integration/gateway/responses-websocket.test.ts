@@ -188,6 +188,33 @@ describe('turns on one connection', () => {
       reservedNano: 0,
     });
   });
+  it('holds the upstream back while the client does not read, instead of buffering the stream', async () => {
+    const { value, policy } = await newKey();
+    // About 20 MB of events, far past what the gateway may queue for one socket.
+    const chunks = 150_000;
+    fake.setBehaviour({ chunks });
+    const client = await openResponsesSocket(base, bearer(value));
+    client.socket.send(JSON.stringify(create([userText('a long answer')])));
+    const first = await client.next();
+    expect(first.type, JSON.stringify(first)).toBe('response.created');
+    client.socket.pause();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The turn cannot have ended: the gateway waits for the client before it reads on.
+    const settled = (await store.pendingUsageRecords(namespace, 1_000)).filter(
+      (record) => record.keyUid === policy.keyUid,
+    );
+    expect(settled).toHaveLength(0);
+    client.socket.resume();
+    let deltas = 0;
+    for (;;) {
+      const event = await client.next();
+      if (event.type === 'response.output_text.delta') deltas += 1;
+      if (event.type === 'response.completed') break;
+    }
+    expect(deltas).toBe(chunks);
+    expect(await recordsOf(policy.keyUid, 1)).toHaveLength(1);
+    client.socket.close();
+  }, 60_000);
 });
 
 describe('refusals', () => {

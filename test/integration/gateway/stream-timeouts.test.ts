@@ -124,6 +124,26 @@ async function closedBy(stalls: StallingUpstream[], count: number): Promise<void
   expect(stalls.map((stall) => stall.closed)).toEqual(stalls.map(() => count));
 }
 
+/** A pool's two upstreams of one platform: one that stalls after its headers, then a healthy one. */
+async function stallingThenServing(
+  prefix: string,
+  platform: Platform,
+  stallOptions?: Parameters<typeof startStallingUpstream>[1],
+) {
+  const stall = await startStallingUpstream(tiny, stallOptions);
+  const stalling = await putPlatformUpstream(store, secrets, {
+    prefix,
+    platform,
+    baseURL: stall.url,
+  });
+  const serving = await putPlatformUpstream(store, secrets, {
+    prefix: 'serving',
+    platform,
+    baseURL: healthy.url,
+  });
+  return { stall, stalling, serving };
+}
+
 /** The data of the last `data:` line of a server-sent event stream, parsed. */
 function lastEventData(text: string): unknown {
   const lines = text.split(/\r?\n/).filter((line) => line.startsWith('data:'));
@@ -132,17 +152,7 @@ function lastEventData(text: string): unknown {
 
 describe('first-output timeout', () => {
   it('fails over from an upstream that stalls after its headers (Anthropic SDK, stream)', async () => {
-    const stall = await startStallingUpstream(tiny);
-    const stalling = await putPlatformUpstream(store, secrets, {
-      prefix: 'stalling',
-      platform: 'Anthropic',
-      baseURL: stall.url,
-    });
-    const serving = await putPlatformUpstream(store, secrets, {
-      prefix: 'serving',
-      platform: 'Anthropic',
-      baseURL: healthy.url,
-    });
+    const { stall, stalling, serving } = await stallingThenServing('stalling', 'Anthropic');
     const apiKey = await key({
       platform: 'Anthropic',
       upstreams: [stalling, serving],
@@ -191,16 +201,8 @@ describe('first-output timeout', () => {
   });
 
   it('fails over past keep-alive comments, which are no output (OpenAI SDK, Responses stream)', async () => {
-    const stall = await startStallingUpstream(tiny, { keepAliveMs: 50 });
-    const stalling = await putPlatformUpstream(store, secrets, {
-      prefix: 'keepalive',
-      platform: 'OpenAI',
-      baseURL: stall.url,
-    });
-    const serving = await putPlatformUpstream(store, secrets, {
-      prefix: 'serving',
-      platform: 'OpenAI',
-      baseURL: healthy.url,
+    const { stall, stalling, serving } = await stallingThenServing('keepalive', 'OpenAI', {
+      keepAliveMs: 50,
     });
     const apiKey = await key({
       platform: 'OpenAI',
@@ -355,17 +357,7 @@ describe('first-output timeout', () => {
   );
 
   it('is off for a group without the setting when the gateway default is off', async () => {
-    const stall = await startStallingUpstream(tiny);
-    const stalling = await putPlatformUpstream(store, secrets, {
-      prefix: 'unwatched',
-      platform: 'Anthropic',
-      baseURL: stall.url,
-    });
-    const serving = await putPlatformUpstream(store, secrets, {
-      prefix: 'serving',
-      platform: 'Anthropic',
-      baseURL: healthy.url,
-    });
+    const { stalling, serving } = await stallingThenServing('unwatched', 'Anthropic');
     const apiKey = await key({
       platform: 'Anthropic',
       upstreams: [stalling, serving],
@@ -389,17 +381,7 @@ describe('first-output timeout', () => {
   it("takes the gateway's default for groups without the setting; a group's 0 turns it off", async () => {
     const gateway = await startGateway({ firstOutputTimeoutMs: FIRST_OUTPUT_MS });
     const call = STREAMED_CALLS[0] as StreamedCall;
-    const stall = await startStallingUpstream(tiny);
-    const stalling = await putPlatformUpstream(store, secrets, {
-      prefix: 'defaulted',
-      platform: 'Anthropic',
-      baseURL: stall.url,
-    });
-    const serving = await putPlatformUpstream(store, secrets, {
-      prefix: 'serving',
-      platform: 'Anthropic',
-      baseURL: healthy.url,
-    });
+    const { stalling, serving } = await stallingThenServing('defaulted', 'Anthropic');
     const defaulted = await key({ platform: 'Anthropic', upstreams: [stalling, serving] });
     const failedOver = await send(gateway.base, call, defaulted);
     expect(failedOver.status).toBe(200);

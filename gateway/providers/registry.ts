@@ -1,0 +1,39 @@
+/**
+ * Which provider serves an upstream, by `ResolvedUpstream.provider.kind`: one instance per kind,
+ * built once with the gateway's credentials source, provider endpoints and clock (token caches
+ * live in the instances). A provider whose implementation is not part of this build refuses every
+ * call with an error naming it; the attempt fails as a connect failure does and the call fails
+ * over to the next upstream.
+ */
+import type { ProviderKind } from '../spec/resolved-upstream.js';
+import type { ProviderEndpoints, UpstreamProvider } from '../spec/upstream-provider.js';
+import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
+import { createDirectProvider } from './direct/create-direct-provider.js';
+
+export interface ProviderRegistryOptions {
+  credentials: UpstreamCredentials;
+  endpoints: ProviderEndpoints;
+  clock: () => number;
+}
+
+export type ProviderRegistry = Readonly<Record<ProviderKind, UpstreamProvider>>;
+
+/** A provider not in this build: every call refused, naming it. */
+export function unavailableProvider(kind: ProviderKind): UpstreamProvider {
+  return {
+    prepare: (_call, upstream) =>
+      Promise.reject(
+        new Error(`upstream ${upstream.name}: provider ${kind} is not available in this gateway`),
+      ),
+    decodeReply: () => null,
+  };
+}
+
+export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  return Object.freeze({
+    Direct: createDirectProvider({ credentials: options.credentials }),
+    AWSBedrock: unavailableProvider('AWSBedrock'),
+    GCPVertexAI: unavailableProvider('GCPVertexAI'),
+    AzureOpenAI: unavailableProvider('AzureOpenAI'),
+  });
+}
