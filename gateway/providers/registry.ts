@@ -9,6 +9,7 @@ import type { ProviderKind } from '../spec/resolved-upstream.js';
 import type { ProviderEndpoints, UpstreamProvider } from '../spec/upstream-provider.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
 import { createDirectProvider } from './direct/create-direct-provider.js';
+import { createGcpVertexAiProvider } from './gcp-vertex-ai/create-gcp-vertex-ai-provider.js';
 
 export interface ProviderRegistryOptions {
   credentials: UpstreamCredentials;
@@ -33,7 +34,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   return Object.freeze({
     Direct: createDirectProvider({ credentials: options.credentials }),
     AWSBedrock: unavailableProvider('AWSBedrock'),
-    GCPVertexAI: unavailableProvider('GCPVertexAI'),
+    GCPVertexAI: createGcpVertexAiProvider({ endpoints: options.endpoints, clock: options.clock }),
     AzureOpenAI: unavailableProvider('AzureOpenAI'),
   });
 }

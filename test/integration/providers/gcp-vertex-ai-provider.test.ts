@@ -61,6 +61,7 @@ function upstream(platform: 'Anthropic' | 'Gemini', credentials: GCPCredentials)
     chatCompletions: 'Translate',
     weight: 1,
     priority: 0,
+    priceOverrides: null,
     provider: {
       kind: 'GCPVertexAI',
       project: 'acme-ml',
