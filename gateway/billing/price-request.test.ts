@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadShippedPriceTable } from './load-price-table.js';
-import { estimateReservation, isTokenCountPath, priceRequest } from './price-request.js';
+import {
+  estimateReservation,
+  isTokenCountPath,
+  priceByUpstream,
+  priceRequest,
+} from './price-request.js';
 
 const table = loadShippedPriceTable();
 const group = {
@@ -72,5 +77,57 @@ describe('the reservation', () => {
     expect(isTokenCountPath('/v1/messages/count_tokens')).toBe(true);
     expect(isTokenCountPath('/v1beta/models/gemini-2.5-pro:countTokens')).toBe(true);
     expect(isTokenCountPath('/v1/messages')).toBe(false);
+  });
+});
+
+describe('priceByUpstream', () => {
+  const azure = { input: 7, output: 70, cacheRead: 1, cacheWrite5m: 0, cacheWrite1h: 0 };
+  const admitted = priceRequest({
+    model: 'gpt-4.1',
+    platform: 'OpenAI',
+    group: {
+      ...group,
+      priceOverrides: { 'gpt-4.1': azure },
+      multiplier: { numerator: 3, denominator: 2 },
+    },
+    table,
+  });
+
+  it('prices by the billed model, else by the model sent upstream, keeping the multiplier', () => {
+    const byModel = priceByUpstream({
+      admitted,
+      overrides: { 'gpt-4.1': azure },
+      model: 'gpt-4.1',
+      upstreamModel: 'my-deployment',
+    });
+    expect(byModel).toMatchObject({
+      key: 'gpt-4.1',
+      source: 'override',
+      version: `${table.version}/upstream-override`,
+      multiplier: { numerator: 3, denominator: 2 },
+    });
+    expect(
+      priceByUpstream({
+        admitted,
+        overrides: { 'my-deployment': azure },
+        model: 'gpt-4.1',
+        upstreamModel: 'my-deployment',
+      })?.key,
+    ).toBe('my-deployment');
+  });
+
+  it('leaves the admission price when the upstream has none for the model, and free calls free', () => {
+    const overrides = { other: azure };
+    expect(
+      priceByUpstream({ admitted, overrides, model: 'gpt-4.1', upstreamModel: null }),
+    ).toBeNull();
+    expect(
+      priceByUpstream({
+        admitted: null,
+        overrides: { 'gpt-4.1': azure },
+        model: 'gpt-4.1',
+        upstreamModel: null,
+      }),
+    ).toBeNull();
   });
 });

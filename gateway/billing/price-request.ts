@@ -5,8 +5,8 @@
  * adapter's `readOutputCap`). Pure; no clock, no store.
  */
 import type { Platform } from '../../crds/schema/resources.js';
-import type { KeyPolicy } from '../../store/policy-documents.js';
-import type { Multiplier, PicoModelPrice } from './compute-cost.js';
+import type { KeyPolicy, ModelPrice } from '../../store/policy-documents.js';
+import { toPicoPrice, type Multiplier, type PicoModelPrice } from './compute-cost.js';
 import { estimateRequestCost, reservedOutputTokens } from './estimate-request-cost.js';
 import type { PriceTable } from './load-price-table.js';
 import { lookupModelPrice, type PriceSource } from './lookup-model-price.js';
@@ -45,6 +45,40 @@ export function priceRequest(options: PriceRequestOptions): RequestPrice | null 
     source: resolved.source,
     key: resolved.key,
     multiplier: group.multiplier,
+  };
+}
+
+/** The `priceVersion` suffix of a call an Upstream's price override priced. */
+export const UPSTREAM_OVERRIDE_VERSION = 'upstream-override';
+
+/**
+ * The price of a call the serving upstream prices itself (`Upstream.spec.pricing`): its override
+ * for the billed model, else for the model as sent upstream (after modelOverrides); null when it
+ * has none (the admission's price stands). Free calls (no admission price) stay free; the group's
+ * multiplier applies as to every price.
+ */
+export function priceByUpstream(options: {
+  admitted: RequestPrice | null;
+  overrides: Readonly<Record<string, ModelPrice>> | null;
+  model: string | null;
+  upstreamModel: string | null;
+}): RequestPrice | null {
+  const { admitted, overrides, model } = options;
+  if (admitted === null || overrides === null || model === null) return null;
+  let key = model;
+  let override = overrides[model];
+  if (override === undefined && options.upstreamModel !== null) {
+    key = options.upstreamModel;
+    override = overrides[key];
+  }
+  if (override === undefined) return null;
+  const tableVersion = admitted.version.split('/', 1)[0] ?? admitted.version;
+  return {
+    price: toPicoPrice(override),
+    version: `${tableVersion}/${UPSTREAM_OVERRIDE_VERSION}`,
+    source: 'override',
+    key,
+    multiplier: admitted.multiplier,
   };
 }
 

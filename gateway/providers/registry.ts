@@ -8,6 +8,7 @@
 import type { ProviderKind } from '../spec/resolved-upstream.js';
 import type { ProviderEndpoints, UpstreamProvider } from '../spec/upstream-provider.js';
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
+import { createAzureOpenAIProvider } from './azure-openai/create-azure-openai-provider.js';
 import { createDirectProvider } from './direct/create-direct-provider.js';
 import { createGcpVertexAiProvider } from './gcp-vertex-ai/create-gcp-vertex-ai-provider.js';
 
@@ -31,10 +32,11 @@ export function unavailableProvider(kind: ProviderKind): UpstreamProvider {
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  const factory = { endpoints: options.endpoints, clock: options.clock };
   return Object.freeze({
     Direct: createDirectProvider({ credentials: options.credentials }),
     AWSBedrock: unavailableProvider('AWSBedrock'),
-    GCPVertexAI: createGcpVertexAiProvider({ endpoints: options.endpoints, clock: options.clock }),
-    AzureOpenAI: unavailableProvider('AzureOpenAI'),
+    GCPVertexAI: createGcpVertexAiProvider(factory),
+    AzureOpenAI: createAzureOpenAIProvider(factory),
   });
 }

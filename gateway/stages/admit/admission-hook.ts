@@ -67,7 +67,7 @@ function readLeaseProgress(
     const progress = describeLeaseProgress({
       charge,
       report: replied.delivered(),
-      price: admitted.price,
+      price: attempts.price ?? admitted.price,
       estimatedInputTokens: admitted.estimatedInputTokens,
       previousOutput,
       outcome: attempts,

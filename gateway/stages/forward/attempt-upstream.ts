@@ -20,6 +20,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { priceByUpstream, type RequestPrice } from '../../billing/price-request.js';
 import type { ForwardContext, RequestAdapter } from '../../spec/protocol-adapter.js';
 import {
   outcomeOfStatus,
@@ -53,6 +54,8 @@ export interface AttemptInput {
   context: ForwardContext;
   upstream: ResolvedUpstream;
   model: string | null;
+  /** The admission's price; an upstream with a price override for the model replaces it. */
+  price: RequestPrice | null;
   timeouts: StreamTimeouts;
 }
 
@@ -175,6 +178,15 @@ export async function attemptUpstream(
   attempts.upstream = upstream.name;
   attempts.upstreamModel = call.model;
   attempts.stream = call.stream;
+  attempts.price =
+    upstream.priceOverrides === null
+      ? null
+      : priceByUpstream({
+          admitted: input.price,
+          overrides: upstream.priceOverrides,
+          model,
+          upstreamModel,
+        });
   // The response closed already (during the credential fetch): nothing is sent upstream.
   if (input.record.closed) abort.abort();
   let response: Dispatcher.ResponseData;

@@ -151,6 +151,7 @@ export async function forwardUpstream(
       context: call.admitted.context,
       upstream,
       model: admitted.model,
+      price: call.admitted.price,
       timeouts,
     });
     if (result.kind === 'client-closed') {

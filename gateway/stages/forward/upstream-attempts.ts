@@ -3,6 +3,7 @@
  * each attempt): read by the reply stage's lease progress, by settlement, and by the request's end,
  * which aborts the attempt under way and gives back the slot held (request-end.ts).
  */
+import type { RequestPrice } from '../../billing/price-request.js';
 import type { UpstreamAbort } from './upstream-abort.js';
 
 export interface UpstreamAttempts {
@@ -19,6 +20,11 @@ export interface UpstreamAttempts {
   slot: string | null;
   /** Aborts the attempt under way. */
   abort: UpstreamAbort | null;
+  /**
+   * The price of the latest attempt's upstream when it overrides the admission's
+   * (`Upstream.spec.pricing`); null = the admission's price. The serving attempt's is billed.
+   */
+  price: RequestPrice | null;
 }
 
 export function newUpstreamAttempts(): UpstreamAttempts {
@@ -32,5 +38,6 @@ export function newUpstreamAttempts(): UpstreamAttempts {
     firstOutputTimeouts: 0,
     slot: null,
     abort: null,
+    price: null,
   };
 }

@@ -80,7 +80,8 @@ export async function settleEndedRequest(
     const status =
       attempts !== null && attempts.status !== 0 ? attempts.status : ended.gatewayStatus;
     const bill = billMeteredReply({
-      price: admitted.price,
+      // The serving upstream's price override, when it has one for the model.
+      price: attempts?.price ?? admitted.price,
       reply,
       estimatedInputTokens: admitted.estimatedInputTokens,
     });

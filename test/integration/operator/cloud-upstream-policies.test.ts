@@ -1,14 +1,20 @@
-/** The operator's projection of cloud upstreams, sealed, and opened by the gateway's upstream cache. */
+/**
+ * Cloud upstreams from the operator to the gateway: the projection and the sealed credential bundle
+ * opened by the gateway's upstream cache, and a running operator naming a missing Secret key in
+ * the Upstream's status, then writing the document once the key is there.
+ */
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Upstream } from '../../../crds/schema/resources.js';
-import { sealCredential } from '../../../store/seal-credential.js';
+import { openCredential, sealCredential } from '../../../store/seal-credential.js';
 import { UpstreamCache } from '../../../gateway/upstreams/resolve-upstreams.js';
 import type { UpstreamPolicy } from '../../../store/policy-documents.js';
 import {
   projectUpstreamPolicy,
   resolveUpstreamCredential,
 } from '../../../operator/reconcile/project-upstream-policy.js';
+import type { KubeObject } from './operator-fixtures.js';
+import { startHarness, waitFor, type Harness } from './operator-harness.js';
 
 const namespace = 'tollgate-system';
 
@@ -156,5 +162,64 @@ describe('cloud upstream projection', () => {
     const policy = sealedPolicy(direct, { k: 'sk-1' });
     expect(policy).not.toHaveProperty('provider');
     expect(policy).not.toHaveProperty('priceOverrides');
+  });
+});
+
+describe('the operator with a cloud upstream', () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = await startHarness({});
+    await harness.startOperator('operator-cloud');
+  });
+
+  afterAll(async () => {
+    await harness.close();
+  });
+
+  it('names a missing Secret key in the status, then seals the bundle once it is there', async () => {
+    const secret = (data: string) =>
+      `apiVersion: v1\nkind: Secret\nmetadata: { name: aws-keys, namespace: tollgate-system }\nstringData: ${data}\n`;
+    await harness.apply(
+      `${secret('{ accessKeyId: AKIAEXAMPLE }')}---
+apiVersion: tollgate.dev/v1alpha1
+kind: Upstream
+metadata: { name: bedrock-east }
+spec:
+  platform: Anthropic
+  provider: AWSBedrock
+  awsBedrock: { region: us-east-1 }
+  credentials: { type: AWSAccessKey, awsAccessKey: { secretRef: { name: aws-keys } } }
+`,
+    );
+    const refs = async () => {
+      const object = await harness.getJson<KubeObject>(['upstream', 'bedrock-east']);
+      return object.status?.conditions?.find((condition) => condition.type === 'ResolvedRefs');
+    };
+    const missing = await waitFor('SecretKeyMissing', async () => {
+      const condition = await refs();
+      return condition?.reason === 'SecretKeyMissing' ? condition : undefined;
+    });
+    expect(missing).toMatchObject({
+      status: 'False',
+      message: 'Secret aws-keys has no secretAccessKey',
+    });
+    expect(await harness.store.getUpstream('bedrock-east')).toBeNull();
+    await harness.apply(
+      secret('{ accessKeyId: AKIAEXAMPLE, secretAccessKey: aws-secret, sessionToken: session }'),
+    );
+    const policy = await waitFor(
+      'the upstream document',
+      async () => (await harness.store.getUpstream('bedrock-east')) ?? undefined,
+    );
+    expect(policy.provider).toEqual({ kind: 'AWSBedrock', region: 'us-east-1', endpoint: null });
+    expect(policy.sealedCredential).not.toContain('aws-secret');
+    expect(JSON.parse(openCredential(harness.credentialKey, policy.sealedCredential))).toEqual({
+      type: 'AWSAccessKey',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'aws-secret',
+      sessionToken: 'session',
+    });
+    expect((await refs())?.status).toBe('True');
   });
 });
