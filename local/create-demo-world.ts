@@ -6,6 +6,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { PLATFORMS, type Platform } from '../crds/schema/resources.js';
+import { vertexRepoints, type VertexUpstreamItem } from './demo-vertex-objects.js';
 import {
   DEMO_LABEL,
   demoUpstreamName,
@@ -107,7 +108,7 @@ interface UpstreamItem {
  */
 export function pointDemoAtSimulator(
   access: KubeAccess,
-  startSimulator: () => Promise<string>,
+  options: { startSimulator: () => Promise<string>; operatorNamespace: string },
 ): Promise<string[]> {
   return withAccess(access, async (session) => {
     const selector = encodeURIComponent(`${DEMO_LABEL}=true`);
@@ -115,11 +116,19 @@ export function pointDemoAtSimulator(
       method: 'GET',
       path: `/apis/tollgate.dev/v1alpha1/upstreams?labelSelector=${selector}`,
     });
-    const items = ((list.body as { items?: UpstreamItem[] } | null)?.items ?? []).filter((item) =>
+    const listed = (list.body as { items?: (UpstreamItem & VertexUpstreamItem)[] } | null)?.items;
+    const items = (listed ?? []).filter((item) =>
       PLATFORMS.some((platform) => demoUpstreamName(platform) === item.metadata.name),
     );
     if (items.length === 0) return [];
-    const simulatorUrl = await startSimulator();
+    const simulatorUrl = await options.startSimulator();
+    const { operatorNamespace } = options;
+    for (const patch of vertexRepoints({ items: listed ?? [], simulatorUrl, operatorNamespace })) {
+      const answer = await call(session, { method: 'PATCH', ...patch, patch: true });
+      if (answer.status !== 200) {
+        throw new Error(`demo world: re-pointing ${patch.path} answered ${answer.status}`);
+      }
+    }
     for (const item of items) {
       const fields = simulatorFields(item.spec.platform, simulatorUrl);
       const tokenURL = item.spec.credentials.googleOAuth?.tokenURL;

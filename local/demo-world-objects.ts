@@ -6,6 +6,7 @@
  * how later starts find the Upstreams to re-point at the simulator.
  */
 import { PLATFORMS, type Platform } from '../crds/schema/resources.js';
+import { demoVertexObjects } from './demo-vertex-objects.js';
 
 export const DEMO_NAMESPACE = 'demo';
 export const DEMO_LABEL = 'tollgate.dev/demo';
@@ -91,7 +92,7 @@ function group(platform: Platform): KubeManifest {
   };
 }
 
-/** In creation order: namespace, Secrets, Upstreams, Groups, Account. */
+/** In creation order: namespace, Secrets, Upstreams, Groups, the Vertex AI demo, Account. */
 export function demoWorldObjects(options: {
   simulatorUrl: string;
   operatorNamespace: string;
@@ -101,6 +102,7 @@ export function demoWorldObjects(options: {
     ...PLATFORMS.map((platform) => credentialSecret(platform, options.operatorNamespace)),
     ...PLATFORMS.map((platform) => upstream(platform, options.simulatorUrl)),
     ...PLATFORMS.map((platform) => group(platform)),
+    ...demoVertexObjects(options),
     {
       apiVersion: API_VERSION,
       kind: 'Account',

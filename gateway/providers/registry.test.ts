@@ -57,8 +57,11 @@ describe('provider registry', () => {
     await expect(registry.AWSBedrock.prepare(call(), upstream)).rejects.toThrow(
       'upstream primary: provider AWSBedrock is not available in this gateway',
     );
+  });
+
+  it('has the Vertex AI provider, which serves only Vertex AI upstreams', async () => {
     await expect(registry.GCPVertexAI.prepare(call(), upstream)).rejects.toThrow(
-      'provider GCPVertexAI is not available',
+      'upstream primary is not a GCPVertexAI upstream',
     );
   });
 });

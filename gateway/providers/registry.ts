@@ -10,6 +10,7 @@ import type { ProviderEndpoints, UpstreamProvider } from '../spec/upstream-provi
 import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
 import { createAzureOpenAIProvider } from './azure-openai/create-azure-openai-provider.js';
 import { createDirectProvider } from './direct/create-direct-provider.js';
+import { createGcpVertexAiProvider } from './gcp-vertex-ai/create-gcp-vertex-ai-provider.js';
 
 export interface ProviderRegistryOptions {
   credentials: UpstreamCredentials;
@@ -35,7 +36,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   return Object.freeze({
     Direct: createDirectProvider({ credentials: options.credentials }),
     AWSBedrock: unavailableProvider('AWSBedrock'),
-    GCPVertexAI: unavailableProvider('GCPVertexAI'),
+    GCPVertexAI: createGcpVertexAiProvider(factory),
     AzureOpenAI: createAzureOpenAIProvider(factory),
   });
 }
