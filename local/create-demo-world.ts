@@ -7,6 +7,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { PLATFORMS, type Platform } from '../crds/schema/resources.js';
 import { DEMO_BEDROCK_UPSTREAM } from './demo-bedrock-objects.js';
+import { vertexRepoints, type VertexUpstreamItem } from './demo-vertex-objects.js';
 import {
   DEMO_LABEL,
   demoUpstreamName,
@@ -93,23 +94,6 @@ export function createDemoWorld(
   });
 }
 
-/** A merge patch of an Upstream's spec (the demo's simulator address). */
-async function patchUpstream(
-  session: KubeAccess & { dispatcher: Dispatcher },
-  name: string,
-  spec: Record<string, unknown>,
-): Promise<void> {
-  const answer = await call(session, {
-    method: 'PATCH',
-    path: `/apis/tollgate.dev/v1alpha1/upstreams/${name}`,
-    body: { spec },
-    patch: true,
-  });
-  if (answer.status !== 200) {
-    throw new Error(`demo world: re-pointing ${name} answered ${answer.status}`);
-  }
-}
-
 interface UpstreamItem {
   metadata: { name: string };
   spec: {
@@ -126,7 +110,7 @@ interface UpstreamItem {
  */
 export function pointDemoAtSimulator(
   access: KubeAccess,
-  startSimulator: () => Promise<string>,
+  options: { startSimulator: () => Promise<string>; operatorNamespace: string },
 ): Promise<string[]> {
   return withAccess(access, async (session) => {
     const selector = encodeURIComponent(`${DEMO_LABEL}=true`);
@@ -134,16 +118,31 @@ export function pointDemoAtSimulator(
       method: 'GET',
       path: `/apis/tollgate.dev/v1alpha1/upstreams?labelSelector=${selector}`,
     });
-    const all = (list.body as { items?: UpstreamItem[] } | null)?.items ?? [];
-    const items = all.filter((item) =>
+    const listed = (list.body as { items?: (UpstreamItem & VertexUpstreamItem)[] } | null)?.items;
+    const items = (listed ?? []).filter((item) =>
       PLATFORMS.some((platform) => demoUpstreamName(platform) === item.metadata.name),
     );
-    const bedrock = all.filter((item) => item.metadata.name === DEMO_BEDROCK_UPSTREAM);
-    if (items.length === 0 && bedrock.length === 0) return [];
-    const simulatorUrl = await startSimulator();
+    if (items.length === 0) return [];
+    const simulatorUrl = await options.startSimulator();
+    const { operatorNamespace } = options;
+    for (const patch of vertexRepoints({ items: listed ?? [], simulatorUrl, operatorNamespace })) {
+      const answer = await call(session, { method: 'PATCH', ...patch, patch: true });
+      if (answer.status !== 200) {
+        throw new Error(`demo world: re-pointing ${patch.path} answered ${answer.status}`);
+      }
+    }
+    const bedrock = (listed ?? []).filter((item) => item.metadata.name === DEMO_BEDROCK_UPSTREAM);
     for (const item of bedrock) {
       if (item.spec.awsBedrock?.endpoint === simulatorUrl) continue;
-      await patchUpstream(session, item.metadata.name, { awsBedrock: { endpoint: simulatorUrl } });
+      const answer = await call(session, {
+        method: 'PATCH',
+        path: `/apis/tollgate.dev/v1alpha1/upstreams/${item.metadata.name}`,
+        body: { spec: { awsBedrock: { endpoint: simulatorUrl } } },
+        patch: true,
+      });
+      if (answer.status !== 200) {
+        throw new Error(`demo world: re-pointing ${item.metadata.name} answered ${answer.status}`);
+      }
     }
     for (const item of items) {
       const fields = simulatorFields(item.spec.platform, simulatorUrl);
@@ -153,8 +152,16 @@ export function pointDemoAtSimulator(
       if (fields.tokenURL !== undefined) {
         spec.credentials = { googleOAuth: { tokenURL: fields.tokenURL } };
       }
-      await patchUpstream(session, item.metadata.name, spec);
+      const answer = await call(session, {
+        method: 'PATCH',
+        path: `/apis/tollgate.dev/v1alpha1/upstreams/${item.metadata.name}`,
+        body: { spec },
+        patch: true,
+      });
+      if (answer.status !== 200) {
+        throw new Error(`demo world: re-pointing ${item.metadata.name} answered ${answer.status}`);
+      }
     }
-    return [...items, ...bedrock].map((item) => item.metadata.name);
+    return items.map((item) => item.metadata.name);
   });
 }

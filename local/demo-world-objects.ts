@@ -2,12 +2,13 @@
  * The demo world of a first `tollgate local` start, as Kubernetes objects (pure): per platform a
  * credential Secret in the operator namespace, an Upstream pointing at the in-process simulator
  * and a Group named after the platform (`anthropic`, `openai`, `gemini`, `antigravity`), the
- * AWS Bedrock-backed group `anthropic-bedrock` (demo-bedrock-objects.ts), plus the namespace
- * `demo` with an Account. Every object carries the `tollgate.dev/demo` label, which is
+ * Vertex AI groups (demo-vertex-objects.ts) and the AWS Bedrock group `anthropic-bedrock`
+ * (demo-bedrock-objects.ts), plus the namespace `demo` with an Account. Every object carries the `tollgate.dev/demo` label, which is
  * how later starts find the Upstreams to re-point at the simulator.
  */
 import { PLATFORMS, type Platform } from '../crds/schema/resources.js';
 import { demoBedrockObjects } from './demo-bedrock-objects.js';
+import { demoVertexObjects } from './demo-vertex-objects.js';
 
 export const DEMO_NAMESPACE = 'demo';
 export const DEMO_LABEL = 'tollgate.dev/demo';
@@ -93,7 +94,10 @@ function group(platform: Platform): KubeManifest {
   };
 }
 
-/** In creation order: namespace, Secrets, Upstreams, Groups, the Bedrock-backed group, Account. */
+/**
+ * In creation order: namespace, Secrets, Upstreams, Groups, the Vertex AI demo, the AWS Bedrock
+ * demo, Account.
+ */
 export function demoWorldObjects(options: {
   simulatorUrl: string;
   operatorNamespace: string;
@@ -103,6 +107,7 @@ export function demoWorldObjects(options: {
     ...PLATFORMS.map((platform) => credentialSecret(platform, options.operatorNamespace)),
     ...PLATFORMS.map((platform) => upstream(platform, options.simulatorUrl)),
     ...PLATFORMS.map((platform) => group(platform)),
+    ...demoVertexObjects(options),
     ...demoBedrockObjects({ ...options, labels: { [DEMO_LABEL]: 'true' } }),
     {
       apiVersion: API_VERSION,

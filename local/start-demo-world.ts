@@ -80,8 +80,9 @@ function demoBanner(options: DemoOptions, simulatorUrl: string, created: number)
       ? 'demo world (created on this first start; --no-demo turns it off):'
       : 'demo world (from the first start):',
     `  simulator:          ${simulatorUrl} (all four platforms, in-process, answers any credential)`,
-    '  groups:             anthropic, openai, gemini, antigravity, anthropic-bedrock (AWS Bedrock)',
-    '                      (Upstreams demo-*, all on the simulator)',
+    '  groups:             anthropic, openai, gemini, antigravity (Upstreams demo-*, all on the simulator)',
+    '  on Vertex AI:       anthropic-vertex, gemini-vertex (provider GCPVertexAI, on the simulator)',
+    '  on AWS Bedrock:     anthropic-bedrock (provider AWSBedrock, on the simulator)',
     `  namespace:          ${DEMO_NAMESPACE}, with an Account (credit 100 USD)`,
     `  a key:              in the console, sign in and create a key in namespace ${DEMO_NAMESPACE} (any group)`,
     `  or create a key:    printf '${manifest}' | ${kubectl} apply -f -`,
@@ -107,7 +108,10 @@ export async function startDemoWorld(options: DemoOptions): Promise<DemoWorld | 
         operatorNamespace: options.operatorNamespace,
       });
     } else {
-      await pointDemoAtSimulator(options.access, ensureSimulator);
+      await pointDemoAtSimulator(options.access, {
+        startSimulator: ensureSimulator,
+        operatorNamespace: options.operatorNamespace,
+      });
     }
     const running = holder.simulator;
     if (running === null) return null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedUpstream } from '../spec/resolved-upstream.js';
 import type { ProviderCall } from '../spec/upstream-provider.js';
 import { apiKeyCredentials } from '../upstreams/upstream-credentials.js';
-import { createProviderRegistry } from './registry.js';
+import { createProviderRegistry, unavailableProvider } from './registry.js';
 
 const registry = createProviderRegistry({
   credentials: apiKeyCredentials,
@@ -54,8 +54,20 @@ describe('provider registry', () => {
   });
 
   it('refuses calls for a provider not in this build, naming it and the upstream', async () => {
+    await expect(unavailableProvider('AWSBedrock').prepare(call(), upstream)).rejects.toThrow(
+      'upstream primary: provider AWSBedrock is not available in this gateway',
+    );
+  });
+
+  it('has the AWS Bedrock provider, which serves only AWS Bedrock upstreams', async () => {
+    await expect(registry.AWSBedrock.prepare(call(), upstream)).rejects.toThrow(
+      '(not an AWS Bedrock upstream)',
+    );
+  });
+
+  it('has the Vertex AI provider, which serves only Vertex AI upstreams', async () => {
     await expect(registry.GCPVertexAI.prepare(call(), upstream)).rejects.toThrow(
-      'upstream primary: provider GCPVertexAI is not available in this gateway',
+      'upstream primary is not a GCPVertexAI upstream',
     );
   });
 });

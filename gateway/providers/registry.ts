@@ -11,6 +11,7 @@ import type { UpstreamCredentials } from '../upstreams/upstream-credentials.js';
 import { createAwsBedrockProvider } from './aws-bedrock/create-aws-bedrock-provider.js';
 import { createAzureOpenAIProvider } from './azure-openai/create-azure-openai-provider.js';
 import { createDirectProvider } from './direct/create-direct-provider.js';
+import { createGcpVertexAiProvider } from './gcp-vertex-ai/create-gcp-vertex-ai-provider.js';
 
 export interface ProviderRegistryOptions {
   credentials: UpstreamCredentials;
@@ -36,7 +37,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   return Object.freeze({
     Direct: createDirectProvider({ credentials: options.credentials }),
     AWSBedrock: createAwsBedrockProvider(factory),
-    GCPVertexAI: unavailableProvider('GCPVertexAI'),
+    GCPVertexAI: createGcpVertexAiProvider(factory),
     AzureOpenAI: createAzureOpenAIProvider(factory),
   });
 }

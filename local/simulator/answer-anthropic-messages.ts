@@ -40,7 +40,11 @@ function prepare(call: FakeCall): { answer: FakeAnswer; tool: FakeToolCall | nul
   return { answer, tool: turn.call };
 }
 
-export async function answerAnthropicMessages(call: FakeCall): Promise<void> {
+/** `vertexEvent`: a stream also carries Vertex AI's `vertex_event` (usage) before `message_stop`. */
+export async function answerAnthropicMessages(
+  call: FakeCall,
+  options: { vertexEvent?: boolean } = {},
+): Promise<void> {
   const { answer, tool } = prepare(call);
   const toolName = tool === null ? null : tool.name;
   const omitUsage = call.behaviour.omitUsage === true;
@@ -113,8 +117,9 @@ export async function answerAnthropicMessages(call: FakeCall): Promise<void> {
         delta: { stop_reason: stopReason, stop_sequence: null },
         ...(omitUsage ? {} : { usage }),
       }),
-      event({ type: 'message_stop' }),
     );
+    if (options.vertexEvent === true) frames.push(event({ type: 'vertex_event', usage }));
+    frames.push(event({ type: 'message_stop' }));
   }
   await sendFrames(call.write, { contentType: 'text/event-stream', frames });
 }

@@ -1,7 +1,9 @@
 /**
  * The Antigravity upstream on the fake: `:generateContent`,
  * `:streamGenerateContent?alt=sse` and `:countTokens`, each reply wrapped as `{response: {…}}`; and
- * the Google OAuth token endpoint `POST /oauth2/token` (form body, `grant_type=refresh_token`).
+ * the Google OAuth token endpoint `POST /oauth2/token` (form body, `grant_type=refresh_token`, or
+ * the service-account JWT bearer grant, whose assertion the fake takes unverified), and the GKE
+ * metadata server's token (`GET …/service-accounts/default/token` with `Metadata-Flavor: Google`).
  */
 import {
   fakeAnswerFor,
@@ -48,11 +50,21 @@ export async function answerAntigravity(call: FakeCall, method: string): Promise
   await sendFrames(call.write, { contentType: 'text/event-stream', frames });
 }
 
-export async function answerOAuthToken(call: FakeCall, settings: FakeOAuthSettings): Promise<void> {
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+function isGranted(call: FakeCall, settings: FakeOAuthSettings): boolean {
+  if (call.request.method === 'GET') return call.request.headers['metadata-flavor'] === 'Google';
   const form = bodyFields(call);
+  if (form.grant_type === JWT_BEARER) {
+    return typeof form.assertion === 'string' && form.assertion.split('.').length === 3;
+  }
   const token = typeof form.refresh_token === 'string' ? form.refresh_token : '';
   const accepted = settings.refreshToken === null ? token !== '' : token === settings.refreshToken;
-  if (form.grant_type !== 'refresh_token' || !accepted) {
+  return form.grant_type === 'refresh_token' && accepted;
+}
+
+export async function answerOAuthToken(call: FakeCall, settings: FakeOAuthSettings): Promise<void> {
+  if (!isGranted(call, settings)) {
     await sendJson(call.write, {
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Bad refresh token.' },

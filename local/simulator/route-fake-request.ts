@@ -1,6 +1,7 @@
 /**
  * Which answer a request gets, by path: Anthropic, OpenAI (Responses, its remote compaction in
- * both forms, Chat Completions), Gemini, Antigravity, AWS Bedrock and the OAuth token endpoint. `/v1/models`
+ * both forms, Chat Completions), Gemini, Antigravity, Google Vertex AI (Claude and Gemini), AWS
+ * Bedrock (Claude), the OAuth token endpoint and the GKE metadata server's token. `/v1/models`
  * answers in Anthropic's shape when the caller sends `anthropic-version` or `x-api-key`, else in
  * OpenAI's (wire-formats.md 7).
  */
@@ -24,10 +25,11 @@ import {
   answerResponsesCompact,
   endsWithCompactionTrigger,
 } from './answer-responses-compaction.js';
+import { routeVertexPath } from './answer-vertex-ai.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
 
 export type FakeRoutePlatform =
-  'anthropic' | 'bedrock' | 'openai' | 'google' | 'antigravity' | 'oauth';
+  'anthropic' | 'bedrock' | 'openai' | 'google' | 'antigravity' | 'vertex' | 'oauth';
 
 export interface FakeRoute {
   platform: FakeRoutePlatform;
@@ -39,6 +41,8 @@ const GEMINI_METHOD =
 const GEMINI_MODEL = /^\/v1beta\/models\/([^/:]+)$/;
 const ANTIGRAVITY_METHOD = /^\/v1internal:(generateContent|streamGenerateContent|countTokens)$/;
 const MODEL_ID = /^\/v1\/models\/([^/]+)$/;
+/** The GKE metadata server's token path (Workload Identity). */
+export const METADATA_TOKEN_PATH = '/computeMetadata/v1/instance/service-accounts/default/token';
 
 function modelsRoute(headers: IncomingHttpHeaders, id?: string): FakeRoute {
   const anthropic =
@@ -56,6 +60,7 @@ export function routeFakeRequest(request: {
   const { method, path, headers } = request;
   if (method === 'GET') {
     if (path === '/v1/models') return modelsRoute(headers);
+    if (path === METADATA_TOKEN_PATH) return { platform: 'oauth', answer: () => Promise.resolve() };
     const modelId = MODEL_ID.exec(path)?.[1];
     if (modelId !== undefined) return modelsRoute(headers, decodeURIComponent(modelId));
     if (path === '/v1beta/models')
@@ -104,6 +109,8 @@ export function routeFakeRequest(request: {
       answer: (call) => answerAntigravity(call, antigravityMethod),
     };
   }
+  const vertex = routeVertexPath(path);
+  if (vertex !== null) return { platform: 'vertex', answer: vertex };
   if (path === '/oauth2/token') return { platform: 'oauth', answer: () => Promise.resolve() };
   return routeBedrockRequest(path);
 }

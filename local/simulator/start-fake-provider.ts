@@ -32,6 +32,11 @@ export interface FakeProviderOptions {
   oauth?: Partial<FakeOAuthSettings>;
   /** How many of the latest requests `requests` holds; default 0: none kept (`requests` throws). */
   keepRequests?: number;
+  /**
+   * Whether a Vertex AI call's bearer token is accepted; default: the token the fake's own token
+   * endpoint issues (`oauth.accessToken`).
+   */
+  acceptsVertexToken?: (token: string) => boolean;
 }
 
 export interface FakeProvider {
@@ -60,11 +65,15 @@ function isAuthorised(options: {
   request: RecordedRequest;
   credential: string | null;
   accessToken: string;
+  acceptsVertexToken: (token: string) => boolean;
 }): boolean {
   const { headers, query } = options.request;
   if (options.platform === 'oauth') return true;
   const bearer = headers.authorization?.replace(/^Bearer\s+/i, '');
   if (options.platform === 'antigravity') return bearer === options.accessToken;
+  if (options.platform === 'vertex') {
+    return bearer !== undefined && bearer !== '' && options.acceptsVertexToken(bearer);
+  }
   const expected = options.credential;
   if (expected === null) return true;
   if (bearer === expected) return true;
@@ -114,6 +123,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     accessToken: options.oauth?.accessToken ?? 'fake-access-token',
     expiresInSeconds: options.oauth?.expiresInSeconds ?? 3600,
   };
+  const acceptsVertexToken =
+    options.acceptsVertexToken ?? ((token: string) => token === oauth.accessToken);
   const behaviours = createBehaviourRegistry();
   const log = createRequestLog(options.keepRequests ?? 0);
   const pacer = createParsePacer();
@@ -156,7 +167,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const shape = errorShape(route.platform);
     const accessToken = oauth.accessToken;
-    if (!isAuthorised({ platform: route.platform, request: recorded, credential, accessToken })) {
+    const authorised = isAuthorised({
+      platform: route.platform,
+      request: recorded,
+      credential,
+      accessToken,
+      acceptsVertexToken,
+    });
+    if (!authorised) {
       await sendJson(call.write, { status: 401, body: renderFakeError(shape, 401) });
       return;
     }

@@ -1,9 +1,10 @@
 /**
  * The first run: `tollgate local --port 0` on an empty data folder creates the demo world (the
- * in-process simulator, an Upstream and a Group per platform, namespace `demo` with an Account),
+ * in-process simulator, an Upstream and a Group per platform, Claude and Gemini groups on Vertex
+ * AI, namespace `demo` with an Account),
  * says so in its banner, and a key created with kubectl in `demo` calls every platform through
  * the gateway with the official SDKs. A second start creates nothing and keeps the keys working
- * (the Upstreams follow the simulator's new port); a data folder that held objects gets no demo.
+ * (the Upstreams, and the Vertex AI key's token endpoint, follow the simulator's new port); a data folder that held objects gets no demo.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,10 @@ const DEMO_OBJECTS = [
   'group.tollgate.dev/antigravity',
   'group.tollgate.dev/gemini',
   'group.tollgate.dev/openai',
+  'upstream.tollgate.dev/demo-vertex-anthropic',
+  'upstream.tollgate.dev/demo-vertex-gemini',
+  'group.tollgate.dev/anthropic-vertex',
+  'group.tollgate.dev/gemini-vertex',
   'upstream.tollgate.dev/demo-anthropic-bedrock',
   'group.tollgate.dev/anthropic-bedrock',
 ];
@@ -69,7 +74,8 @@ async function demoObjects(local: LocalProcess): Promise<string[]> {
 }
 
 /** One call per platform with the official SDKs; resolves with the answers' texts. */
-type DemoGroup = 'anthropic' | 'openai' | 'gemini' | 'antigravity';
+type DemoGroup =
+  'anthropic' | 'openai' | 'gemini' | 'antigravity' | 'anthropic-vertex' | 'gemini-vertex';
 
 async function callEveryPlatform(gatewayUrl: string, keys: Record<DemoGroup, string>) {
   const anthropic = new Anthropic({ apiKey: keys.anthropic, baseURL: gatewayUrl, maxRetries: 0 });
@@ -97,7 +103,27 @@ async function callEveryPlatform(gatewayUrl: string, keys: Record<DemoGroup, str
   });
   const text = (blocks: { type: string }[]) =>
     blocks.map((block) => ('text' in block ? String(block.text) : '')).join('');
+  const onVertex = new Anthropic({
+    apiKey: keys['anthropic-vertex'],
+    baseURL: gatewayUrl,
+    maxRetries: 0,
+  });
+  const claudeOnVertex = await onVertex.messages.create({
+    model: 'claude-sonnet-4-6',
+    max_tokens: 32,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+  const geminiOnVertex = new GoogleGenAI({
+    apiKey: keys['gemini-vertex'],
+    httpOptions: { baseUrl: gatewayUrl },
+  });
+  const generatedOnVertex = await geminiOnVertex.models.generateContent({
+    model: 'gemini-2.5-flash',
+    contents: 'hi',
+  });
   return {
+    'anthropic-vertex': text(claudeOnVertex.content),
+    'gemini-vertex': generatedOnVertex.text ?? '',
     anthropic: text(message.content),
     openai: response.output_text,
     gemini: generated.text ?? '',
@@ -112,6 +138,8 @@ describe('tollgate local on an empty data folder', () => {
     openai: '',
     gemini: '',
     antigravity: '',
+    'anthropic-vertex': '',
+    'gemini-vertex': '',
   };
   let bedrockKey = '';
 
@@ -132,13 +160,14 @@ describe('tollgate local on an empty data folder', () => {
           'secret/demo-antigravity-credentials',
           'secret/demo-gemini-credentials',
           'secret/demo-openai-credentials',
+          'secret/demo-vertex-service-account',
           'secret/demo-anthropic-bedrock-credentials',
         ].sort(),
       );
       expect(await local.kubectl(['get', 'accounts', '-n', 'demo', '-o', 'name'])).toBe(
         'account.tollgate.dev/default\n',
       );
-      for (const group of ['anthropic', 'openai', 'gemini', 'antigravity'] as const) {
+      for (const group of Object.keys(keys) as DemoGroup[]) {
         keys[group] = await local.createKey({ name: `me-${group}`, group });
       }
       const texts = await callEveryPlatform(local.gatewayUrl, keys);
@@ -161,7 +190,7 @@ describe('tollgate local on an empty data folder', () => {
       expect(objects.filter((name) => DEMO_OBJECTS.includes(name)).sort()).toEqual(
         [...DEMO_OBJECTS].sort(),
       );
-      expect(objects).toHaveLength(DEMO_OBJECTS.length + 6);
+      expect(objects).toHaveLength(DEMO_OBJECTS.length + 7);
       const texts = await callEveryPlatform(local.gatewayUrl, keys);
       for (const text of Object.values(texts)) expect(text).toMatch(/\S/);
       expect(await callBedrockGroup(local.gatewayUrl, bedrockKey)).toHaveLength(2);
