@@ -30,7 +30,9 @@ import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { PreparedCall, ProviderCall } from '../../spec/upstream-provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
+import { CONNECTION_HEADER, type UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { attemptUpstreamWebsocket, type WebsocketAttempt } from './attempt-upstream-websocket.js';
 import { awaitFirstOutput } from './await-first-output.js';
 import { decodeProviderReply } from './decode-provider-reply.js';
 import { headersForUpstream } from './filter-headers.js';
@@ -42,6 +44,8 @@ export interface AttemptDependencies {
   providers: ProviderRegistry;
   pools: UpstreamPools;
   maxErrorBodyBytes: number;
+  /** The client Responses WebSockets' upstream sockets (attempt-upstream-websocket.ts). */
+  websockets?: UpstreamWebsockets;
 }
 
 export interface AttemptInput {
@@ -177,20 +181,43 @@ export async function attemptUpstream(
   attempts.stream = call.stream;
   // The response closed already (during the credential fetch): nothing is sent upstream.
   if (input.record.closed) abort.abort();
+  // Only upstreams with `responsesWebSocket` look further: nothing more for any other call.
+  const socketed = upstream.responsesWebSocket
+    ? await overWebsocket(dependencies, {
+        request,
+        call,
+        upstream,
+        abort,
+        timeouts: input.timeouts,
+      })
+    : null;
+  if (socketed !== null && socketed.kind !== 'success') {
+    if (socketed.kind === 'client-closed') return socketed;
+    if (socketed.kind === 'transport-error') return { ...socketed, adapter };
+    return {
+      ...socketed,
+      adapter,
+      reply: { ...socketed.reply, json: parseJson(socketed.reply.bytes) },
+    };
+  }
   let response: Dispatcher.ResponseData;
-  try {
-    response = await dependencies.pools.get(prepared.origin).request({
-      path: prepared.path,
-      method: prepared.method,
-      headers: prepared.headers,
-      body: prepared.body.length === 0 ? null : prepared.body,
-      signal: abort,
-      headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
-      bodyTimeout: input.timeouts.idleMs,
-    });
-  } catch (error) {
-    if (abort.aborted) return { kind: 'client-closed', error };
-    return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
+  if (socketed !== null) {
+    response = socketed.response;
+  } else {
+    try {
+      response = await dependencies.pools.get(prepared.origin).request({
+        path: prepared.path,
+        method: prepared.method,
+        headers: prepared.headers,
+        body: prepared.body.length === 0 ? null : prepared.body,
+        signal: abort,
+        headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
+        bodyTimeout: input.timeouts.idleMs,
+      });
+    } catch (error) {
+      if (abort.aborted) return { kind: 'client-closed', error };
+      return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
+    }
   }
   if (response.statusCode < 400) {
     const decoder = provider.decodeReply(call, {
@@ -216,6 +243,28 @@ export async function attemptUpstream(
     outcome: outcomeOfStatus(reply.status),
     reply: { ...reply, json: parseJson(reply.bytes) },
   };
+}
+
+function overWebsocket(
+  dependencies: AttemptDependencies,
+  input: Pick<AttemptInput, 'request' | 'upstream' | 'timeouts'> & {
+    call: ProviderCall;
+    abort: UpstreamAbort;
+  },
+): Promise<WebsocketAttempt | null> {
+  const { websockets } = dependencies;
+  if (websockets === undefined) return Promise.resolve(null);
+  return attemptUpstreamWebsocket({
+    websockets,
+    connection: input.request.headers[CONNECTION_HEADER],
+    call: input.call,
+    upstream: input.upstream,
+    abort: input.abort,
+    timeouts: {
+      firstEventMs: dependencies.pools.timeouts.headersTimeoutMs,
+      idleMs: input.timeouts.idleMs,
+    },
+  });
 }
 
 function headerText(value: string | string[] | undefined): string {
