@@ -251,7 +251,8 @@ export function build(options: BuildOptions): FastifyInstance {
   registerHealthRoutes(app, { store, health });
   registerModelRoutes(app);
   registerUsageRoutes(app, { store, clock });
-  const websockets = new UpstreamWebsockets();
+  const websocketMetrics = createWebsocketMetrics(registry);
+  const websockets = new UpstreamWebsockets(websocketMetrics);
   registerForwardRoutes(app, {
     store: {
       releaseUpstreamSlot: (upstream, requestId) => store.releaseUpstreamSlot(upstream, requestId),
@@ -293,7 +294,7 @@ export function build(options: BuildOptions): FastifyInstance {
       idleTimeoutMs: config.websocketIdleTimeoutMs,
       maxMessageBytes: config.websocketMaxMessageBytes,
     },
-    metrics: createWebsocketMetrics(registry),
+    metrics: websocketMetrics,
     clock,
     websockets,
   });

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
+import type { WebsocketMetrics } from '../metrics/websocket-metrics.js';
 
 /** The in-process turn request's header naming its client connection. */
 export const CONNECTION_HEADER = 'x-tollgate-websocket-connection';
@@ -38,6 +39,11 @@ export interface ClientConnection {
 
 export class UpstreamWebsockets {
   readonly #connections = new Map<string, ClientConnection>();
+  readonly metrics: Pick<WebsocketMetrics, 'upstreamSockets' | 'upstreamTurns'> | null;
+
+  constructor(metrics: Pick<WebsocketMetrics, 'upstreamSockets' | 'upstreamTurns'> | null = null) {
+    this.metrics = metrics;
+  }
 
   /** Registers a client connection; its id goes on its turns' requests. */
   open(openaiBeta: string | undefined): string {

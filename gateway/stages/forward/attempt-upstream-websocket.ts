@@ -18,6 +18,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { RawData } from 'ws';
+import type { UpstreamSocketOutcome } from '../../metrics/websocket-metrics.js';
 import type { AttemptOutcome } from '../../upstreams/classify-attempt.js';
 import { outcomeOfTransportError } from '../../upstreams/classify-attempt.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
@@ -112,8 +113,11 @@ async function heldSocket(input: WebsocketAttemptInput): Promise<UpstreamSocket 
     openaiBeta: connection.openaiBeta,
     handshakeTimeoutMs: input.timeouts.firstEventMs,
   });
+  input.websockets.metrics?.upstreamSockets.inc({
+    outcome: opened.kind satisfies UpstreamSocketOutcome,
+  });
   if (opened.kind === 'refused') connection.sockets.set(name, 'refused');
-  if (opened.kind !== 'open') return null;
+  if (opened.kind !== 'opened') return null;
   if (connection.closed || connection.sockets.has(name)) {
     opened.socket.close(1000);
     return null;
@@ -137,6 +141,7 @@ export async function attemptUpstreamWebsocket(
   if (held === null) return null;
   const message = chainUpstreamMessage(call.body, held.chain);
   if (message === null) return null;
+  input.websockets.metrics?.upstreamTurns.inc({ chained: String(message.unchained !== null) });
   return runTurn(held, message, input);
 }
 

@@ -11,7 +11,7 @@ import { WebSocket } from 'ws';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 
 export type OpenedSocket =
-  | { kind: 'open'; socket: WebSocket }
+  | { kind: 'opened'; socket: WebSocket }
   | { kind: 'refused'; status: number }
   | { kind: 'failed'; error: unknown };
 
@@ -50,7 +50,7 @@ export function openUpstreamWebsocket(options: OpenSocketOptions): Promise<Opene
   socket.on('error', ignoreError);
   return new Promise<OpenedSocket>((resolve) => {
     socket.once('open', () => {
-      resolve({ kind: 'open', socket });
+      resolve({ kind: 'opened', socket });
     });
     socket.once('unexpected-response', (request, response) => {
       response.resume();
