@@ -8,8 +8,9 @@
  * handed back as a 200 `text/event-stream` reply, so the reply, meter, first-output and settle
  * stages read it as they read an HTTP stream. The attempt waits for the first event: an error
  * event first is the attempt's error status (its `status`; `previous_response_not_found` on a
- * chained message resends the turn unchained once); a socket that closes or stays silent past the
- * header timeout fails the attempt like a connect failure. After that the body ends at the turn's
+ * chained message resends the turn unchained once); a socket that closes fails the attempt like a
+ * connect failure, one silent past the group's first-output timeout (when set) like a first-output
+ * timeout, else past the header timeout like a header timeout. After that the body ends at the turn's
  * last event (`response.completed`, `.failed`, `.incomplete`, `error`) and the socket stays for
  * the next turn; a body silent past the idle timeout, a client that leaves, or a reader that drops
  * the body closes the socket. Null: this turn goes over HTTP (no connection, not a streamed
@@ -18,16 +19,13 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { RawData } from 'ws';
+import { GatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamSocketOutcome } from '../../metrics/websocket-metrics.js';
 import type { AttemptOutcome } from '../../upstreams/classify-attempt.js';
 import { outcomeOfTransportError } from '../../upstreams/classify-attempt.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { ProviderCall } from '../../spec/upstream-provider.js';
-import {
-  CONNECTION_HEADER,
-  type UpstreamSocket,
-  type UpstreamWebsockets,
-} from '../../upstreams/upstream-websockets.js';
+import type { UpstreamSocket, UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { chainUpstreamMessage, type UpstreamMessage } from './chain-upstream-message.js';
 import { openUpstreamWebsocket } from './open-upstream-websocket.js';
 import type { UpstreamAbort } from './upstream-abort.js';
@@ -38,7 +36,16 @@ export interface WebsocketAttemptInput {
   call: ProviderCall;
   upstream: ResolvedUpstream;
   abort: UpstreamAbort;
-  timeouts: { firstEventMs: number; idleMs: number };
+  timeouts: WebsocketTimeouts;
+}
+
+export interface WebsocketTimeouts {
+  /** The upgrade's handshake, and the first event when `firstOutputMs` is 0. */
+  headersMs: number;
+  /** The group's first-output timeout (0 = off): the wait for the first event when set. */
+  firstOutputMs: number;
+  /** The longest silence between two events after the first. */
+  idleMs: number;
 }
 
 export type WebsocketAttempt =
@@ -111,14 +118,15 @@ async function heldSocket(input: WebsocketAttemptInput): Promise<UpstreamSocket 
     upstream: input.upstream,
     headers: input.call.headers,
     openaiBeta: connection.openaiBeta,
-    handshakeTimeoutMs: input.timeouts.firstEventMs,
+    handshakeTimeoutMs: input.timeouts.headersMs,
   });
   input.websockets.metrics?.upstreamSockets.inc({
     outcome: opened.kind satisfies UpstreamSocketOutcome,
   });
   if (opened.kind === 'refused') connection.sockets.set(name, 'refused');
   if (opened.kind !== 'opened') return null;
-  if (connection.closed || connection.sockets.has(name)) {
+  // The client connection closed while the socket opened (it is no longer registered).
+  if (input.websockets.find(input.connection) !== connection || connection.sockets.has(name)) {
     opened.socket.close(1000);
     return null;
   }
@@ -190,16 +198,27 @@ function runTurn(
   }
   function arm(): void {
     clearTimeout(timer);
-    const ms = started ? timeouts.idleMs : timeouts.firstEventMs;
+    const firstOutput = !started && timeouts.firstOutputMs > 0;
+    const ms = started
+      ? timeouts.idleMs
+      : firstOutput
+        ? timeouts.firstOutputMs
+        : timeouts.headersMs;
     if (ms <= 0) return;
     timer = setTimeout(() => {
+      if (firstOutput) {
+        const error = new GatewayError('TG_UPSTREAM_FIRST_OUTPUT_TIMEOUT');
+        fail({ kind: 'transport-error', outcome: 'first_output_timeout', error }, error);
+        return;
+      }
       const code = started ? 'UND_ERR_BODY_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT';
       const error = codedError('The upstream socket went silent.', code);
       fail({ kind: 'transport-error', outcome: outcomeOfTransportError(error), error }, error);
     }, ms);
   }
   function onMessage(data: RawData): void {
-    const text = data.toString();
+    // Text messages arrive as one Buffer (`ws`'s default binary type), fragments joined.
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : '';
     const type = eventType(text);
     if (!started && type === 'error') {
       const event = parse(text);

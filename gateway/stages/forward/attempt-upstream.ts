@@ -261,7 +261,8 @@ function overWebsocket(
     upstream: input.upstream,
     abort: input.abort,
     timeouts: {
-      firstEventMs: dependencies.pools.timeouts.headersTimeoutMs,
+      headersMs: dependencies.pools.timeouts.headersTimeoutMs,
+      firstOutputMs: input.timeouts.firstOutputMs,
       idleMs: input.timeouts.idleMs,
     },
   });

@@ -231,6 +231,35 @@ describe('turns over the upstream socket', () => {
     expect(record?.attempts).toBe(2);
   });
 
+  it('fails over when the first event does not come within the first-output timeout', async () => {
+    const { value, policy } = await createKey(store, secrets, {
+      platform: 'OpenAI',
+      namespace,
+      upstreams: [
+        { name: 'ws-socketed', weight: 1, priority: 0 },
+        { name: 'ws-plain', weight: 1, priority: 1 },
+      ],
+      group: { name: 'openai-slow-group', firstOutputTimeoutMs: 300 },
+    });
+    socketed.setBehaviour({ firstByteDelayMs: 3_000 });
+    try {
+      const since = socketed.requests.length;
+      const client = await openSocket(value);
+      const events = await client.turn(create([userText('hello')]));
+      expect(events.at(-1)?.type).toBe('response.completed');
+      client.socket.close();
+      expect(socketMessages(socketed, since)).toHaveLength(1);
+      const [record] = await recordsOf(policy.keyUid, 1);
+      expect(record?.upstream).toBe('ws-plain');
+      expect(record?.attempts).toBe(2);
+      // The abandoned socket was closed.
+      await until(() => socketed.openWebsockets === 0);
+      expect(socketed.openWebsockets).toBe(0);
+    } finally {
+      socketed.reset();
+    }
+  });
+
   it('ends a turn whose client leaves mid-stream with one record, and closes the upstream socket', async () => {
     const { value, policy } = await newKey([{ name: 'ws-socketed', priority: 0 }]);
     socketed.setBehaviour({ chunkGapMs: 200, chunks: 10 });
