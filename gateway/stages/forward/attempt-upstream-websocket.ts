@@ -22,11 +22,20 @@ import type { RawData } from 'ws';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamSocketOutcome } from '../../metrics/websocket-metrics.js';
 import type { AttemptOutcome } from '../../upstreams/classify-attempt.js';
-import { outcomeOfTransportError } from '../../upstreams/classify-attempt.js';
+import { outcomeOfStatus, outcomeOfTransportError } from '../../upstreams/classify-attempt.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { ProviderCall } from '../../spec/upstream-provider.js';
 import type { UpstreamSocket, UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { chainUpstreamMessage, type UpstreamMessage } from './chain-upstream-message.js';
+import {
+  codedError,
+  errorReply,
+  eventType,
+  parseEvent,
+  sseFrame,
+  terminalTypes,
+  type WebsocketErrorReply,
+} from './read-upstream-socket-event.js';
 import { openUpstreamWebsocket } from './open-upstream-websocket.js';
 import type { UpstreamAbort } from './upstream-abort.js';
 
@@ -53,58 +62,6 @@ export type WebsocketAttempt =
   | { kind: 'error-status'; outcome: AttemptOutcome; reply: WebsocketErrorReply }
   | { kind: 'transport-error'; outcome: AttemptOutcome; error: unknown }
   | { kind: 'client-closed'; error: unknown };
-
-export interface WebsocketErrorReply {
-  status: number;
-  headers: Dispatcher.ResponseData['headers'];
-  bytes: Buffer;
-}
-
-const terminalTypes = new Set([
-  'response.completed',
-  'response.failed',
-  'response.incomplete',
-  'error',
-]);
-
-function codedError(message: string, code: string): Error {
-  return Object.assign(new Error(message), { code });
-}
-
-function eventType(text: string): string {
-  return /"type"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? 'message';
-}
-
-function frame(type: string, text: string): string {
-  return `event: ${type}\ndata: ${text.includes('\n') ? text.split('\n').join('\ndata: ') : text}\n\n`;
-}
-
-function parse(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The upstream's error event as the HTTP error answer it stands for. */
-function errorReply(event: Record<string, unknown>): WebsocketErrorReply {
-  const status = typeof event.status === 'number' && event.status >= 400 ? event.status : 500;
-  const headers: Dispatcher.ResponseData['headers'] = { 'content-type': 'application/json' };
-  const sent = event.headers;
-  if (typeof sent === 'object' && sent !== null) {
-    const retryAfter = (sent as Record<string, unknown>)['retry-after'];
-    if (typeof retryAfter === 'string') headers['retry-after'] = retryAfter;
-  }
-  return { status, headers, bytes: Buffer.from(JSON.stringify({ error: event.error ?? null })) };
-}
-
-function outcomeOfStatusCode(status: number): AttemptOutcome {
-  if (status === 429) return 'status_429';
-  if (status === 529) return 'status_529';
-  return status >= 500 ? 'status_5xx' : 'status_4xx';
-}
 
 /** The connection's socket to the upstream, opened on its first turn there; null for HTTP. */
 async function heldSocket(input: WebsocketAttemptInput): Promise<UpstreamSocket | null> {
@@ -221,7 +178,7 @@ function runTurn(
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : '';
     const type = eventType(text);
     if (!started && type === 'error') {
-      const event = parse(text);
+      const event = parseEvent(text);
       const code = (event.error as { code?: unknown } | undefined)?.code;
       if (code === 'previous_response_not_found' && unchained !== null) {
         socket.send(unchained);
@@ -230,22 +187,22 @@ function runTurn(
       }
       finish(false);
       const reply = errorReply(event);
-      settle({ kind: 'error-status', outcome: outcomeOfStatusCode(reply.status), reply });
+      settle({ kind: 'error-status', outcome: outcomeOfStatus(reply.status), reply });
       return;
     }
     if (type === 'response.output_item.done') {
-      const item = parse(text).item;
+      const item = parseEvent(text).item;
       if (item !== undefined) output.push(JSON.stringify(item));
     }
     const last = terminalTypes.has(type);
     if (last) {
-      const id = (parse(text).response as { id?: unknown } | undefined)?.id;
+      const id = (parseEvent(text).response as { id?: unknown } | undefined)?.id;
       held.chain =
         type === 'response.completed' && typeof id === 'string'
           ? { id, items: [...message.items, ...output] }
           : null;
     }
-    if (!body.push(frame(type, text))) socket.pause();
+    if (!body.push(sseFrame(type, text))) socket.pause();
     if (!started) {
       started = true;
       settle({
