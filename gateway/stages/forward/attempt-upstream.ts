@@ -16,7 +16,9 @@
  * or that ends or breaks before, is an attempt failure like a connect failure (`first_output_timeout`,
  * `no_output`), its body aborted. The attempt's abort (`upstream-abort.ts`) is kept in the
  * request's `UpstreamAttempts`, so a client that goes away aborts the attempt under way
- * (request-end.ts).
+ * (request-end.ts). A turn of a client Responses WebSocket to an upstream with `responsesWebSocket`
+ * goes over the upstream's own socket instead of a POST (attempt-upstream-websocket.ts), its
+ * answer classified the same way.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -32,7 +34,7 @@ import type { ProviderRegistry } from '../../providers/registry.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
 import { CONNECTION_HEADER, type UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { attemptUpstreamWebsocket, type WebsocketAttempt } from './attempt-upstream-websocket.js';
+import { attemptUpstreamWebsocket } from './attempt-upstream-websocket.js';
 import { awaitFirstOutput } from './await-first-output.js';
 import { decodeProviderReply } from './decode-provider-reply.js';
 import { headersForUpstream } from './filter-headers.js';
@@ -182,23 +184,20 @@ export async function attemptUpstream(
   // The response closed already (during the credential fetch): nothing is sent upstream.
   if (input.record.closed) abort.abort();
   // Only upstreams with `responsesWebSocket` look further: nothing more for any other call.
-  const socketed = upstream.responsesWebSocket
-    ? await overWebsocket(dependencies, {
-        request,
-        call,
-        upstream,
-        abort,
-        timeouts: input.timeouts,
-      })
-    : null;
+  const { websockets } = dependencies;
+  const socketed =
+    upstream.responsesWebSocket && websockets !== undefined
+      ? await attemptUpstreamWebsocket({
+          websockets,
+          connection: request.headers[CONNECTION_HEADER],
+          call,
+          upstream,
+          abort,
+          timeouts: { headersMs: dependencies.pools.timeouts.headersTimeoutMs, ...input.timeouts },
+        })
+      : null;
   if (socketed !== null && socketed.kind !== 'success') {
-    if (socketed.kind === 'client-closed') return socketed;
-    if (socketed.kind === 'transport-error') return { ...socketed, adapter };
-    return {
-      ...socketed,
-      adapter,
-      reply: { ...socketed.reply, json: parseJson(socketed.reply.bytes) },
-    };
+    return socketed.kind === 'client-closed' ? socketed : { ...socketed, adapter };
   }
   let response: Dispatcher.ResponseData;
   if (socketed !== null) {
@@ -243,29 +242,6 @@ export async function attemptUpstream(
     outcome: outcomeOfStatus(reply.status),
     reply: { ...reply, json: parseJson(reply.bytes) },
   };
-}
-
-function overWebsocket(
-  dependencies: AttemptDependencies,
-  input: Pick<AttemptInput, 'request' | 'upstream' | 'timeouts'> & {
-    call: ProviderCall;
-    abort: UpstreamAbort;
-  },
-): Promise<WebsocketAttempt | null> {
-  const { websockets } = dependencies;
-  if (websockets === undefined) return Promise.resolve(null);
-  return attemptUpstreamWebsocket({
-    websockets,
-    connection: input.request.headers[CONNECTION_HEADER],
-    call: input.call,
-    upstream: input.upstream,
-    abort: input.abort,
-    timeouts: {
-      headersMs: dependencies.pools.timeouts.headersTimeoutMs,
-      firstOutputMs: input.timeouts.firstOutputMs,
-      idleMs: input.timeouts.idleMs,
-    },
-  });
 }
 
 function headerText(value: string | string[] | undefined): string {

@@ -10,6 +10,8 @@ export interface WebsocketErrorReply {
   status: number;
   headers: Dispatcher.ResponseData['headers'];
   bytes: Buffer;
+  /** The body parsed: `{ error }`. */
+  json: unknown;
 }
 
 export const terminalTypes = new Set([
@@ -49,5 +51,6 @@ export function errorReply(event: Record<string, unknown>): WebsocketErrorReply 
     const retryAfter = (sent as Record<string, unknown>)['retry-after'];
     if (typeof retryAfter === 'string') headers['retry-after'] = retryAfter;
   }
-  return { status, headers, bytes: Buffer.from(JSON.stringify({ error: event.error ?? null })) };
+  const json = { error: event.error ?? null };
+  return { status, headers, bytes: Buffer.from(JSON.stringify(json)), json };
 }
