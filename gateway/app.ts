@@ -43,6 +43,7 @@ import { registerForwardRoutes } from './routes/register-forward-routes.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
 import { registerModelRoutes } from './routes/register-model-routes.js';
 import { registerUsageRoutes } from './routes/register-usage-routes.js';
+import { UpstreamWebsockets } from './upstreams/upstream-websockets.js';
 import { registerResponsesWebsocket } from './routes/responses-websocket/register-responses-websocket.js';
 import { createWebsocketMetrics } from './metrics/websocket-metrics.js';
 import type { Store } from '../store/store.js';
@@ -250,6 +251,8 @@ export function build(options: BuildOptions): FastifyInstance {
   registerHealthRoutes(app, { store, health });
   registerModelRoutes(app);
   registerUsageRoutes(app, { store, clock });
+  const websocketMetrics = createWebsocketMetrics(registry);
+  const websockets = new UpstreamWebsockets(websocketMetrics);
   registerForwardRoutes(app, {
     store: {
       releaseUpstreamSlot: (upstream, requestId) => store.releaseUpstreamSlot(upstream, requestId),
@@ -271,6 +274,7 @@ export function build(options: BuildOptions): FastifyInstance {
     leaseMs: config.leaseMs,
     maxErrorBodyBytes: 64 * 1024,
     firstOutputTimeoutMs: config.firstOutputTimeoutMs,
+    websockets,
     failover: {
       maxAttempts: config.upstreamMaxAttempts,
       deadlineMs: config.upstreamFailoverDeadlineMs,
@@ -290,8 +294,9 @@ export function build(options: BuildOptions): FastifyInstance {
       idleTimeoutMs: config.websocketIdleTimeoutMs,
       maxMessageBytes: config.websocketMaxMessageBytes,
     },
-    metrics: createWebsocketMetrics(registry),
+    metrics: websocketMetrics,
     clock,
+    websockets,
   });
 
   app.addHook('onClose', async () => {

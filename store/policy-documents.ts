@@ -95,6 +95,8 @@ export interface UpstreamPolicy {
   requestsPerMinute?: number;
   modelOverrides: Record<string, string>;
   chatCompletions: 'Translate' | 'Native';
+  /** OpenAI Direct: the upstream serves Responses over WebSocket; absent = it does not. */
+  responsesWebSocket?: true;
   /** Cloud providers: the settings block (absent = Direct, the first-party API at `baseURL`). */
   provider?: ProviderPolicy;
   /** Prices (nano-USD per token) for calls this upstream serves, by billed model; absent = none. */

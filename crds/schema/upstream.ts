@@ -46,6 +46,10 @@ export const upstreamSpec = object(
       description:
         'OpenAI only: translate /v1/chat/completions to Responses (default) or pass it through.',
     }),
+    responsesWebSocket: enumOf(['Enabled', 'Disabled'], {
+      description:
+        "OpenAI, provider Direct only: the upstream serves Responses over WebSocket (GET <baseURL>/v1/responses). Enabled: the turns of a client's Responses WebSocket go over one upstream socket per client connection (HTTP when the upgrade is refused). Absent or Disabled: every turn is a streamed POST.",
+    }),
     pricing: object(
       {
         overrides: list(
@@ -70,6 +74,11 @@ export const upstreamSpec = object(
         rule: "!has(self.chatCompletions) || self.platform == 'OpenAI'",
         message: 'chatCompletions applies to OpenAI upstreams only',
         fieldPath: '.chatCompletions',
+      },
+      {
+        rule: "!has(self.responsesWebSocket) || self.responsesWebSocket == 'Disabled' || (self.platform == 'OpenAI' && (!has(self.provider) || self.provider == 'Direct'))",
+        message: 'responsesWebSocket applies to OpenAI upstreams with provider Direct only',
+        fieldPath: '.responsesWebSocket',
       },
       {
         rule: "self.platform != 'Antigravity' || self.credentials.type == 'GoogleOAuth'",

@@ -23,7 +23,14 @@ export interface WebsocketMetrics {
   open: Gauge;
   messages: Counter<'outcome'>;
   closes: Counter<'reason'>;
+  /** Upstream sockets a connection opened for upstreams with `responsesWebSocket`. */
+  upstreamSockets: Counter<'outcome'>;
+  /** Turns sent on an upstream socket, `chained` (previous_response_id) or not. */
+  upstreamTurns: Counter<'chained'>;
 }
+
+/** How opening an upstream socket ended: `opened`, `refused` (not 101: HTTP serves the connection), `failed`. */
+export type UpstreamSocketOutcome = 'opened' | 'refused' | 'failed';
 
 export function createWebsocketMetrics(registry: Registry): WebsocketMetrics {
   return {
@@ -48,6 +55,18 @@ export function createWebsocketMetrics(registry: Registry): WebsocketMetrics {
       name: 'tollgate_websocket_closes_total',
       help: 'Responses WebSocket connections closed, by reason (client, idle, message_limit, too_large, shutdown).',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    upstreamSockets: new Counter({
+      name: 'tollgate_websocket_upstream_sockets_total',
+      help: 'Upstream Responses WebSockets opened for client connections, by outcome (opened, refused, failed); refused and failed turns go over HTTP.',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    upstreamTurns: new Counter({
+      name: 'tollgate_websocket_upstream_turns_total',
+      help: 'Turns sent on an upstream Responses WebSocket, by whether they were chained with previous_response_id (true, false).',
+      labelNames: ['chained'],
       registers: [registry],
     }),
   };

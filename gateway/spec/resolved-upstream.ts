@@ -23,6 +23,8 @@ export interface ResolvedUpstream {
   modelOverrides: Record<string, string>;
   /** OpenAI upstreams: Chat Completions translated to Responses, or passed through natively. */
   chatCompletions: 'Translate' | 'Native';
+  /** OpenAI Direct upstreams serving Responses over WebSocket (`spec.responsesWebSocket`). */
+  responsesWebSocket: boolean;
   weight: number;
   priority: number;
   /** Who serves the platform: the first-party API (`Direct`) or a cloud provider. */

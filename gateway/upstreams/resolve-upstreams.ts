@@ -167,6 +167,7 @@ export class UpstreamCache {
         requestsPerMinute: policy.requestsPerMinute ?? 0,
         modelOverrides: policy.modelOverrides,
         chatCompletions: policy.chatCompletions,
+        responsesWebSocket: policy.responsesWebSocket === true && provider.kind === 'Direct',
         provider,
         priceOverrides: policy.priceOverrides ?? null,
       },

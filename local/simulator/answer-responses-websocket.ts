@@ -7,7 +7,8 @@
  * (its input and output before the new input), and any other id is `previous_response_not_found`;
  * `generate: false` warms up (response.created, response.completed, no output); errors are the
  * wrapped error event `{"type":"error","status",…,"error":{…}}`. The behaviour of `/v1/responses`
- * applies (error status, gaps, drops, stream errors).
+ * applies (error status, gaps, drops, stream errors). A turn is recorded with method `WEBSOCKET`,
+ * its message as received in `rawBody` and the body it ran (chain expanded) in `body`.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -107,7 +108,12 @@ function serveConnection(
     gone.abort();
   });
 
-  async function runTurn(body: Record<string, unknown>, input: unknown[]): Promise<void> {
+  /** `message`: the text as received (the record's `rawBody`); `body`: with the chain expanded. */
+  async function runTurn(
+    message: string,
+    body: Record<string, unknown>,
+    input: unknown[],
+  ): Promise<void> {
     const raw = JSON.stringify(body);
     const request: RecordedRequest = {
       method: 'WEBSOCKET',
@@ -115,7 +121,7 @@ function serveConnection(
       query: {},
       headers: upgrade.headers,
       body,
-      rawBody: raw,
+      rawBody: message,
     };
     options.record(request);
     const behaviour = options.behaviours.resolve(PATH);
@@ -191,7 +197,7 @@ function serveConnection(
     }
     Object.assign(body, { input, stream: true });
     busy = true;
-    runTurn(body, input)
+    runTurn(data.toString('utf8'), body, input)
       .catch(() => {
         socket.terminate();
       })
@@ -205,7 +211,7 @@ function serveConnection(
 export function attachResponsesWebsocket(
   server: Server,
   options: FakeWebsocketOptions,
-): { close(): void } {
+): { close(): void; readonly open: number } {
   const sockets = new WebSocketServer({ noServer: true });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -224,6 +230,9 @@ export function attachResponsesWebsocket(
     });
   });
   return {
+    get open() {
+      return sockets.clients.size;
+    },
     close() {
       for (const websocket of sockets.clients) websocket.terminate();
       sockets.close();

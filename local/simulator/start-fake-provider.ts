@@ -37,6 +37,8 @@ export interface FakeProviderOptions {
    * endpoint issues (`oauth.accessToken`).
    */
   acceptsVertexToken?: (token: string) => boolean;
+  /** Serves Responses over WebSocket (default); false: an upgrade is answered as plain HTTP. */
+  websocket?: boolean;
 }
 
 export interface FakeProvider {
@@ -44,6 +46,8 @@ export interface FakeProvider {
   port: number;
   /** The latest `keepRequests` requests, oldest first; throws when the provider keeps none. */
   readonly requests: readonly RecordedRequest[];
+  /** Responses WebSocket connections open now. */
+  readonly openWebsockets: number;
   /** Calls to the OAuth token endpoint. */
   readonly oauthCalls: number;
   /** Sets the global behaviour, or the behaviour of one path (e.g. `/v1/messages`). */
@@ -201,14 +205,17 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     });
   });
   server.keepAliveTimeout = 1000;
-  const websockets = attachResponsesWebsocket(server, {
-    credential,
-    behaviours,
-    record: (recorded) => {
-      log.add(recorded);
-    },
-    signal: closing.signal,
-  });
+  const websockets =
+    options.websocket === false
+      ? { close: () => undefined, open: 0 }
+      : attachResponsesWebsocket(server, {
+          credential,
+          behaviours,
+          record: (recorded) => {
+            log.add(recorded);
+          },
+          signal: closing.signal,
+        });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -220,6 +227,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   return {
     url: `http://${host}:${port}`,
     port,
+    get openWebsockets() {
+      return websockets.open;
+    },
     get requests() {
       return log.read();
     },

@@ -241,6 +241,21 @@ describe('upstream projection', () => {
       chatCompletions: 'Translate',
     });
   });
+
+  it('projects responsesWebSocket only when Enabled, leaving other digests unchanged', () => {
+    const credential = { plaintext: '{"apiKey":"k"}', sealed: 'v1.k' };
+    const plain = projectUpstreamPolicy(upstream, credential);
+    const withSpec = (value: 'Enabled' | 'Disabled') =>
+      projectUpstreamPolicy(
+        { ...upstream, spec: { ...upstream.spec, responsesWebSocket: value } },
+        credential,
+      );
+    expect(plain.responsesWebSocket).toBeUndefined();
+    expect(withSpec('Disabled')).toEqual(plain);
+    const enabled = withSpec('Enabled');
+    expect(enabled.responsesWebSocket).toBe(true);
+    expect(enabled.digest).not.toBe(plain.digest);
+  });
 });
 
 describe('GoogleOAuth upstream projection', () => {

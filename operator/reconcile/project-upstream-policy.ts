@@ -177,6 +177,7 @@ export function projectUpstreamPolicy(
       ? {}
       : { requestsPerMinute: spec.requestsPerMinute }),
     ...(provider === null ? {} : { provider }),
+    ...(spec.responsesWebSocket === 'Enabled' ? { responsesWebSocket: true as const } : {}),
     ...(overrides.length === 0
       ? {}
       : {

@@ -108,6 +108,7 @@ export async function putApiKeyUpstream(
     maxConcurrent?: number;
     requestsPerMinute?: number;
     modelOverrides?: Record<string, string>;
+    responsesWebSocket?: boolean;
   },
 ): Promise<void> {
   await store.putUpstream({
@@ -127,6 +128,7 @@ export async function putApiKeyUpstream(
       : { requestsPerMinute: upstream.requestsPerMinute }),
     modelOverrides: upstream.modelOverrides ?? {},
     chatCompletions: 'Translate',
+    ...(upstream.responsesWebSocket === true ? { responsesWebSocket: true as const } : {}),
   });
 }
 

@@ -17,6 +17,8 @@ const upgradeOnly = new Set([
   'sec-websocket-version',
   'sec-websocket-extensions',
   'sec-websocket-protocol',
+  // Set by the gateway alone (upstream-websockets.ts), never taken from the client.
+  'x-tollgate-websocket-connection',
 ]);
 
 /** The headers read-session-identity.ts takes a session from. */

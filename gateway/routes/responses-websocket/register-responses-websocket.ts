@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { WebsocketMetrics } from '../../metrics/websocket-metrics.js';
+import type { UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { ROUTE_PROFILES } from '../../stages/request/route-profile.js';
 import '../../stages/request/route-config.js';
 import { buildTurnHeaders } from './build-turn-headers.js';
@@ -29,6 +30,7 @@ export interface ResponsesWebsocketOptions {
   limits: ConnectionLimits & { maxMessageBytes: number };
   metrics: WebsocketMetrics;
   clock: () => number;
+  websockets: UpstreamWebsockets;
 }
 
 const PATH = '/v1/responses';
@@ -46,6 +48,10 @@ function writeRefusal(
   }
   lines.push(`content-length: ${Buffer.byteLength(answer.body)}`, 'connection: close', '', '');
   socket.end(lines.join('\r\n') + answer.body);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 export function registerResponsesWebsocket(
@@ -71,6 +77,7 @@ export function registerResponsesWebsocket(
     metrics: options.metrics,
     log: app.log,
     clock: options.clock,
+    websockets: options.websockets,
   };
 
   async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -91,6 +98,7 @@ export function registerResponsesWebsocket(
       const served = serveWebsocketConnection(context, websocket, {
         headers: buildTurnHeaders(request.headers),
         remoteAddress,
+        openaiBeta: headerValue(request.headers['openai-beta']),
       });
       open.add(served);
       void served.closed.then(() => open.delete(served));

@@ -12,6 +12,7 @@ import type { WebSocket } from 'ws';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { toGatewayError } from '../../errors/to-gateway-error.js';
 import type { CloseReason, WebsocketMetrics } from '../../metrics/websocket-metrics.js';
+import { CONNECTION_HEADER, type UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { planWebsocketMessage, type ConnectionHistory } from './plan-websocket-message.js';
 import { renderGatewayErrorEvent, renderWarmupEvents } from './render-websocket-events.js';
 import { runWebsocketTurn } from './run-websocket-turn.js';
@@ -27,12 +28,16 @@ export interface ConnectionContext {
   metrics: WebsocketMetrics;
   log: FastifyBaseLogger;
   clock: () => number;
+  /** The connections' upstream sockets (for upstreams with `responsesWebSocket`). */
+  websockets: UpstreamWebsockets;
 }
 
 export interface UpgradeRequest {
   /** The turns' headers (turn-headers.ts). */
   headers: IncomingHttpHeaders;
   remoteAddress: string;
+  /** The client's `openai-beta` upgrade header, for the upstream socket's own upgrade. */
+  openaiBeta: string | undefined;
 }
 
 /** What the gateway keeps of an open connection: how to end it when the gateway stops. */
@@ -57,6 +62,8 @@ export function serveWebsocketConnection(
   let closeReason: CloseReason | null = null;
   let history: ConnectionHistory | null = null;
   let idle: NodeJS.Timeout | undefined;
+  const connection = context.websockets.open(upgrade.openaiBeta);
+  const headers = { ...upgrade.headers, [CONNECTION_HEADER]: connection };
 
   /**
    * Queues a message; past the high-water mark, a promise of its flush to the socket, which the
@@ -96,7 +103,7 @@ export function serveWebsocketConnection(
     metrics.messages.inc({ outcome: 'turn' });
     try {
       const result = await runWebsocketTurn(context.app, {
-        headers: upgrade.headers,
+        headers,
         remoteAddress: upgrade.remoteAddress,
         body,
         send,
@@ -170,6 +177,7 @@ export function serveWebsocketConnection(
       closed = true;
       clearTimeout(idle);
       turn?.destroy();
+      context.websockets.close(connection);
       metrics.open.dec();
       metrics.closes.inc({ reason: closeReason ?? 'client' });
       resolve();

@@ -16,7 +16,9 @@
  * or that ends or breaks before, is an attempt failure like a connect failure (`first_output_timeout`,
  * `no_output`), its body aborted. The attempt's abort (`upstream-abort.ts`) is kept in the
  * request's `UpstreamAttempts`, so a client that goes away aborts the attempt under way
- * (request-end.ts).
+ * (request-end.ts). A turn of a client Responses WebSocket to an upstream with `responsesWebSocket`
+ * goes over the upstream's own socket instead of a POST (attempt-upstream-websocket.ts), its
+ * answer classified the same way.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -31,7 +33,9 @@ import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import type { PreparedCall, ProviderCall } from '../../spec/upstream-provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
+import { CONNECTION_HEADER, type UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { attemptUpstreamWebsocket } from './attempt-upstream-websocket.js';
 import { awaitFirstOutput } from './await-first-output.js';
 import { decodeProviderReply } from './decode-provider-reply.js';
 import { headersForUpstream } from './filter-headers.js';
@@ -43,6 +47,8 @@ export interface AttemptDependencies {
   providers: ProviderRegistry;
   pools: UpstreamPools;
   maxErrorBodyBytes: number;
+  /** The client Responses WebSockets' upstream sockets (attempt-upstream-websocket.ts). */
+  websockets?: UpstreamWebsockets;
 }
 
 export interface AttemptInput {
@@ -189,20 +195,40 @@ export async function attemptUpstream(
         });
   // The response closed already (during the credential fetch): nothing is sent upstream.
   if (input.record.closed) abort.abort();
+  // Only upstreams with `responsesWebSocket` look further: nothing more for any other call.
+  const { websockets } = dependencies;
+  const socketed =
+    upstream.responsesWebSocket && websockets !== undefined
+      ? await attemptUpstreamWebsocket({
+          websockets,
+          connection: request.headers[CONNECTION_HEADER],
+          call,
+          upstream,
+          abort,
+          timeouts: { headersMs: dependencies.pools.timeouts.headersTimeoutMs, ...input.timeouts },
+        })
+      : null;
+  if (socketed !== null && socketed.kind !== 'success') {
+    return socketed.kind === 'client-closed' ? socketed : { ...socketed, adapter };
+  }
   let response: Dispatcher.ResponseData;
-  try {
-    response = await dependencies.pools.get(prepared.origin).request({
-      path: prepared.path,
-      method: prepared.method,
-      headers: prepared.headers,
-      body: prepared.body.length === 0 ? null : prepared.body,
-      signal: abort,
-      headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
-      bodyTimeout: input.timeouts.idleMs,
-    });
-  } catch (error) {
-    if (abort.aborted) return { kind: 'client-closed', error };
-    return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
+  if (socketed !== null) {
+    response = socketed.response;
+  } else {
+    try {
+      response = await dependencies.pools.get(prepared.origin).request({
+        path: prepared.path,
+        method: prepared.method,
+        headers: prepared.headers,
+        body: prepared.body.length === 0 ? null : prepared.body,
+        signal: abort,
+        headersTimeout: dependencies.pools.timeouts.headersTimeoutMs,
+        bodyTimeout: input.timeouts.idleMs,
+      });
+    } catch (error) {
+      if (abort.aborted) return { kind: 'client-closed', error };
+      return { kind: 'transport-error', adapter, outcome: outcomeOfTransportError(error), error };
+    }
   }
   if (response.statusCode < 400) {
     const decoder = provider.decodeReply(call, {

@@ -34,6 +34,8 @@ const notForwardedUpstream = new Set([
   'x-forwarded-proto',
   'x-real-ip',
   'forwarded',
+  // The in-process marker of a Responses WebSocket turn (upstreams/upstream-websockets.ts).
+  'x-tollgate-websocket-connection',
 ]);
 
 const forwardedDownstream = new Set([

@@ -37,6 +37,7 @@ import type { ProviderRegistry } from '../../providers/registry.js';
 import { scheduleUpstreams } from '../../upstreams/select-upstream.js';
 import type { UpstreamPools } from '../../upstreams/upstream-pools.js';
 import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
+import type { UpstreamWebsockets } from '../../upstreams/upstream-websockets.js';
 import { attemptUpstream, type AttemptResult } from './attempt-upstream.js';
 import { claimUpstream, releaseUpstreamSlot } from './hold-upstream-slot.js';
 import { clearHealth, noteSuccess } from './note-upstream-success.js';
@@ -78,6 +79,8 @@ export interface ForwardDependencies {
   /** For groups that do not set `firstOutputTimeoutSeconds`; 0 = off. */
   firstOutputTimeoutMs: number;
   metrics?: UpstreamMetrics;
+  /** The client Responses WebSockets' upstream sockets (attempt-upstream-websocket.ts). */
+  websockets?: UpstreamWebsockets;
 }
 
 export interface ForwardCall {

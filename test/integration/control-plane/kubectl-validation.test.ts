@@ -140,6 +140,27 @@ describe('CEL rules', () => {
       'spec.chatCompletions: Invalid value: "object": chatCompletions applies to OpenAI upstreams only',
     );
   });
+
+  it('takes responsesWebSocket on OpenAI Direct upstreams only', async () => {
+    const direct = `  platform: OpenAI\n  baseURL: http://127.0.0.1:1\n${apiKeyCredentials}`;
+    await plane.ok(
+      ['apply', '-f', '-'],
+      upstream('ws-openai', `${direct}  responsesWebSocket: Enabled\n`),
+    );
+    const refusal =
+      'spec.responsesWebSocket: Invalid value: "object": responsesWebSocket applies to OpenAI upstreams with provider Direct only';
+    const anthropic = `  platform: Anthropic\n  baseURL: http://127.0.0.1:1\n${apiKeyCredentials}`;
+    expect(
+      await refused(upstream('ws-anthropic', `${anthropic}  responsesWebSocket: Enabled\n`)),
+    ).toContain(refusal);
+    const azure =
+      '  platform: OpenAI\n  provider: AzureOpenAI\n  azureOpenAI: {endpoint: "https://r.openai.azure.com"}\n';
+    expect(
+      await refused(
+        upstream('ws-azure', `${azure}${apiKeyCredentials}  responsesWebSocket: Enabled\n`),
+      ),
+    ).toContain(refusal);
+  });
 });
 
 describe('cloud provider rules', () => {

@@ -62,6 +62,7 @@ function upstream(platform: 'Anthropic' | 'Gemini', credentials: GCPCredentials)
     weight: 1,
     priority: 0,
     priceOverrides: null,
+    responsesWebSocket: false,
     provider: {
       kind: 'GCPVertexAI',
       project: 'acme-ml',
