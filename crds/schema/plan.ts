@@ -6,6 +6,7 @@ import { API_GROUP, dateTime, modelGlobs, money, statusBase } from './common-fie
 import { enumOf, integer, list, object, string } from './schema-builder.js';
 
 export const PLAN_WINDOW_NAMES = ['FiveHour', 'Daily', 'Weekly', 'Monthly'] as const;
+export type PlanWindowName = (typeof PLAN_WINDOW_NAMES)[number];
 
 export const planSpec = object({
   displayName: string({ description: 'The plan name people see.', maxLength: 200 }),
