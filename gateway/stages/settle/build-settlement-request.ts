@@ -58,6 +58,7 @@ export function buildUsageRecord(input: SettleInput): UsageRecord {
     accuracy: outcome.accuracy,
     flags: outcome.flags,
     attempts: outcome.attempts,
+    ...(admitted.policy.owner === undefined ? {} : { owner: admitted.policy.owner }),
   };
 }
 
