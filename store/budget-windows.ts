@@ -5,7 +5,7 @@
  * The plan's five-hour window rolls as on keys (it opens at the first charge and lasts five hours).
  * The daily, weekly (from Monday) and monthly windows of a plan and of a member budget are calendar
  * windows in the account's time zone: the gateway computes where the current ones end
- * (`CalendarEnds`, gateway/billing/compute-calendar-ends.ts) and passes them in, so the store never
+ * (`CalendarEnds`, store/compute-calendar-ends.ts) and passes them in, so the store never
  * needs time zone data. A window is open while the end it was opened with lies ahead; a charge
  * into a closed window opens the current one.
  *

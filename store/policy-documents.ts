@@ -122,4 +122,6 @@ export interface AccountPolicy {
   plan?: PlanPolicy;
   /** Absent = no member limits. */
   memberLimits?: MemberLimitsPolicy;
+  /** The calendar windows' time zone (`spec.timeZone`), with a plan or member limits only. */
+  timeZone?: string;
 }

@@ -308,8 +308,19 @@ export interface RestoredKeyCounters {
   lastQuotaResetToken: string | null;
 }
 
+/** Plan and member windows rebuilt from the ledger (the last window of each kind). */
+export interface RestoredBudgets {
+  plan: { name: PlanWindowName; usedNano: number; end: number }[];
+  members: {
+    owner: string;
+    windows: { name: MemberWindowName; usedNano: number; end: number }[];
+  }[];
+}
+
 export interface CounterRestore {
   namespace: string;
+  /** For an account with a plan or member limits. */
+  budgets?: RestoredBudgets;
   /** The stream position the ledger was read at: the restore applies only if it is unchanged. */
   streamLastId: string;
   accountSpentNano: number;

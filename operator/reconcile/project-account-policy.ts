@@ -71,6 +71,9 @@ export function projectAccountPolicy(account: Account, plan: Plan | null = null)
     ),
     ...(planPolicy === null ? {} : { plan: planPolicy }),
     ...(memberLimits === null ? {} : { memberLimits }),
+    ...((planPolicy !== null || memberLimits !== null) && account.spec.timeZone !== undefined
+      ? { timeZone: account.spec.timeZone }
+      : {}),
   });
 }
 

@@ -1,6 +1,6 @@
 /** Charges a cost to a key as a settled call would, with its plan and member windows. */
 import { randomUUID } from 'node:crypto';
-import { computeCalendarEnds } from '../../gateway/billing/compute-calendar-ends.js';
+import { computeCalendarEnds } from '../../store/compute-calendar-ends.js';
 import type { KeyPolicy, Store } from '../../store/store.js';
 import { makeRecord } from './ledger/make-record.js';
 

@@ -25,7 +25,7 @@ import { estimateTokensFromBytes } from '../../metering/accumulate-text.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { LeaseCharge, LeaseProgress, Store } from '../../../store/store.js';
 import { admitRequest } from './admit-request.js';
-import { createCalendarEnds } from '../../billing/compute-calendar-ends.js';
+import { createCalendarEnds } from '../../../store/compute-calendar-ends.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { describeLeaseProgress } from '../settle/describe-lease-progress.js';
 import { isSourceDenied } from '../../../network/match-source-ranges.js';

@@ -224,3 +224,56 @@ export function describeBudgetContract(holder: StoreHolder): void {
     });
   });
 }
+
+export function describeBudgetRestoreContract(holder: StoreHolder): void {
+  describe('plan and member windows restored from the ledger', () => {
+    it('writes them with the key counters, then admits against them', async () => {
+      const { store } = holder;
+      const now = Date.now();
+      const calendar = calendarAt(now);
+      const namespace = `ns-restore-${randomUUID().slice(0, 8)}`;
+      const policy = {
+        digest: 'b1',
+        uid: `account-${namespace}`,
+        namespace,
+        creditNano: null,
+        maxConcurrent: 0,
+        plan: plan(now, { limits: { ...NO_CAPS, Daily: 1_000 } }),
+        memberLimits: { Daily: 500, Weekly: 0, Monthly: 0 },
+      };
+      await store.putAccount(namespace, policy, { programmedBefore: true });
+      const position = await store.usageStreamPosition(namespace);
+      const keyUid = randomUUID();
+      expect(
+        await store.restoreCounters({
+          namespace,
+          streamLastId: position.lastId,
+          accountSpentNano: 100,
+          keys: [],
+          budgets: {
+            plan: [{ name: 'Daily', usedNano: 100, end: calendar.dayEnd }],
+            members: [
+              { owner: 'gina', windows: [{ name: 'Daily', usedNano: 500, end: calendar.dayEnd }] },
+            ],
+          },
+        }),
+      ).toBe('restored');
+      expect((await store.accountCounters(namespace)).planWindows?.[1]).toEqual({
+        name: 'Daily',
+        usedNano: 100,
+        resetTime: calendar.dayEnd,
+      });
+      expect(
+        await store.admit(admission({ namespace, keyUid, now }, { owner: 'gina', calendar })),
+      ).toEqual({
+        admitted: false,
+        refusal: { reason: 'MemberBudgetExhausted', window: 'Daily', retryAfterSeconds: 7200 },
+      });
+      const other = admission(
+        { namespace, keyUid, now },
+        { owner: 'hal', calendar, estimateNano: 1 },
+      );
+      expect((await store.admit(other)).admitted).toBe(true);
+    });
+  });
+}

@@ -5,7 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBudgetContract } from './describe-budget-contract.js';
+import {
+  describeBudgetContract,
+  describeBudgetRestoreContract,
+} from './describe-budget-contract.js';
 import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describePolicyMarkerContract } from './describe-policy-marker-contract.js';
@@ -54,6 +57,7 @@ export function describeStoreContract(
     describeLeaseChargeContract(holder);
     describeUsageContract(holder);
     describeCounterRestoreContract(holder);
+    describeBudgetRestoreContract(holder);
     describeUpstreamHealthContract(holder);
   });
 }

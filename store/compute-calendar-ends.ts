@@ -4,7 +4,7 @@
  * needs time zone data: the gateway passes these ends with the admission and the settlement.
  * The answer is kept per time zone until the day ends, so a call pays one comparison.
  */
-import type { CalendarEnds } from '../../store/budget-windows.js';
+import type { CalendarEnds } from './budget-windows.js';
 
 interface LocalDate {
   year: number;
@@ -76,6 +76,20 @@ export function computeCalendarEnds(now: number, timeZone: string): CalendarEnds
     dayEnd: localMidnight(timeZone, { year, month, day: day + 1 }),
     weekEnd: localMidnight(timeZone, { year, month, day: day + 7 - weekday }),
     monthEnd: localMidnight(timeZone, { year, month: month + 1, day: 1 }),
+  };
+}
+
+/** Where the current day, week and month began (the ledger's restore sums the spend since). */
+export function computeCalendarStarts(
+  now: number,
+  timeZone: string,
+): { dayStart: number; weekStart: number; monthStart: number } {
+  const { date } = wallClock(now, timeZone);
+  const { year, month, day, weekday } = date;
+  return {
+    dayStart: localMidnight(timeZone, { year, month, day }),
+    weekStart: localMidnight(timeZone, { year, month, day: day - weekday }),
+    monthStart: localMidnight(timeZone, { year, month, day: 1 }),
   };
 }
 

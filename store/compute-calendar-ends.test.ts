@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { computeCalendarEnds, createCalendarEnds } from './compute-calendar-ends.js';
+import {
+  computeCalendarEnds,
+  computeCalendarStarts,
+  createCalendarEnds,
+} from './compute-calendar-ends.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -47,5 +51,15 @@ describe('computeCalendarEnds', () => {
     expect(ends(at('2026-11-29T05:00:00Z'), 'America/New_York').dayEnd).toBe(
       at('2026-11-30T05:00:00Z'),
     );
+  });
+});
+
+describe('computeCalendarStarts', () => {
+  it('starts the day at local midnight, the week on Monday, the month on the 1st', () => {
+    expect(computeCalendarStarts(at('2026-11-28T10:00:00Z'), 'Asia/Tokyo')).toEqual({
+      dayStart: at('2026-11-27T15:00:00Z'),
+      weekStart: at('2026-11-22T15:00:00Z'),
+      monthStart: at('2026-10-31T15:00:00Z'),
+    });
   });
 });
