@@ -9,6 +9,7 @@ import {
   projectSubscriptionStatus,
 } from './reconcile/project-account-policy.js';
 import type { Plan } from '../crds/schema/resources.js';
+import { observeBudgetGauges } from './observe-budget-gauges.js';
 
 /** The Plan the Account subscribes to, null without a subscription or while it is missing. */
 export function readSubscribedPlan(context: OperatorContext, account: Account): Plan | null {
@@ -48,6 +49,7 @@ export async function reconcileAccount(
   if (usageReadDue(context, account.metadata.uid)) {
     counters = await context.store.accountCounters(ref.namespace);
     context.metrics.observeAccount(ref.namespace, counters);
+    await observeBudgetGauges(context, { namespace: ref.namespace, policy, counters });
     figures = projectAccountFigures(account, counters);
   }
   // The windows as last read when the counters were not read this time.
