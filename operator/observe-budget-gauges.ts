@@ -3,7 +3,6 @@
  * at 80 % and 100 % read them): each capped plan window's spend, and each capped member window of
  * every owner of the namespace's keys (one store read per owner, off the hot path).
  */
-import type { ApiKey } from '../crds/schema/resources.js';
 import type { AccountPolicy, AccountCounters } from '../store/store.js';
 import type { OperatorContext } from './operator-context.js';
 import { readResource } from './read-resource.js';
@@ -31,7 +30,7 @@ export async function observeBudgetGauges(
   const owners = new Set<string>();
   for (const object of context.cache.list('ApiKey', namespace)) {
     const read = readResource('ApiKey', object);
-    const owner = read.ok ? (read.resource as ApiKey).spec.owner : undefined;
+    const owner = read.ok ? read.resource.spec.owner : undefined;
     if (owner !== undefined) owners.add(owner);
   }
   const now = context.now();

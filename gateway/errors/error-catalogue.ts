@@ -71,7 +71,7 @@ export const ERROR_CATALOGUE = {
     status: 429,
     retryable: true,
     message:
-      "Your member budget for this window (the spend of all your keys in this namespace) is used up. Retry after the window resets.",
+      'Your member budget for this window (the spend of all your keys in this namespace) is used up. Retry after the window resets.',
   },
   TG_SUBSCRIPTION_EXHAUSTED: {
     status: 429,

@@ -10,7 +10,6 @@ import { readNumber, type LedgerQueryable } from '../ledger-database.js';
 import { fromMs, toMs, type SqlQuery } from '../queries/usage-sums.js';
 import { replayWindows } from './replay-windows.js';
 import { computeCalendarEnds, computeCalendarStarts } from '../../store/compute-calendar-ends.js';
-import type { MemberWindowName } from '../../store/budget-windows.js';
 import type { RestoredBudgets } from '../../store/store.js';
 
 export interface BudgetRebuildQuery {
@@ -54,7 +53,7 @@ export async function rebuildBudgetCounters(
       ] as const
     ).flatMap(([name, column, end]) => {
       const usedNano = readNumber(row?.[column] ?? 0);
-      return usedNano > 0 ? [{ name: name as MemberWindowName, usedNano, end }] : [];
+      return usedNano > 0 ? [{ name: name, usedNano, end }] : [];
     });
   const plan: RestoredBudgets['plan'] = [];
   if (query.plan) {
