@@ -70,12 +70,16 @@ export const ERROR_CATALOGUE = {
   TG_MEMBER_BUDGET_EXHAUSTED: {
     status: 429,
     retryable: true,
+    // Replaced by the window's reset on every refusal (admit-request.ts).
+    retryAfterSeconds: 60,
     message:
       'Your member budget for this window (the spend of all your keys in this namespace) is used up. Retry after the window resets.',
   },
   TG_SUBSCRIPTION_EXHAUSTED: {
     status: 429,
     retryable: true,
+    // Replaced by the window's reset on every refusal (admit-request.ts).
+    retryAfterSeconds: 60,
     message:
       "The account's plan window is used up. Retry after the window resets, or ask for a larger plan.",
   },
