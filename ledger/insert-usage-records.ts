@@ -36,6 +36,7 @@ const RECORD_COLUMNS = [
   'estimated',
   'flags',
   'attempts',
+  'owner',
 ] as const;
 
 const TIME = (column: string) => `timestamptz 'epoch' + r.${column} * interval '1 millisecond'`;
@@ -52,7 +53,8 @@ WITH src AS (
     cache_write_5m_tokens bigint, cache_write_1h_tokens bigint, output_tokens bigint,
     reasoning_tokens bigint, cost_nano bigint, price_version text, multiplier numeric,
     duration_ms integer, ttfb_ms integer, status smallint, outcome text, stream boolean,
-    accuracy text, estimated boolean, flags text[], attempts smallint)
+    accuracy text, estimated boolean, flags text[], attempts smallint,
+    owner text)
 ), ids AS (
   INSERT INTO usage_record_ids (request_id, time)
   SELECT request_id, time FROM src ORDER BY request_id

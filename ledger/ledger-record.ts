@@ -56,6 +56,7 @@ const recordSchema = z.object({
   accuracy: z.enum(['exact', 'estimated', 'none']),
   flags: z.array(z.string()),
   attempts: z.number().int().min(0).max(32_767).optional(),
+  owner: z.string().max(253).optional(),
 });
 
 export type ParsedRecord = { ok: true; record: LedgerRecord } | { ok: false; reason: string };
@@ -73,8 +74,12 @@ export function parseLedgerRecord(text: string): ParsedRecord {
     const issue = parsed.error.issues[0];
     return { ok: false, reason: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` };
   }
-  const { chargedAt, attempts, ...fields } = parsed.data;
-  const rest: LedgerRecord = attempts === undefined ? fields : { ...fields, attempts };
+  const { chargedAt, attempts, owner, ...fields } = parsed.data;
+  const rest: LedgerRecord = {
+    ...fields,
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(owner === undefined ? {} : { owner }),
+  };
   return { ok: true, record: chargedAt === undefined ? rest : { ...rest, chargedAt } };
 }
 
@@ -110,6 +115,7 @@ export interface RecordRow {
   estimated: boolean;
   flags: string[];
   attempts: number | null;
+  owner: string | null;
 }
 
 export function recordRow(record: LedgerRecord): RecordRow {
@@ -145,5 +151,6 @@ export function recordRow(record: LedgerRecord): RecordRow {
     estimated: record.accuracy === 'estimated',
     flags: record.flags,
     attempts: record.attempts ?? null,
+    owner: record.owner ?? null,
   };
 }

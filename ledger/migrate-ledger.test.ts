@@ -34,11 +34,12 @@ describe('ledger migrations on PostgreSQL', () => {
       '0003-upstream-attempts',
       '0004-account-rollups',
       '0005-token-counts-out-of-rollups',
+      '0006-record-owner',
     ]);
     const rows = await pools[0]!.query<{ n: unknown }>(
       'SELECT count(*) AS n FROM ledger_migration',
     );
-    expect(readNumber(rows[0]?.n)).toBe(5);
+    expect(readNumber(rows[0]?.n)).toBe(6);
   });
 });
 

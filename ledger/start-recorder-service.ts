@@ -4,8 +4,7 @@
  * Redis and PostgreSQL; `tollgate local` runs it in-process (memory queue or Redis, PGlite).
  */
 import type { Registry } from 'prom-client';
-import type { CounterRestoreStore } from '../store/store.js';
-import { runCounterRestorer } from './counters/restore-lost-counters.js';
+import { runCounterRestorer, type RestoreStore } from './counters/restore-lost-counters.js';
 import type { LedgerDatabase } from './ledger-database.js';
 import type { RecordSource } from '../store/usage-record-source.js';
 import { runRecorder, type RecorderStage } from './recorder/run-recorder.js';
@@ -18,7 +17,7 @@ export interface RecorderServiceLog {
 export interface RecorderServiceOptions {
   source: RecordSource;
   db: LedgerDatabase;
-  store: CounterRestoreStore;
+  store: RestoreStore;
   registry: Registry;
   retentionDays: number;
   timeZone: string;
@@ -59,6 +58,7 @@ export function startRecorderService(options: RecorderServiceOptions): RecorderS
   });
   const restorer = runCounterRestorer({
     store: options.store,
+    timeZone: options.timeZone,
     db: options.db,
     registry: options.registry,
     ...(options.restoreEveryMs === undefined ? {} : { everyMs: options.restoreEveryMs }),

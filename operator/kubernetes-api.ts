@@ -22,6 +22,7 @@ export const PLURALS = {
   Group: 'groups',
   Upstream: 'upstreams',
   Account: 'accounts',
+  Plan: 'plans',
 } as const;
 export type TollgateKind = keyof typeof PLURALS;
 

@@ -71,6 +71,10 @@ export class OperatorMetrics {
   private readonly accountReserved: Gauge | null;
   private readonly keyUsed: Gauge | null;
   private readonly keyQuota: Gauge | null;
+  private readonly planWindowUsed: Gauge | null;
+  private readonly planWindowCap: Gauge | null;
+  private readonly memberBudgetUsed: Gauge | null;
+  private readonly memberBudgetCap: Gauge | null;
 
   constructor(options: { spendGauges: boolean }) {
     // Both series exist from the start, so the first loss is an increase alerts can see.
@@ -88,6 +92,46 @@ export class OperatorMetrics {
       'namespace',
       'name',
     ]);
+    const windowLabels = ['namespace', 'window'];
+    this.planWindowUsed = gauge(
+      'plan_window_used_usd',
+      "USD spent in the current window of the account's plan.",
+      windowLabels,
+    );
+    this.planWindowCap = gauge('plan_window_cap_usd', 'Cap USD of a plan window.', windowLabels);
+    const memberLabels = ['namespace', 'owner', 'window'];
+    this.memberBudgetUsed = gauge(
+      'member_budget_used_usd',
+      "USD spent by an owner's keys in the current member budget window.",
+      memberLabels,
+    );
+    this.memberBudgetCap = gauge(
+      'member_budget_cap_usd',
+      'Cap USD of a member budget window.',
+      memberLabels,
+    );
+  }
+
+  /** Each capped window of the account's plan: its spend and cap (plan-gauges.ts). */
+  observePlanWindows(
+    namespace: string,
+    windows: readonly { window: string; usedNano: number; capNano: number }[],
+  ): void {
+    for (const { window, usedNano, capNano } of windows) {
+      this.planWindowUsed?.set({ namespace, window }, usedNano / NANO);
+      this.planWindowCap?.set({ namespace, window }, capNano / NANO);
+    }
+  }
+
+  /** Each capped member window of an owner: its spend and cap. */
+  observeMemberBudget(
+    labels: { namespace: string; owner: string },
+    windows: readonly { window: string; usedNano: number; capNano: number }[],
+  ): void {
+    for (const { window, usedNano, capNano } of windows) {
+      this.memberBudgetUsed?.set({ ...labels, window }, usedNano / NANO);
+      this.memberBudgetCap?.set({ ...labels, window }, capNano / NANO);
+    }
   }
 
   observeAccount(namespace: string, counters: AccountCounters): void {

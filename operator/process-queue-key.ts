@@ -5,6 +5,7 @@ import { reconcileAccount } from './reconcile-account.js';
 import { reconcileApiKey } from './reconcile-api-key.js';
 import { reconcileGroup, reconcileUpstream } from './reconcile-cluster-resources.js';
 import { sweepKeyPolicies } from './sweep-key-policies.js';
+import { reconcilePlan } from './reconcile-plan.js';
 
 function dispatch(context: OperatorContext, key: string): Promise<void> {
   const { kind, namespace, name } = parseQueueKey(key);
@@ -17,6 +18,8 @@ function dispatch(context: OperatorContext, key: string): Promise<void> {
       return reconcileUpstream(context, name);
     case 'Account':
       return reconcileAccount(context, { namespace, name });
+    case 'Plan':
+      return reconcilePlan(context, name);
     case 'Sweep':
       return sweepKeyPolicies(context);
     default:

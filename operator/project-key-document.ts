@@ -15,6 +15,8 @@ import {
 } from './reconcile/decide-key-state.js';
 import { matchLabelSelector } from './reconcile/match-label-selector.js';
 import { parseExpiration, projectKeyPolicy } from './reconcile/project-key-policy.js';
+import { readSubscribedPlan } from './reconcile-account.js';
+import { projectKeyBudget } from './reconcile/project-key-budget.js';
 
 function lookupGroup(context: OperatorContext, apiKey: ApiKey): GroupLookup {
   const name = apiKey.spec.groupName;
@@ -66,10 +68,20 @@ export function projectKeyDocument(
     apiKey.spec.groupName === undefined
       ? null
       : readResourceOrNull(context, 'Group', { name: apiKey.spec.groupName });
+  const account = readResourceOrNull(context, 'Account', {
+    name: 'default',
+    namespace: apiKey.metadata.namespace ?? '',
+  });
+  const plan = account === null ? null : readSubscribedPlan(context, account);
   return {
     decision,
     expiresAt,
     hash: material.hash,
-    policy: projectKeyPolicy({ apiKey, state: decision.policyState, group }),
+    policy: projectKeyPolicy({
+      apiKey,
+      state: decision.policyState,
+      group,
+      budget: account === null ? null : projectKeyBudget(account, plan),
+    }),
   };
 }

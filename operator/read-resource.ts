@@ -3,11 +3,13 @@ import {
   accountSpecSchema,
   apiKeySpecSchema,
   groupSpecSchema,
+  planSpecSchema,
   upstreamSpecSchema,
   type Account,
   type ApiKey,
   type Group,
   type ObjectMeta,
+  type Plan,
   type Upstream,
 } from '../crds/schema/resources.js';
 import type { CachedObject } from './watch-resources.js';
@@ -17,6 +19,7 @@ const SCHEMAS = {
   Group: groupSpecSchema,
   Upstream: upstreamSpecSchema,
   Account: accountSpecSchema,
+  Plan: planSpecSchema,
 };
 
 interface KindTypes {
@@ -24,6 +27,7 @@ interface KindTypes {
   Group: Group;
   Upstream: Upstream;
   Account: Account;
+  Plan: Plan;
 }
 
 function toMeta(object: CachedObject): ObjectMeta {

@@ -1,5 +1,5 @@
 /** Typed reads from the informer cache; objects whose spec does not parse count as absent. */
-import type { Account, ApiKey, Group, Upstream } from '../crds/schema/resources.js';
+import type { Account, ApiKey, Group, Plan, Upstream } from '../crds/schema/resources.js';
 import type { OperatorContext } from './operator-context.js';
 import { readResource } from './read-resource.js';
 
@@ -8,6 +8,7 @@ interface KindTypes {
   Group: Group;
   Upstream: Upstream;
   Account: Account;
+  Plan: Plan;
 }
 
 export function readResourceOrNull<K extends keyof KindTypes>(

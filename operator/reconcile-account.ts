@@ -3,7 +3,19 @@ import type { Account } from '../crds/schema/resources.js';
 import { usageReadDue, type OperatorContext } from './operator-context.js';
 import { readResourceOrNull } from './read-typed-resource.js';
 import { writeConditions } from './reconcile-cluster-resources.js';
-import { projectAccountFigures, projectAccountPolicy } from './reconcile/project-account-policy.js';
+import {
+  projectAccountFigures,
+  projectAccountPolicy,
+  projectSubscriptionStatus,
+} from './reconcile/project-account-policy.js';
+import type { Plan } from '../crds/schema/resources.js';
+import { observeBudgetGauges } from './observe-budget-gauges.js';
+
+/** The Plan the Account subscribes to, null without a subscription or while it is missing. */
+export function readSubscribedPlan(context: OperatorContext, account: Account): Plan | null {
+  const name = account.spec.subscription?.planName;
+  return name === undefined ? null : readResourceOrNull(context, 'Plan', { name });
+}
 
 /**
  * Programmed before (its status says so): an Account unknown to the store then lost its counters
@@ -24,7 +36,8 @@ export async function reconcileAccount(
     }
     return;
   }
-  const policy = projectAccountPolicy(account);
+  const plan = readSubscribedPlan(context, account);
+  const policy = projectAccountPolicy(account, plan);
   const existing = await context.store.getAccount(ref.namespace);
   if (existing?.digest !== policy.digest) {
     await context.store.putAccount(ref.namespace, policy, {
@@ -32,10 +45,24 @@ export async function reconcileAccount(
     });
   }
   let figures: Record<string, unknown> = {};
+  let counters = null;
   if (usageReadDue(context, account.metadata.uid)) {
-    const counters = await context.store.accountCounters(ref.namespace);
+    counters = await context.store.accountCounters(ref.namespace);
     context.metrics.observeAccount(ref.namespace, counters);
+    await observeBudgetGauges(context, { namespace: ref.namespace, policy, counters });
     figures = projectAccountFigures(account, counters);
+  }
+  // The windows as last read when the counters were not read this time.
+  const subscription = projectSubscriptionStatus(account, {
+    plan,
+    counters: counters ?? { spentNano: 0, reservedNano: 0, planWindows: [] },
+    now: context.now(),
+  });
+  if (subscription !== undefined) {
+    figures.subscription =
+      counters === null && account.status?.subscription !== undefined
+        ? { ...subscription, windows: account.status.subscription.windows ?? subscription.windows }
+        : subscription;
   }
   await writeConditions(context, {
     kind: 'Account',

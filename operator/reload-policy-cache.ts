@@ -16,7 +16,7 @@ import { queueKey } from './operator-context.js';
 import { projectKeyDocument } from './project-key-document.js';
 import { readResource } from './read-resource.js';
 import { readResourceOrNull } from './read-typed-resource.js';
-import { wasProgrammed } from './reconcile-account.js';
+import { readSubscribedPlan, wasProgrammed } from './reconcile-account.js';
 import { projectUpstreamDocument } from './reconcile-cluster-resources.js';
 import { projectAccountPolicy } from './reconcile/project-account-policy.js';
 import { projectGroupPolicy } from './reconcile/project-group-policy.js';
@@ -77,9 +77,13 @@ async function programClusterResources(
     .flatMap((account) => (account === null ? [] : [account]));
   // An Account programmed before is put as such: its counters wait for the ledger's restore.
   await inBatches(accounts, (account) =>
-    store.putAccount(account.metadata.namespace ?? '', projectAccountPolicy(account), {
-      programmedBefore: wasProgrammed(account),
-    }),
+    store.putAccount(
+      account.metadata.namespace ?? '',
+      projectAccountPolicy(account, readSubscribedPlan(context, account)),
+      {
+        programmedBefore: wasProgrammed(account),
+      },
+    ),
   );
   return { upstreams: upstreams.length, groups: groups.length, accounts: accounts.length };
 }

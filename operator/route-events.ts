@@ -87,7 +87,16 @@ export class EventRouter {
       case 'ApiKey':
         return [queueKey(source, namespace, name)];
       case 'Account':
-        return [queueKey(source, namespace, name), ...this.keysInNamespace(namespace ?? '')];
+        // The Plans count their subscribed accounts.
+        return [
+          queueKey(source, namespace, name),
+          ...this.keysInNamespace(namespace ?? ''),
+          ...this.context.cache
+            .list('Plan')
+            .map((plan) => queueKey('Plan', undefined, plan.metadata.name)),
+        ];
+      case 'Plan':
+        return [queueKey('Plan', undefined, name), ...this.subscribersOf(name)];
       case 'Group':
         return [queueKey('Group', undefined, name), ...this.keysOfGroup(name)];
       case 'Upstream':
@@ -108,6 +117,24 @@ export class EventRouter {
     return this.context.cache
       .list('ApiKey', namespace)
       .map((key) => queueKey('ApiKey', namespace, key.metadata.name));
+  }
+
+  /** The Accounts subscribed to a plan and their keys (key documents carry the plan's models). */
+  private subscribersOf(planName: string): string[] {
+    return this.context.cache
+      .list('Account')
+      .filter(
+        (account) =>
+          (account as { spec?: { subscription?: { planName?: string } } }).spec?.subscription
+            ?.planName === planName,
+      )
+      .flatMap((account) => {
+        const namespace = account.metadata.namespace ?? '';
+        return [
+          queueKey('Account', namespace, account.metadata.name),
+          ...this.keysInNamespace(namespace),
+        ];
+      });
   }
 
   private keysOfGroup(groupName: string): string[] {

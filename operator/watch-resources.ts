@@ -40,6 +40,7 @@ const NAMESPACED: Record<TollgateKind, boolean> = {
   Group: false,
   Upstream: false,
   Account: true,
+  Plan: false,
 };
 
 export const SOURCES: readonly SourceName[] = [
@@ -47,6 +48,7 @@ export const SOURCES: readonly SourceName[] = [
   'Secret',
   'Upstream',
   'Group',
+  'Plan',
   'Account',
   'ApiKey',
 ];
@@ -76,6 +78,7 @@ function listFunctions(
     Group: customSource('Group'),
     Upstream: customSource('Upstream'),
     Account: customSource('Account'),
+    Plan: customSource('Plan'),
     Secret: { path: '/api/v1/secrets', list: () => core.listSecretForAllNamespaces() },
     Namespace: { path: '/api/v1/namespaces', list: () => core.listNamespace() },
   };

@@ -14,7 +14,11 @@
  * ARGV: base, requestId, keyUid, now, leaseMs, estimate, quota, window limits (one per WINDOWS
  * entry), keyMaxConcurrent, sourceDenied, modelDenied, markerTtlMs (of a lease charged by the
  * purge), lease charge ('' for none: recordTime TAB record JSON prefix), session binding TTL
- * (0 = no session).
+ * (0 = no session), owner ('' for none), calendar ends ('' = UTC days: dayEnd TAB weekEnd TAB
+ * monthEnd).
+ * An account with a plan or member limits (budget-lua.ts) also has the owner's member windows and
+ * the plan's windows checked after NoAccount and before the balance, reserves in the owner's
+ * counters, and keeps the budget in the request's entry; an account without either runs none of it.
  * KEYS[7] is the session binding (sticky sessions; any name of the namespace when there is none):
  * when admitted, its upstream is read and its TTL renewed.
  * Reply: {'ok', accountUid} ({'ok', accountUid, bound upstream or ''} with a session) or
@@ -38,11 +42,20 @@ local sourceDenied = ARGV[9 + windowCount] == '1'
 local modelDenied = ARGV[10 + windowCount] == '1'
 local markerTtl, leaseCharge = ARGV[11 + windowCount], ARGV[12 + windowCount]
 local sessionTtl = tonumber(ARGV[13 + windowCount] or '0')
+local owner, calendarText = ARGV[14 + windowCount] or '', ARGV[15 + windowCount] or ''
 
 purgeExpired(base, now, markerTtl)
 
-local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent')
-local accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present', 'lost')
+local account = redis.call('HMGET', accountPolicy, 'uid', 'credit', 'maxConcurrent', 'plan', 'members')
+local planText, membersText = account[4], account[5]
+-- The plan's windows are read in the same HMGET, only for an account with a plan.
+local accountState
+if planText then
+  accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present', 'lost',
+    unpack(planCounterFields))
+else
+  accountState = redis.call('HMGET', accountCounters, 'spent', 'reserved', 'present', 'lost')
+end
 -- The key's counters in one read: used, reserved, inflight, then used and end of each window.
 local counters = redis.call('HMGET', keyCounters, unpack(keyCounterFields))
 
@@ -86,6 +99,49 @@ if sourceDenied then return refuse('SourceDenied', '', '0') end
 if not account[1] then return refuse('NoAccount', '', '0') end
 
 local spent, accountReserved = num(accountState[1]), num(accountState[2])
+
+-- Member budget, then subscription (budget-lua.ts), only for an account with either.
+local budget, memberOwner = nil, ''
+if planText or (membersText and owner ~= '') then
+  local ends
+  if calendarText ~= '' then
+    local e = splitTabs(calendarText, 3)
+    ends = {tonumber(e[1]), tonumber(e[2]), tonumber(e[3])}
+  else
+    ends = utcEnds(now)
+  end
+  if membersText and owner ~= '' then
+    memberOwner = owner
+    local limits = splitTabs(membersText, 3)
+    local state = redis.call('HMGET', base .. 'mc:' .. owner, unpack(memberCounterFields))
+    local name, retryAfter = exhaustedWindow({
+      names = memberWindowNames, state = state, offset = 1, reserved = num(state[1]),
+      limits = {tonumber(limits[1]), tonumber(limits[2]), tonumber(limits[3])},
+      isPlan = false, now = now, ends = ends,
+    })
+    if name then return refuse('MemberBudgetExhausted', name, tostring(retryAfter)) end
+  end
+  if planText then
+    local plan = splitTabs(planText, 6)
+    local stop = tonumber(plan[2])
+    if now < tonumber(plan[1]) or (stop and now >= stop) then
+      -- Outside the period the balance pays, if the account has one left.
+      if not account[2] or account[2] == '' or spent + accountReserved >= tonumber(account[2]) then
+        return refuse('SubscriptionExpired', '', '0')
+      end
+    else
+      local name, retryAfter = exhaustedWindow({
+        names = planWindowNames, state = accountState, offset = 4, reserved = accountReserved,
+        limits = {tonumber(plan[3]), tonumber(plan[4]), tonumber(plan[5]), tonumber(plan[6])},
+        isPlan = true, now = now, ends = ends,
+      })
+      if name then return refuse('SubscriptionExhausted', name, tostring(retryAfter)) end
+    end
+  end
+  budget = (planText and '1' or '0') .. '\\t' .. int(ends[1]) .. '\\t' .. int(ends[2]) .. '\\t' ..
+    int(ends[3]) .. '\\t' .. memberOwner
+end
+
 if account[2] and account[2] ~= '' and spent + accountReserved >= tonumber(account[2]) then
   return refuse('BalanceExhausted', '', '0')
 end
@@ -102,8 +158,13 @@ end
 if modelDenied then return refuse('ModelDenied', '', '0') end
 
 redis.call('ZADD', inFlight, int(now + leaseMs), requestId)
-if redis.call('HSETNX', inFlightData, requestId, keyUid .. '\\t' .. ARGV[6]) == 0 then
+local entry = keyUid .. '\\t' .. ARGV[6]
+if budget then entry = entry .. '\\t' .. budget end
+if redis.call('HSETNX', inFlightData, requestId, entry) == 0 then
   return {'ok', account[1]}
+end
+if memberOwner ~= '' then
+  redis.call('HINCRBY', base .. 'mc:' .. memberOwner, 'reserved', estimate)
 end
 if leaseCharge ~= '' then
   redis.call('HSET', inFlightCharge, requestId, account[1] .. '\\t' .. leaseCharge)

@@ -6,6 +6,9 @@
 import { LUA_WINDOWS } from './lua-shared-functions.js';
 import { LUA_COUNTERS_WHOLE } from './counters-whole.js';
 import { COUNTERS_LOST_FIELD, COUNTERS_PRESENT_FIELD } from './redis-key-names.js';
+import { MEMBER_COUNTER_FIELDS, PLAN_COUNTER_FIELDS } from './budget-lua.js';
+
+const luaList = (names: readonly string[]) => names.map((name) => `'${name}'`).join(', ');
 
 /** Values per key in the restore script's ARGV: used, lastUsed, resetToken, then used/end per window. */
 export const RESTORE_VALUES_PER_KEY = 3;
@@ -30,9 +33,12 @@ return {waiting, lastId}
 `;
 
 /**
- * KEYS: accountCounters, usageStream, then the counters hash of each key restored.
+ * KEYS: accountCounters, usageStream, the counters hash of each key restored, then the member
+ * counters of each owner restored (budget-lua.ts).
  * ARGV: expected lastId, account spent, then per key: used, lastUsed ('' = none), resetToken
- * ('' = none), then per window used and end ('' '' = none).
+ * ('' = none), then per window used and end ('' '' = none); then, with budgets, the plan fields'
+ * values in PLAN_COUNTER_FIELDS order and per owner its windows' values (MEMBER_COUNTER_FIELDS
+ * without `reserved`); last, the owners' count ('-1' = no budgets: the plan fields are left).
  * Reply: 'present' (counters of a release before the marker are marked whole here, never
  * overwritten), 'moved' or 'restored'.
  */
@@ -48,8 +54,37 @@ end
 local waiting, lastId = streamPosition(KEYS[2])
 if waiting > 0 or lastId ~= ARGV[1] then return 'moved' end
 
+local memberCount = tonumber(ARGV[#ARGV])
+local keyCount = #KEYS - 2 - math.max(memberCount, 0)
 local perKey = ${RESTORE_VALUES_PER_KEY} + 2 * #windows
-for index = 3, #KEYS do
+
+-- Sets the fields with a value, removes those given as ''.
+local function writeFields(key, fields, at)
+  local changes, removed = {}, {}
+  for offset, field in ipairs(fields) do
+    local value = ARGV[at + offset - 1]
+    if value == '' then table.insert(removed, field) else
+      table.insert(changes, field)
+      table.insert(changes, value)
+    end
+  end
+  if #changes > 0 then redis.call('HSET', key, unpack(changes)) end
+  if #removed > 0 then redis.call('HDEL', key, unpack(removed)) end
+end
+
+if memberCount >= 0 then
+  local planFields = {${luaList(PLAN_COUNTER_FIELDS)}}
+  local memberFields = {${luaList(MEMBER_COUNTER_FIELDS.slice(1))}}
+  local at = 3 + keyCount * perKey
+  writeFields(KEYS[1], planFields, at)
+  at = at + #planFields
+  for member = 1, memberCount do
+    writeFields(KEYS[2 + keyCount + member], memberFields, at)
+    at = at + #memberFields
+  end
+end
+
+for index = 3, 2 + keyCount do
   local at = 3 + (index - 3) * perKey
   local changes, removed = {'used', ARGV[at]}, {}
   local optional = {{'lastUsed', ARGV[at + 1]}, {'resetToken', ARGV[at + 2]}}

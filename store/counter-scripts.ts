@@ -39,13 +39,15 @@ return 1
 
 /**
  * KEYS: accountCounters, inFlight, inFlightData. ARGV: base, now, markerTtlMs.
- * Reply: {spent, reserved}.
+ * Reply: {spent, reserved, then used and end of each plan window ('' when absent)}.
  */
 export const READ_ACCOUNT_COUNTERS_LUA = `
 ${LUA_RELEASE_AND_PURGE}
 purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'spent', 'reserved')
-return {state[1] or '0', state[2] or '0'}
+local state = redis.call('HMGET', KEYS[1], 'spent', 'reserved', unpack(planCounterFields))
+local reply = {state[1] or '0', state[2] or '0'}
+for index = 3, #state do reply[index] = state[index] or '' end
+return reply
 `;
 
 /**

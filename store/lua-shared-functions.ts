@@ -26,6 +26,7 @@ import {
 } from './redis-key-names.js';
 import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
 import { WINDOWS } from './store.js';
+import { LUA_BUDGETS } from './budget-lua.js';
 
 /** What admission and charge read from the key's counters (the Lua table keyCounterFields). */
 const KEY_COUNTER_FIELDS = [
@@ -67,15 +68,19 @@ local function splitTabs(text, count)
   return fields
 end
 
+${LUA_BUDGETS}
+
 local function releaseEntry(base, entry)
-  local fields = splitTabs(entry, 2)
-  local keyCounters = base .. 'kc:' .. fields[1]
-  local estimate = tonumber(fields[2])
+  local keyUid, estimate, budget = parseEntry(entry)
+  local keyCounters = base .. 'kc:' .. keyUid
   if redis.call('EXISTS', keyCounters) == 1 then
     redis.call('HINCRBY', keyCounters, 'reserved', int(-estimate))
     redis.call('HINCRBY', keyCounters, 'inflight', -1)
   end
   redis.call('HINCRBY', base .. 'ac', 'reserved', int(-estimate))
+  if budget and budget.owner ~= '' then
+    redis.call('HINCRBY', base .. 'mc:' .. budget.owner, 'reserved', int(-estimate))
+  end
 end
 
 -- The fields admission and charge read from the key's counters in one HMGET: used, reserved,
@@ -88,7 +93,9 @@ local keyCounterFields = {${KEY_COUNTER_FIELDS.map((field) => `'${field}'`).join
 -- whole-counters marker. With c.release (the request's reservation, still held), the same read
 -- and write give the key's reservation and slot back (only while the counters exist: deleted
 -- counters are not recreated with a negative reservation), and the account's reservation too.
--- c: keyUid, cost (text), now, recordJson (the record with its chargedAt), release (number or nil).
+-- c: keyUid, cost (text), now, recordJson (the record with its chargedAt), release (number or nil),
+-- budget (nil, or the plan and member windows to charge: budget-lua.ts), budgetRelease (the
+-- owner's reservation to give back, or nil).
 local function chargeCost(base, c)
   local keyCounters = base .. 'kc:' .. c.keyUid
   local cost = tonumber(c.cost)
@@ -121,6 +128,9 @@ local function chargeCost(base, c)
     and redis.call('HEXISTS', base .. 'ac', '${COUNTERS_PRESENT_FIELD}') == 0 then
     redis.call('HSET', base .. 'ac', '${COUNTERS_LOST_FIELD}', '1')
   end
+  if c.budget then
+    chargeBudgets(base, c.budget, {now = c.now, cost = cost, release = c.budgetRelease})
+  end
   redis.call('XADD', base .. 'usage', '*', '${USAGE_STREAM_FIELD}', c.recordJson)
 end
 
@@ -139,9 +149,9 @@ local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
   if not redis.call('SET', base .. 'settled:' .. requestId, '1', 'NX', 'PX', markerTtl) then
     return 0
   end
-  local reserved = splitTabs(entry, 2)
+  local keyUid, estimate, budget = parseEntry(entry)
   local fields = splitTabs(charge, 3)
-  local cost, json = reserved[2], fields[3]
+  local cost, json = int(estimate), fields[3]
   local delivered = progress and splitTabs(progress, 3)
   if delivered then
     cost = int(math.max(tonumber(delivered[1]), math.min(tonumber(delivered[2]), tonumber(cost))))
@@ -149,7 +159,7 @@ local function chargeExpired(base, requestId, entry, leaseEnd, now, markerTtl)
   end
   local duration = int(math.max(0, leaseEnd - tonumber(fields[2])))
   chargeCost(base, {
-    keyUid = reserved[1], cost = cost, now = now,
+    keyUid = keyUid, cost = cost, now = now, budget = budget,
     recordJson = json .. ',"accountUid":' .. cjson.encode(fields[1]) ..
       ',"durationMs":' .. duration .. ',"chargedAt":' .. int(now) .. '}',
   })

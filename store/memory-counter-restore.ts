@@ -4,6 +4,7 @@
  * ones are those still in the usage record queue.
  */
 import type { MemoryState, NamespaceState, UsageRecordQueue } from './memory-state.js';
+import type { MemberState, WindowState } from './budget-windows.js';
 import { namespaceState } from './memory-state.js';
 import type {
   AccountPolicy,
@@ -70,7 +71,25 @@ function writeRestored(ns: NamespaceState, restore: CounterRestore): void {
     });
   }
   ns.accountSpent = restore.accountSpentNano;
+  if (restore.budgets !== undefined) {
+    const members = new Map<string, MemberState>();
+    for (const member of restore.budgets.members) {
+      members.set(member.owner, {
+        reserved: ns.budgets?.members.get(member.owner)?.reserved ?? 0,
+        windows: windowStates(member.windows),
+      });
+    }
+    ns.budgets = { plan: windowStates(restore.budgets.plan), members };
+  }
   ns.countersPresent = true;
+}
+
+function windowStates<N extends string>(
+  windows: readonly { name: N; usedNano: number; end: number }[],
+): Partial<Record<N, WindowState>> {
+  const states: Partial<Record<N, WindowState>> = {};
+  for (const window of windows) states[window.name] = { used: window.usedNano, end: window.end };
+  return states;
 }
 
 export function restoreCountersInState(

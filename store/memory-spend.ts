@@ -25,6 +25,8 @@ import type { QuotaResetEvent, UsageRecord } from './usage-records.js';
 import { settledRecordJson } from './record-json.js';
 import type { SettledMarker } from './settled-marker-journal.js';
 import { windowLimit } from './window-limit.js';
+import type { BudgetCharge } from './budget-windows.js';
+import { chargeBudgets, checkBudgets, releaseBudget, reserveBudget } from './memory-budgets.js';
 
 /** What every change needs besides the state: where records go, how long markers live. */
 export interface MemorySpendContext {
@@ -55,6 +57,7 @@ function releaseEntry(ns: NamespaceState, requestId: string): InFlightEntry | un
     counters.inFlight -= 1;
   }
   ns.accountReserved -= entry.estimateNano;
+  if (entry.budget !== undefined) releaseBudget(ns, entry.budget, entry.estimateNano);
   return entry;
 }
 
@@ -105,23 +108,23 @@ export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, no
       accountUid,
       durationMs: Math.max(0, entry.leaseUntil - lease.record.time),
     };
-    chargeCost(context, ns, { keyUid: entry.keyUid, costNano, now, record });
+    chargeCost(context, ns, { keyUid: entry.keyUid, costNano, now, record, budget: entry.budget });
     charged += 1;
   }
   return charged;
 }
 
-function checkAdmission(
+function checkKeyAndAccount(
   ns: NamespaceState,
   counters: KeyCounterState,
   request: AdmissionRequest,
-): AdmissionRefusal | null {
+): { refusal: AdmissionRefusal } | { budget: BudgetCharge | null } | null {
   const { limits, now } = request;
   if (ns.account !== null && !ns.countersPresent) {
-    return { reason: 'CountersRestoring', retryAfterSeconds: 1 };
+    return { refusal: { reason: 'CountersRestoring', retryAfterSeconds: 1 } };
   }
   if (limits.quotaNano > 0 && counters.used + counters.reserved >= limits.quotaNano) {
-    return { reason: 'QuotaExhausted' };
+    return { refusal: { reason: 'QuotaExhausted' } };
   }
   for (const window of WINDOWS) {
     const limit = windowLimit(limits, window.name);
@@ -131,23 +134,25 @@ function checkAdmission(
     const used = open ? state.used : 0;
     if (used + counters.reserved >= limit) {
       const retryAfterSeconds = open ? Math.max(1, Math.ceil((state.end - now) / 1000)) : 1;
-      return { reason: 'WindowExhausted', window: window.name, retryAfterSeconds };
+      return { refusal: { reason: 'WindowExhausted', window: window.name, retryAfterSeconds } };
     }
   }
-  if (request.sourceDenied) return { reason: 'SourceDenied' };
+  if (request.sourceDenied) return { refusal: { reason: 'SourceDenied' } };
   const account = ns.account;
-  if (account === null) return { reason: 'NoAccount' };
+  if (account === null) return { refusal: { reason: 'NoAccount' } };
+  const budgets = checkBudgets(ns, account, request);
+  if ('refusal' in budgets) return budgets;
   if (account.creditNano !== null && ns.accountSpent + ns.accountReserved >= account.creditNano) {
-    return { reason: 'BalanceExhausted' };
+    return { refusal: { reason: 'BalanceExhausted' } };
   }
   if (account.maxConcurrent > 0 && ns.inFlight.size >= account.maxConcurrent) {
-    return { reason: 'AccountConcurrency', limit: account.maxConcurrent };
+    return { refusal: { reason: 'AccountConcurrency', limit: account.maxConcurrent } };
   }
   if (request.keyMaxConcurrent > 0 && counters.inFlight >= request.keyMaxConcurrent) {
-    return { reason: 'KeyConcurrency', limit: request.keyMaxConcurrent };
+    return { refusal: { reason: 'KeyConcurrency', limit: request.keyMaxConcurrent } };
   }
-  if (request.modelDenied) return { reason: 'ModelDenied' };
-  return null;
+  if (request.modelDenied) return { refusal: { reason: 'ModelDenied' } };
+  return budgets;
 }
 
 export function admitInState(
@@ -163,12 +168,16 @@ export function admitInState(
     return { admitted: true, accountUid: ns.account?.uid ?? '' };
   }
   const counters = keyState(ns, request.keyUid);
-  const refusal = checkAdmission(ns, counters, request);
-  if (refusal !== null) return { admitted: false, refusal };
+  const checked = checkKeyAndAccount(ns, counters, request);
+  if (checked !== null && 'refusal' in checked)
+    return { admitted: false, refusal: checked.refusal };
+  const budget = checked?.budget ?? null;
+  if (budget !== null) reserveBudget(ns, budget, request.estimateNano);
   ns.inFlight.set(request.requestId, {
     keyUid: request.keyUid,
     estimateNano: request.estimateNano,
     leaseUntil: request.now + request.leaseMs,
+    ...(budget === null ? {} : { budget }),
     ...(request.charge === undefined || ns.account === null
       ? {}
       : { charge: { accountUid: ns.account.uid, lease: structuredClone(request.charge) } }),
@@ -192,6 +201,7 @@ interface Charge {
   costNano: number;
   now: number;
   record: UsageRecord;
+  budget?: BudgetCharge | undefined;
 }
 
 /** Quota, windows, account spend, and the record appended (settlement-script.ts). */
@@ -207,6 +217,7 @@ function chargeCost(context: MemorySpendContext, ns: NamespaceState, charge: Cha
   }
   counters.lastUsed = now;
   ns.accountSpent += costNano;
+  if (charge.budget !== undefined) chargeBudgets(ns, charge.budget, { costNano, now });
   appendToStream(context, ns, settledRecordJson(record, now));
 }
 

@@ -7,6 +7,7 @@
  * days of markers of every settlement; those are dropped when read, since only the process that
  * wrote them could have settled those requests again.
  */
+import type { BudgetCharge, BudgetState } from './budget-windows.js';
 import type { UpstreamHealthMaps } from './memory-upstream-health.js';
 import type {
   AccountPolicy,
@@ -49,6 +50,8 @@ export interface InFlightEntry {
   keyUid: string;
   estimateNano: number;
   leaseUntil: number;
+  /** The plan and member windows the request counts toward (memory-budgets.ts). */
+  budget?: BudgetCharge;
   /**
    * Charged as an estimated record if the lease ends unsettled (`accountUid` as admitted): the
    * reservation, or the latest progress a renewal brought (its record replaces the lease's).
@@ -81,6 +84,8 @@ export interface NamespaceState {
   countersPresent: boolean;
   /** Records appended to the namespace's stream so far: the stream's last id. */
   appended: number;
+  /** Plan windows and member budgets; absent until the account has either. */
+  budgets?: BudgetState;
 }
 
 export interface MemoryState extends UpstreamHealthMaps {

@@ -6,6 +6,7 @@
  * usage record queue (the in-process recorder drains it into the ledger); the records still
  * queued are persisted with the state.
  */
+import { readMemberCounters, readPlanWindows } from './memory-budgets.js';
 import { createMemoryUpstreamHealth } from './memory-upstream-health-store.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -193,9 +194,15 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     accountCounters: (namespace) =>
       change(() => {
         const ns = namespaceState(state, namespace);
-        purgeExpired(context, ns, Date.now());
-        return { spentNano: ns.accountSpent, reservedNano: ns.accountReserved };
+        const now = Date.now();
+        purgeExpired(context, ns, now);
+        const counters = { spentNano: ns.accountSpent, reservedNano: ns.accountReserved };
+        // Plan windows only for an account that has had a plan charged (as on Redis).
+        if (Object.keys(ns.budgets?.plan ?? {}).length === 0) return counters;
+        return { ...counters, planWindows: readPlanWindows(ns, now) };
       }),
+    memberCounters: (namespace, owner, now) =>
+      read(() => readMemberCounters(state.namespaces.get(namespace), { owner, now })),
     accountInFlight: (namespace, now) =>
       read(() => {
         let count = 0;

@@ -1,6 +1,16 @@
 /** Turns script replies into the contract's types. */
 import type { AdmissionRefusal, AdmissionResult, KeyCounters, WindowName } from './store.js';
 import { WINDOWS } from './store.js';
+import { MEMBER_WINDOWS, PLAN_WINDOWS } from './budget-windows.js';
+import type { MemberWindowName, PlanWindowName } from './budget-windows.js';
+
+function isPlanWindow(value: string): value is PlanWindowName {
+  return (PLAN_WINDOWS as readonly string[]).includes(value);
+}
+
+function isMemberWindow(value: string): value is MemberWindowName {
+  return (MEMBER_WINDOWS as readonly string[]).includes(value);
+}
 
 function isWindowName(value: string): value is WindowName {
   return WINDOWS.some((window) => window.name === value);
@@ -13,7 +23,14 @@ function refusalFrom(reason: string, window: string, value: number): AdmissionRe
     case 'NoAccount':
     case 'BalanceExhausted':
     case 'ModelDenied':
+    case 'SubscriptionExpired':
       return { reason };
+    case 'SubscriptionExhausted':
+      if (!isPlanWindow(window)) break;
+      return { reason, window, retryAfterSeconds: value };
+    case 'MemberBudgetExhausted':
+      if (!isMemberWindow(window)) break;
+      return { reason, window, retryAfterSeconds: value };
     case 'AccountConcurrency':
     case 'KeyConcurrency':
       return { reason, limit: value };

@@ -6,6 +6,7 @@
  */
 import type { Platform } from '../crds/schema/resources.js';
 import type { CredentialType } from '../crds/schema/upstream-credentials.js';
+import type { MemberLimitsPolicy, PlanPolicy } from './budget-windows.js';
 
 /** Prices in integer nano-USD per token. */
 export interface ModelPrice {
@@ -46,6 +47,19 @@ export interface KeyPolicy {
   maxConcurrent: number;
   /** Key-level model globs; null = all the group allows. */
   modelsAllow: string[] | null;
+  /** The user the key belongs to (member budgets); absent = counted toward no member. */
+  owner?: string;
+  /**
+   * Present when the key's account has a plan or member limits: the gateway then computes the
+   * calendar window ends in `timeZone` (null = the gateway's --time-zone) for the admission, and
+   * applies the plan's model globs (null = all).
+   */
+  budget?: {
+    plan: boolean;
+    memberLimits: boolean;
+    timeZone: string | null;
+    planModelsAllow: string[] | null;
+  };
   /** Present when the key has a usable group (state Active). */
   group: {
     name: string;
@@ -115,5 +129,12 @@ export interface AccountPolicy {
   namespace: string;
   /** Null = no balance limit. */
   creditNano: number | null;
+  /** The lower of the Account's and its plan's limit (0 = unlimited). */
   maxConcurrent: number;
+  /** The subscription (budget-windows.ts); absent without one or while its Plan is missing. */
+  plan?: PlanPolicy;
+  /** Absent = no member limits. */
+  memberLimits?: MemberLimitsPolicy;
+  /** The calendar windows' time zone (`spec.timeZone`), with a plan or member limits only. */
+  timeZone?: string;
 }

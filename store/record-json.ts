@@ -51,6 +51,7 @@ function hasDeclaredTypes(record: LeaseRecord): boolean {
     typeof fields.stream !== 'boolean' ||
     typeof fields.accuracy !== 'string' ||
     (fields.attempts !== undefined && typeof fields.attempts !== 'number') ||
+    (fields.owner !== undefined && typeof fields.owner !== 'string') ||
     !Array.isArray(fields.flags) ||
     typeof fields.usage !== 'object' ||
     fields.usage === null
@@ -103,7 +104,8 @@ function tail(record: LeaseRecord): string {
     `,"timeToFirstByteMs":${ttfb === null ? 'null' : jsonNumber(ttfb)}` +
     `,"status":${jsonNumber(record.status)},"stream":${record.stream ? 'true' : 'false'}` +
     `,"accuracy":${jsonString(record.accuracy)},"flags":[${flags}]` +
-    (record.attempts === undefined ? '' : `,"attempts":${jsonNumber(record.attempts)}`)
+    (record.attempts === undefined ? '' : `,"attempts":${jsonNumber(record.attempts)}`) +
+    (record.owner === undefined ? '' : `,"owner":${jsonString(record.owner)}`)
   );
 }
 

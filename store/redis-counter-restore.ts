@@ -17,8 +17,10 @@ import type {
   CounterRestore,
   CounterRestoreResult,
   CounterRestoreStore,
+  RestoredBudgets,
   RestoredKeyCounters,
 } from './store.js';
+import { MEMBER_WINDOWS, PLAN_WINDOWS } from './budget-windows.js';
 import { WINDOWS } from './store.js';
 
 const SCAN_COUNT = 200;
@@ -35,6 +37,22 @@ function keyValues(key: RestoredKeyCounters): string[] {
     values.push(found === undefined ? '' : String(found.end));
   }
   return values;
+}
+
+/** The restore script's budget values: the plan's windows, then each owner's (PLAN/MEMBER_WINDOWS order). */
+function budgetValues(budgets: RestoredBudgets): string[] {
+  const values = (
+    windows: readonly { name: string; usedNano: number; end: number }[],
+    names: readonly string[],
+  ) =>
+    names.flatMap((name) => {
+      const found = windows.find((window) => window.name === name);
+      return found === undefined ? ['', ''] : [String(found.usedNano), String(found.end)];
+    });
+  return [
+    ...values(budgets.plan, PLAN_WINDOWS),
+    ...budgets.members.flatMap((member) => values(member.windows, MEMBER_WINDOWS)),
+  ];
 }
 
 function isResult(value: unknown): value is CounterRestoreResult {
@@ -101,15 +119,20 @@ export function createRedisCounterRestore(options: {
     restoreCounters: (restore: CounterRestore) =>
       guardRedis(async () => {
         const ns = names.namespace(restore.namespace);
+        const { budgets } = restore;
         const keys = [
           ns.accountCounters,
           ns.usageStream,
           ...restore.keys.map((key) => ns.keyCounters(key.keyUid)),
+          ...(budgets?.members ?? []).map((member) => ns.memberCounters(member.owner)),
         ];
         const args = [
           restore.streamLastId,
           String(restore.accountSpentNano),
           ...restore.keys.flatMap(keyValues),
+          ...(budgets === undefined
+            ? ['-1']
+            : [...budgetValues(budgets), String(budgets.members.length)]),
         ];
         const reply: unknown = await runScript('tollgateRestoreCounters', keys, args);
         if (!isResult(reply)) throw new Error(`unexpected restore reply: ${String(reply)}`);

@@ -19,6 +19,8 @@ export interface NamespaceKeyNames {
   /** The account's stream of settled usage records (and quota resets) the recorder drains. */
   usageStream: string;
   keyCounters(keyUid: string): string;
+  /** The member budget counters of one owner (budget-lua.ts). */
+  memberCounters(owner: string): string;
   settled(requestId: string): string;
   /** The upstream a session is bound to (sticky sessions), by the session identity's digest. */
   session(session: string): string;
@@ -106,6 +108,7 @@ function namespaceKeyNames(base: string): NamespaceKeyNames {
     inFlightCharge: `${base}inflight:charge`,
     usageStream: `${base}usage`,
     keyCounters: (keyUid) => `${base}kc:${keyUid}`,
+    memberCounters: (owner) => `${base}mc:${owner}`,
     settled: (requestId) => `${base}settled:${requestId}`,
     session: (session) => `${base}session:${session}`,
   };

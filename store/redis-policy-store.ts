@@ -3,6 +3,7 @@
  * policy is a hash in its namespace's slot so the admission script can read it. The key digest
  * index is one hash in one slot, so `listKeyPolicyDigests` works on a cluster.
  */
+import { encodeMembersField, encodePlanField } from './encode-budget.js';
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
 import { COUNTERS_MARK_FIELDS, countersWhole, readCountersMarks } from './counters-whole.js';
@@ -105,7 +106,17 @@ export function createRedisPolicyStore(
           uid: policy.uid,
           credit: policy.creditNano === null ? '' : String(policy.creditNano),
           maxConcurrent: String(policy.maxConcurrent),
+          ...(policy.plan === undefined ? {} : { plan: encodePlanField(policy.plan) }),
+          ...(policy.memberLimits === undefined
+            ? {}
+            : { members: encodeMembersField(policy.memberLimits) }),
         });
+        // The admission skips the plan and member checks for an account without them.
+        const absent = [
+          ...(policy.plan === undefined ? ['plan'] : []),
+          ...(policy.memberLimits === undefined ? ['members'] : []),
+        ];
+        if (absent.length > 0) await client.hdel(ns.accountPolicy, ...absent);
         // Indexed after the write, so the sweep never misses an account that can admit. A deleted
         // account stays indexed: its namespace may still hold leases to charge.
         await client.sadd(names.accountIndex, namespace);

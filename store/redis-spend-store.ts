@@ -14,6 +14,9 @@ import { settledRecordJson } from './record-json.js';
 import type { QuotaResetEvent } from './usage-records.js';
 import { WINDOWS } from './store.js';
 import { windowLimit } from './window-limit.js';
+import { encodeBudgetCharge, encodeCalendarEnds } from './encode-budget.js';
+import { parseMemberCounters, parsePlanWindows } from './parse-budget-counters.js';
+import { MEMBER_COUNTER_FIELDS } from './budget-lua.js';
 
 export interface RedisSpendOptions {
   client: RedisClient;
@@ -60,6 +63,8 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           options.leaseChargeMarkerTtlMs,
           encodeLeaseCharge(request.charge, request.estimateNano),
           request.session?.ttlMs ?? 0,
+          request.owner ?? '',
+          encodeCalendarEnds(request.calendar),
         );
         return runScript('tollgateAdmit', keys, args).then(parseAdmissionReply);
       }),
@@ -99,6 +104,7 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
           options.settlementMarkerTtlMs,
           settledRecordJson(request.record, request.now),
           request.keyUid,
+          encodeBudgetCharge(request.budget),
         ];
         return runScript('tollgateSettle', keys, args).then((reply) => ({ applied: reply === 1 }));
       }),
@@ -129,8 +135,17 @@ export function createRedisSpendStore(options: RedisSpendOptions): RedisSpendSto
         const keys = [ns.accountCounters, ns.inFlight, ns.inFlightData];
         const args = [ns.base, Date.now(), options.leaseChargeMarkerTtlMs];
         const reply = await runScript('tollgateReadAccountCounters', keys, args);
-        const [spent, reserved] = reply as [string, string];
-        return { spentNano: Number(spent), reservedNano: Number(reserved) };
+        const [spent, reserved, ...plan] = reply as string[];
+        const counters = { spentNano: Number(spent), reservedNano: Number(reserved) };
+        // Plan windows only for an account that has had a plan charged.
+        if (plan.every((value) => value === '')) return counters;
+        return { ...counters, planWindows: parsePlanWindows(plan, Date.now()) };
+      }),
+    memberCounters: (namespace, owner, now) =>
+      guardRedis(async () => {
+        const ns = names.namespace(namespace);
+        const reply = await client.hmget(ns.memberCounters(owner), ...MEMBER_COUNTER_FIELDS);
+        return parseMemberCounters(reply, now);
       }),
     accountInFlight: (namespace, now) =>
       guardRedis(async () => {

@@ -8,7 +8,8 @@
  * KEYS: keyCounters, accountCounters, inFlight, inFlightData, settledMarker, inFlightCharge,
  * usageStream.
  * ARGV: base, requestId, cost, now, markerTtlMs (settled-markers.ts), recordJson (with chargedAt =
- * now), keyUid.
+ * now), keyUid, budget ('' for none: planFlag TAB dayEnd TAB weekEnd TAB monthEnd TAB owner,
+ * budget-lua.ts).
  * Reply: 1 when applied, 0 when the request id was settled (or charged) before.
  */
 import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
@@ -25,11 +26,21 @@ if not redis.call('SET', settledMarker, '1', 'NX', 'PX', ARGV[5]) then return 0 
 
 -- The reservation is given back in the charge's own read and write of the key's counters (a
 -- reservation held for another key than the one charged is released on its own).
+-- The owner's reservation likewise, in the charge of the owner's windows, when the settlement
+-- charges the owner the admission reserved for.
+local budget = nil
+if ARGV[8] and ARGV[8] ~= '' then budget = parseBudget(ARGV[8]) end
 local entry = redis.call('HGET', inFlightData, requestId)
-local release = nil
+local release, budgetRelease = nil, nil
 if entry then
-  local reserved = splitTabs(entry, 2)
-  if reserved[1] == ARGV[7] then release = tonumber(reserved[2]) else releaseEntry(base, entry) end
+  local keyUid, estimate, reservedBudget = parseEntry(entry)
+  local ownerReserved = reservedBudget and reservedBudget.owner ~= ''
+  if keyUid == ARGV[7] and (not ownerReserved or (budget and budget.owner == reservedBudget.owner)) then
+    release = estimate
+    if ownerReserved then budgetRelease = estimate end
+  else
+    releaseEntry(base, entry)
+  end
   redis.call('HDEL', inFlightData, requestId)
 end
 redis.call('HDEL', inFlightCharge, requestId, requestId .. '${PROGRESS_FIELD_SUFFIX}')
@@ -37,6 +48,7 @@ redis.call('ZREM', inFlight, requestId)
 
 chargeCost(base, {
   keyUid = ARGV[7], cost = ARGV[3], now = now, recordJson = ARGV[6], release = release,
+  budget = budget, budgetRelease = budgetRelease,
 })
 return 1
 `;

@@ -10,6 +10,12 @@ import type { Platform } from '../crds/schema/resources.js';
 import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 import type { LeaseRecord, SettledRecord, UsageRecord } from './usage-records.js';
 import type { UpstreamHealthStore } from './upstream-health.js';
+import type {
+  BudgetCharge,
+  CalendarEnds,
+  MemberWindowName,
+  PlanWindowName,
+} from './budget-windows.js';
 
 export type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 
@@ -26,6 +32,12 @@ export type AdmissionRefusal =
   | { reason: 'WindowExhausted'; window: WindowName; retryAfterSeconds: number }
   | { reason: 'SourceDenied' }
   | { reason: 'NoAccount' }
+  /** A member budget window of the key's owner is used up (budget-windows.ts). */
+  | { reason: 'MemberBudgetExhausted'; window: MemberWindowName; retryAfterSeconds: number }
+  /** A window of the account's plan is used up. */
+  | { reason: 'SubscriptionExhausted'; window: PlanWindowName; retryAfterSeconds: number }
+  /** Outside the subscription's period, and no balance left to pay instead. */
+  | { reason: 'SubscriptionExpired' }
   | { reason: 'BalanceExhausted' }
   | { reason: 'AccountConcurrency'; limit: number }
   | { reason: 'KeyConcurrency'; limit: number }
@@ -46,6 +58,13 @@ export interface AdmissionRequest {
   /** Reserved now, replaced by the actual cost at settlement. */
   estimateNano: number;
   now: number;
+  /** The key's owner: counted toward the account's member limits (budget-windows.ts). */
+  owner?: string | undefined;
+  /**
+   * Where the account's calendar windows end; passed when the account has a plan or member limits
+   * (without it the store counts UTC days).
+   */
+  calendar?: CalendarEnds | undefined;
   /** Slot and reservation lease; renewed by `renewLease` during long streams. */
   leaseMs: number;
   /**
@@ -138,6 +157,8 @@ export interface SettlementRequest {
   now: number;
   /** Appended to the account's usage stream (with `chargedAt = now`) in the same atomic step. */
   record: UsageRecord;
+  /** The plan and member windows the cost also goes to (absent: none). */
+  budget?: BudgetCharge | undefined;
 }
 
 export interface SettlementResult {
@@ -164,6 +185,13 @@ export interface KeyCounters {
 export interface AccountCounters {
   spentNano: number;
   reservedNano: number;
+  /** The plan's windows (every kind; resetTime null while closed); absent until a plan was charged. */
+  planWindows?: { name: PlanWindowName; usedNano: number; resetTime: number | null }[];
+}
+
+export interface MemberCounters {
+  reservedNano: number;
+  windows: { name: MemberWindowName; usedNano: number; resetTime: number | null }[];
 }
 
 /** One key document of a bulk write (`putKeyPolicies`). */
@@ -254,6 +282,11 @@ export interface SpendStore {
   releaseUpstreamSlot(upstream: string, requestId: string): Promise<void>;
   keyCounters(namespace: string, keyUid: string, now: number): Promise<KeyCounters>;
   accountCounters(namespace: string): Promise<AccountCounters>;
+  /**
+   * The member budget windows of one owner (every kind; resetTime null while closed), with the
+   * reservation of the owner's requests in flight.
+   */
+  memberCounters(namespace: string, owner: string, now: number): Promise<MemberCounters>;
   /** Requests of the namespace holding a concurrency slot whose lease has not ended at `now`. */
   accountInFlight(namespace: string, now: number): Promise<number>;
 }
@@ -275,8 +308,19 @@ export interface RestoredKeyCounters {
   lastQuotaResetToken: string | null;
 }
 
+/** Plan and member windows rebuilt from the ledger (the last window of each kind). */
+export interface RestoredBudgets {
+  plan: { name: PlanWindowName; usedNano: number; end: number }[];
+  members: {
+    owner: string;
+    windows: { name: MemberWindowName; usedNano: number; end: number }[];
+  }[];
+}
+
 export interface CounterRestore {
   namespace: string;
+  /** For an account with a plan or member limits. */
+  budgets?: RestoredBudgets;
   /** The stream position the ledger was read at: the restore applies only if it is unchanged. */
   streamLastId: string;
   accountSpentNano: number;

@@ -39,6 +39,8 @@ export interface UsageRecord {
    * Absent in records written before failover.
    */
   attempts?: number;
+  /** The key's owner (ApiKey `spec.owner`, member budgets); absent for keys without one. */
+  owner?: string;
 }
 
 /**

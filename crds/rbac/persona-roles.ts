@@ -43,7 +43,7 @@ export const personaRoles: ClusterRoleManifest[] = [
       'Groups when bound cluster-wide. Never Secrets.',
     [
       { verbs: read, apiGroups: [API_GROUP], resources: ['apikeys', 'accounts'] },
-      { verbs: read, apiGroups: [API_GROUP], resources: ['groups'] },
+      { verbs: read, apiGroups: [API_GROUP], resources: ['groups', 'plans'] },
     ],
   ),
   clusterRole(
@@ -52,26 +52,26 @@ export const personaRoles: ClusterRoleManifest[] = [
       'creating the Secret of a chosen key value, without reading Secrets.',
     [
       { verbs: read, apiGroups: [API_GROUP], resources: ['apikeys', 'accounts'] },
-      { verbs: read, apiGroups: [API_GROUP], resources: ['groups'] },
+      { verbs: read, apiGroups: [API_GROUP], resources: ['groups', 'plans'] },
       { verbs: write, apiGroups: [API_GROUP], resources: ['apikeys'] },
       { verbs: ['create'], apiGroups: [''], resources: ['secrets'] },
     ],
   ),
   clusterRole(
     'tollgate-group-reader',
-    'Reads Groups (platform, multiplier, allowed namespaces): bind it cluster-wide for users whose ' +
+    'Reads Groups (platform, multiplier, allowed namespaces) and Plans: bind it cluster-wide for users whose ' +
       'other Tollgate roles are bound in one namespace.',
-    [{ verbs: read, apiGroups: [API_GROUP], resources: ['groups'] }],
+    [{ verbs: read, apiGroups: [API_GROUP], resources: ['groups', 'plans'] }],
   ),
   clusterRole(
     'tollgate-admin',
-    'Everything on Groups, Upstreams, Accounts and ApiKeys (not their status, which the operator ' +
+    'Everything on Groups, Upstreams, Accounts, ApiKeys and Plans (not their status, which the operator ' +
       'owns). Upstream credentials need tollgate-upstream-credentials in the operator namespace.',
     [
       {
         verbs: all,
         apiGroups: [API_GROUP],
-        resources: ['groups', 'upstreams', 'accounts', 'apikeys'],
+        resources: ['groups', 'upstreams', 'accounts', 'apikeys', 'plans'],
       },
     ],
   ),

@@ -41,6 +41,13 @@ export const apiKeySpec = object({
   models: object({
     allow: modelGlobs('Model globs this key may use; absent = all the group allows.'),
   }),
+  owner: string({
+    description:
+      "The user the key belongs to (the console sets the signed-in user); the account's memberLimits count the spend of all keys with the same owner. Cannot be changed once set; only clearing it is allowed (the console lets only administrators clear it).",
+    maxLength: 253,
+    minLength: 1,
+    rules: [{ rule: 'self == oldSelf', message: 'owner cannot be changed once set' }],
+  }),
 });
 
 export const WINDOW_NAMES = ['FiveHour', 'Daily', 'SevenDay'] as const;

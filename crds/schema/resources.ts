@@ -5,6 +5,7 @@ import { apiKeyDefinition } from './api-key.js';
 import type { API_VERSION } from './common-fields.js';
 import { API_GROUP } from './common-fields.js';
 import { groupDefinition } from './group.js';
+import { planDefinition } from './plan.js';
 import { upstreamDefinition } from './upstream.js';
 
 export { API_GROUP, API_VERSION, PLATFORMS, type Platform } from './common-fields.js';
@@ -15,6 +16,7 @@ export const resourceDefinitions = [
   groupDefinition,
   upstreamDefinition,
   accountDefinition,
+  planDefinition,
 ] as const;
 
 export type ResourceDefinition = (typeof resourceDefinitions)[number];
@@ -28,6 +30,8 @@ export const upstreamSpecSchema = upstreamDefinition.spec.zod;
 export const upstreamStatusSchema = upstreamDefinition.status.zod;
 export const accountSpecSchema = accountDefinition.spec.zod;
 export const accountStatusSchema = accountDefinition.status.zod;
+export const planSpecSchema = planDefinition.spec.zod;
+export const planStatusSchema = planDefinition.status.zod;
 
 export type ApiKeySpec = z.output<typeof apiKeySpecSchema>;
 export type ApiKeyStatus = z.output<typeof apiKeyStatusSchema>;
@@ -37,6 +41,8 @@ export type UpstreamSpec = z.output<typeof upstreamSpecSchema>;
 export type UpstreamStatus = z.output<typeof upstreamStatusSchema>;
 export type AccountSpec = z.output<typeof accountSpecSchema>;
 export type AccountStatus = z.output<typeof accountStatusSchema>;
+export type PlanSpec = z.output<typeof planSpecSchema>;
+export type PlanStatus = z.output<typeof planStatusSchema>;
 export type Condition = NonNullable<ApiKeyStatus['conditions']>[number];
 
 export interface ObjectMeta {
@@ -72,6 +78,7 @@ export type ApiKey = Resource<'ApiKey', ApiKeySpec, ApiKeyStatus>;
 export type Group = Resource<'Group', GroupSpec, GroupStatus>;
 export type Upstream = Resource<'Upstream', UpstreamSpec, UpstreamStatus>;
 export type Account = Resource<'Account', AccountSpec, AccountStatus>;
+export type Plan = Resource<'Plan', PlanSpec, PlanStatus>;
 
 export const FINALIZER = `${API_GROUP}/finalizer`;
 export const RESET_QUOTA_ANNOTATION = `${API_GROUP}/reset-quota`;

@@ -67,6 +67,28 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: "The key's namespace has no Account. Ask an administrator to create one.",
   },
+  TG_MEMBER_BUDGET_EXHAUSTED: {
+    status: 429,
+    retryable: true,
+    // Replaced by the window's reset on every refusal (admit-request.ts).
+    retryAfterSeconds: 60,
+    message:
+      'Your member budget for this window (the spend of all your keys in this namespace) is used up. Retry after the window resets.',
+  },
+  TG_SUBSCRIPTION_EXHAUSTED: {
+    status: 429,
+    retryable: true,
+    // Replaced by the window's reset on every refusal (admit-request.ts).
+    retryAfterSeconds: 60,
+    message:
+      "The account's plan window is used up. Retry after the window resets, or ask for a larger plan.",
+  },
+  TG_SUBSCRIPTION_EXPIRED: {
+    status: 403,
+    retryable: false,
+    message:
+      "The account's subscription is not active (ended or not started) and the account has no balance left. Renew the subscription or add credit.",
+  },
   TG_BALANCE_EXHAUSTED: {
     status: 429,
     retryable: false,

@@ -7,7 +7,37 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { CounterRestoreStore, RestoredKeyCounters } from '../../store/store.js';
+import type {
+  CounterRestoreStore,
+  PolicyReader,
+  RestoredBudgets,
+  RestoredKeyCounters,
+} from '../../store/store.js';
+import { rebuildBudgetCounters } from './rebuild-budget-counters.js';
+
+/**
+ * The restore's store; with `getAccount`, an account with a plan or member limits gets those
+ * windows back too (rebuild-budget-counters.ts).
+ */
+export type RestoreStore = CounterRestoreStore & Partial<Pick<PolicyReader, 'getAccount'>>;
+
+async function rebuildBudgets(
+  db: LedgerQueryable,
+  store: RestoreStore,
+  request: { namespace: string; now: number; timeZone: string },
+): Promise<RestoredBudgets | undefined> {
+  const account = await store.getAccount?.(request.namespace);
+  if (account == null || (account.plan === undefined && account.memberLimits === undefined)) {
+    return undefined;
+  }
+  return rebuildBudgetCounters(db, {
+    namespace: request.namespace,
+    now: request.now,
+    timeZone: account.timeZone ?? request.timeZone,
+    plan: account.plan !== undefined,
+    members: account.memberLimits !== undefined,
+  });
+}
 import type { LedgerQueryable } from '../ledger-database.js';
 import { rebuildNamespaceCounters, type RebuiltKeyCounters } from './rebuild-namespace-counters.js';
 
@@ -30,22 +60,30 @@ function restoredKey(key: RebuiltKeyCounters): RestoredKeyCounters {
 
 export async function restoreNamespaceCounters(
   db: LedgerQueryable,
-  store: CounterRestoreStore,
-  request: { namespace: string; now: number },
+  store: RestoreStore,
+  request: { namespace: string; now: number; timeZone?: string },
 ): Promise<NamespaceRestoreResult> {
   const position = await store.usageStreamPosition(request.namespace);
   if (position.waiting > 0) return 'waiting';
   const rebuilt = await rebuildNamespaceCounters(db, request);
+  const budgets = await rebuildBudgets(db, store, {
+    namespace: request.namespace,
+    now: request.now,
+    timeZone: request.timeZone ?? 'UTC',
+  });
   return store.restoreCounters({
     namespace: request.namespace,
     streamLastId: position.lastId,
     accountSpentNano: rebuilt.accountSpentNano,
     keys: rebuilt.keys.map(restoredKey),
+    ...(budgets === undefined ? {} : { budgets }),
   });
 }
 
 export interface CounterRestorerOptions {
-  store: CounterRestoreStore;
+  store: RestoreStore;
+  /** The calendar windows' time zone of accounts without `timeZone` (default UTC). */
+  timeZone?: string;
   db: LedgerQueryable;
   registry: Registry;
   /** How often the store is asked for namespaces to restore (default 500 ms). */
@@ -102,6 +140,7 @@ export function runCounterRestorer(options: CounterRestorerOptions): CounterRest
       const result = await restoreNamespaceCounters(options.db, options.store, {
         namespace,
         now: clock(),
+        ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
       });
       if (result === 'restored' || result === 'present') left -= 1;
       if (result === 'restored') {

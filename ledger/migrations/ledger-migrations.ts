@@ -5,6 +5,7 @@ import { quotaResetsMigration } from './0002-quota-resets.js';
 import { upstreamAttemptsMigration } from './0003-upstream-attempts.js';
 import { accountRollupsMigration } from './0004-account-rollups.js';
 import { tokenCountsOutOfRollupsMigration } from './0005-token-counts-out-of-rollups.js';
+import { recordOwnerMigration } from './0006-record-owner.js';
 
 export const LEDGER_MIGRATIONS: Record<string, Migration> = {
   '0001-usage-records': usageRecordsMigration,
@@ -12,4 +13,5 @@ export const LEDGER_MIGRATIONS: Record<string, Migration> = {
   '0003-upstream-attempts': upstreamAttemptsMigration,
   '0004-account-rollups': accountRollupsMigration,
   '0005-token-counts-out-of-rollups': tokenCountsOutOfRollupsMigration,
+  '0006-record-owner': recordOwnerMigration,
 };

@@ -21,6 +21,8 @@ export interface KeyPolicyInput {
   state: KeyState;
   /** The key's group; embedded only when the state is Active. */
   group: Group | null;
+  /** Its account's plan and member limits as the gateway needs them (project-key-budget.ts). */
+  budget?: KeyPolicy['budget'] | null;
 }
 
 export function projectKeyPolicy(input: KeyPolicyInput): KeyPolicy {
@@ -44,5 +46,7 @@ export function projectKeyPolicy(input: KeyPolicyInput): KeyPolicy {
     maxConcurrent: spec.maxConcurrentRequests ?? 0,
     modelsAllow: spec.models?.allow ?? null,
     group: state === 'Active' && input.group !== null ? projectGroupForKey(input.group) : null,
+    ...(spec.owner === undefined ? {} : { owner: spec.owner }),
+    ...(input.budget == null ? {} : { budget: input.budget }),
   });
 }

@@ -98,3 +98,13 @@ describe('key input translation', () => {
     });
   });
 });
+
+describe('the owner of a new key', () => {
+  it('is the signed-in user on create, and an edit never sends it', () => {
+    const create = createKeySchema.parse({ displayName: 'ci' });
+    expect(buildCreateSpec(create, { secretName: 's', now: NOW, owner: 'kim' }).owner).toBe('kim');
+    expect(buildCreateSpec(create, { secretName: 's', now: NOW }).owner).toBeUndefined();
+    const edit = editKeySchema.parse({ displayName: 'renamed' });
+    expect(buildEditPatch(edit, NOW).spec).not.toHaveProperty('owner');
+  });
+});

@@ -65,14 +65,19 @@ function withoutNulls(value: unknown): unknown {
   return out;
 }
 
+/**
+ * The spec of a new key; `owner` is the signed-in user (member budgets count the key toward them).
+ * An edit never sends `owner`: the console neither changes nor clears it.
+ */
 export function buildCreateSpec(
   input: CreateKeyInput,
-  options: { secretName: string; now: number },
+  options: { secretName: string; now: number; owner?: string },
 ): Json {
   return {
     ...(withoutNulls(specFields(input, options.now)) as Json),
     secretName: options.secretName,
     secretKey: 'apiKey',
+    ...(options.owner === undefined || options.owner === '' ? {} : { owner: options.owner }),
   };
 }
 

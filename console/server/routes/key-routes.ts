@@ -189,7 +189,11 @@ export function keyRoutes(context: ConsoleContext): ApiRoute[] {
           async () => {
             const value = input.value ?? generateKeyValue();
             const secretName = await createKeySecret(kube, { namespace, apiKeyName: name, value });
-            const spec = buildCreateSpec(input, { secretName, now: context.now() });
+            const spec = buildCreateSpec(input, {
+              secretName,
+              now: context.now(),
+              owner: kube.identity.username,
+            });
             const created = await kube.create<ApiKey>(
               { kind: 'ApiKey', namespace },
               {

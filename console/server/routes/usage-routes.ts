@@ -62,7 +62,7 @@ async function authorizeNamespace(
   return { kube, namespace };
 }
 
-async function authorizeUsage(
+export async function authorizeUsage(
   call: RouteCall<unknown, unknown>,
   context: ConsoleContext,
 ): Promise<{ kube: UserKube; namespace: string; ledger: LedgerQueryable }> {

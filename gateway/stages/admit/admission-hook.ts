@@ -25,6 +25,7 @@ import { estimateTokensFromBytes } from '../../metering/accumulate-text.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { LeaseCharge, LeaseProgress, Store } from '../../../store/store.js';
 import { admitRequest } from './admit-request.js';
+import { createCalendarEnds } from '../../../store/compute-calendar-ends.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
 import { describeLeaseProgress } from '../settle/describe-lease-progress.js';
 import { isSourceDenied } from '../../../network/match-source-ranges.js';
@@ -84,6 +85,7 @@ function closedMeanwhile(record: { closed: boolean }): boolean {
 
 export function createAdmissionHook(dependencies: AdmissionDependencies) {
   const pacer = createParsePacer();
+  const calendarEnds = createCalendarEnds(dependencies.timeZone ?? 'UTC');
   return async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { profile, adapter } = request.routeOptions.config;
     if (profile === undefined) return;
@@ -162,6 +164,7 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       leaseMs: dependencies.leaseMs,
       modelNotPriced: !free && price === null,
       charge,
+      calendarEnds,
     });
     // This continuation runs before the request end's own wait on the same promise (promise
     // reactions run in order): the lease is registered before anything can settle it.

@@ -1,6 +1,7 @@
 /** The one `store.admit()` call and the mapping of its refusals to catalogue errors. */
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { AdmissionRefusal, LeaseCharge, SpendStore } from '../../../store/store.js';
+import type { CalendarEnds } from '../../../store/budget-windows.js';
 import {
   refuseMissingPolicy,
   type PolicyMarkerReader,
@@ -24,6 +25,21 @@ export interface AdmitInput {
   charge?: LeaseCharge;
   /** Sticky sessions: the session identity's digest and its binding TTL. */
   session?: { id: string; ttlMs: number };
+  /**
+   * The calendar window ends at a time in a time zone (null = the gateway's): asked only for a key
+   * whose account has a plan or member limits (compute-calendar-ends.ts).
+   */
+  calendarEnds?: CalendarEndsAt;
+}
+
+export type CalendarEndsAt = (now: number, timeZone: string | null) => CalendarEnds;
+
+/** What the settlement charges besides the key: the plan's windows and the owner's. */
+export interface AdmittedBudget {
+  plan: boolean;
+  owner: string | null;
+  timeZone: string | null;
+  calendarEnds: CalendarEndsAt;
 }
 
 /** The call's session (sticky sessions) and the upstream it is bound to, if any. */
@@ -40,6 +56,19 @@ export interface AdmittedRequest {
   model: string | null;
   admittedAt: number;
   session: AdmittedSession | null;
+  /** Absent when the account has no plan and no member limits. */
+  budget?: AdmittedBudget;
+}
+
+function admittedBudget(input: AdmitInput): AdmittedBudget | undefined {
+  const { budget, owner } = input.policy;
+  if (budget === undefined || input.calendarEnds === undefined) return undefined;
+  return {
+    plan: budget.plan,
+    owner: budget.memberLimits && owner !== undefined ? owner : null,
+    timeZone: budget.timeZone,
+    calendarEnds: input.calendarEnds,
+  };
 }
 
 export function refusalToError(refusal: AdmissionRefusal): GatewayError {
@@ -55,6 +84,18 @@ export function refusalToError(refusal: AdmissionRefusal): GatewayError {
       return new GatewayError('TG_SOURCE_DENIED');
     case 'NoAccount':
       return new GatewayError('TG_NO_ACCOUNT');
+    case 'MemberBudgetExhausted':
+      return new GatewayError('TG_MEMBER_BUDGET_EXHAUSTED', {
+        detail: `(window: ${refusal.window})`,
+        retryAfterSeconds: Math.max(1, Math.ceil(refusal.retryAfterSeconds)),
+      });
+    case 'SubscriptionExhausted':
+      return new GatewayError('TG_SUBSCRIPTION_EXHAUSTED', {
+        detail: `(window: ${refusal.window})`,
+        retryAfterSeconds: Math.max(1, Math.ceil(refusal.retryAfterSeconds)),
+      });
+    case 'SubscriptionExpired':
+      return new GatewayError('TG_SUBSCRIPTION_EXPIRED');
     case 'BalanceExhausted':
       return new GatewayError('TG_BALANCE_EXHAUSTED');
     case 'AccountConcurrency':
@@ -72,7 +113,12 @@ export function refusalToError(refusal: AdmissionRefusal): GatewayError {
 
 export function isModelDenied(policy: AuthorizedPolicy, model: string | null): boolean {
   if (model === null) return false;
-  return !isModelAllowed(model, { group: policy.group.modelsAllow, key: policy.modelsAllow });
+  if (!isModelAllowed(model, { group: policy.group.modelsAllow, key: policy.modelsAllow })) {
+    return true;
+  }
+  // The plan's globs, for a key whose account has a plan that restricts models.
+  const planModels = policy.budget?.planModelsAllow;
+  return planModels != null && !isModelAllowed(model, { group: planModels, key: null });
 }
 
 export async function admitRequest(
@@ -81,6 +127,7 @@ export async function admitRequest(
 ): Promise<AdmittedRequest> {
   const { policy } = input;
   const modelDenied = isModelDenied(policy, input.model);
+  const budget = admittedBudget(input);
   const result = await store.admit({
     requestId: input.requestId,
     namespace: policy.namespace,
@@ -94,6 +141,12 @@ export async function admitRequest(
     leaseMs: input.leaseMs,
     ...(input.charge === undefined ? {} : { charge: input.charge }),
     ...(input.session === undefined ? {} : { session: input.session }),
+    ...(budget === undefined
+      ? {}
+      : {
+          owner: budget.owner ?? undefined,
+          calendar: budget.calendarEnds(input.now, budget.timeZone),
+        }),
   });
   if (!result.admitted) {
     if (result.refusal.reason === 'ModelDenied' && !modelDenied) {
@@ -115,5 +168,6 @@ export async function admitRequest(
       input.session === undefined
         ? null
         : { ...input.session, boundUpstream: result.boundUpstream ?? null },
+    ...(budget === undefined ? {} : { budget }),
   };
 }

@@ -55,6 +55,7 @@ export function describeLeaseCharge(input: LeaseChargeInput): LeaseCharge {
       stream: input.stream,
       accuracy: 'estimated',
       flags: [LEASE_EXPIRED_FLAG],
+      ...(policy.owner === undefined ? {} : { owner: policy.owner }),
     },
   };
 }

@@ -58,11 +58,13 @@ export function buildUsageRecord(input: SettleInput): UsageRecord {
     accuracy: outcome.accuracy,
     flags: outcome.flags,
     attempts: outcome.attempts,
+    ...(admitted.policy.owner === undefined ? {} : { owner: admitted.policy.owner }),
   };
 }
 
 export function buildSettlementRequest(input: SettleInput): SettlementRequest {
   const { admitted } = input;
+  const { budget } = admitted;
   return {
     requestId: admitted.requestId,
     namespace: admitted.policy.namespace,
@@ -70,5 +72,14 @@ export function buildSettlementRequest(input: SettleInput): SettlementRequest {
     costNano: input.outcome.costNano,
     now: input.now,
     record: buildUsageRecord(input),
+    ...(budget === undefined
+      ? {}
+      : {
+          budget: {
+            plan: budget.plan,
+            owner: budget.owner,
+            calendar: budget.calendarEnds(input.now, budget.timeZone),
+          },
+        }),
   };
 }

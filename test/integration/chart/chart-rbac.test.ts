@@ -45,6 +45,8 @@ const JUSTIFIED: Record<Component, Record<string, string>> = {
     'update tollgate.dev/apikeys/finalizers cluster-wide (tollgate-operator)':
       'the OwnerReferencesPermissionEnforcement admission plugin (off in the local control ' +
       'plane) requires it to create key Secrets whose owner reference blocks owner deletion',
+    'patch tollgate.dev/plans/status cluster-wide (tollgate-operator)':
+      "writes a Plan's status (Ready, subscribedAccounts); the examples define no Plan",
   },
   console: {},
 };

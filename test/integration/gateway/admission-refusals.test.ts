@@ -19,6 +19,7 @@ import {
 } from '../../support/gateway-fixture.js';
 import { routes, type RouteCase } from './refusal-routes.js';
 import { accountKey, expectShape, rules, type RuleContext } from './refusal-rules.js';
+import { budgetRules } from './budget-refusal-rules.js';
 
 describe.each<StoreKind>(['memory', 'redis'])('admission refusals on the %s store', (kind) => {
   let store: Store;
@@ -56,7 +57,9 @@ describe.each<StoreKind>(['memory', 'redis'])('admission refusals on the %s stor
         expectShape(route.shape, response.json(), route.okCode ?? 'TG_NOT_IMPLEMENTED', 501);
     });
 
-    const applicable = rules.filter((rule) => route.forwarded || !rule.forwardedOnly);
+    const applicable = [...rules, ...budgetRules].filter(
+      (rule) => route.forwarded || !rule.forwardedOnly,
+    );
     it.each(applicable)('$name -> $status $code', async (rule) => {
       const key = await rule.key(contextFor(route));
       const response = await app.inject(route.request(key));

@@ -165,10 +165,54 @@ export async function createWorld(
   const values = await Promise.all(
     names.map((name) => local.createKey({ name: `monitoring-${name}`, group: KEY_GROUPS[name] })),
   );
+  await subscribeDemoAccount(local);
   return Object.fromEntries(names.map((name, index) => [name, values[index]])) as Record<
     KeyName,
     string
   >;
+}
+
+/**
+ * The demo Account on a Plan with member limits, and the anthropic key owned by one person, so the
+ * plan and member budget gauges (and the alerts reading them) have series. The caps are far above
+ * the run's spend: the world's other rules are not changed.
+ */
+async function subscribeDemoAccount(local: LocalProcess): Promise<void> {
+  const plan = [
+    'apiVersion: tollgate.dev/v1alpha1',
+    'kind: Plan',
+    'metadata: {name: monitoring-plan}',
+    "spec: {displayName: Monitoring, limits: {dailyUSD: '1000', monthlyUSD: '10000'}}",
+  ].join('\n');
+  await local.kubectl(['apply', '-f', '-'], plan);
+  const subscription = {
+    spec: {
+      subscription: { planName: 'monitoring-plan', startTime: '2026-01-01T00:00:00Z' },
+      memberLimits: { dailyUSD: '1000' },
+    },
+  };
+  await local.kubectl([
+    'patch',
+    'account',
+    'default',
+    '-n',
+    'demo',
+    '--type',
+    'merge',
+    '-p',
+    JSON.stringify(subscription),
+  ]);
+  await local.kubectl([
+    'patch',
+    'apikey',
+    'monitoring-anthropic',
+    '-n',
+    'demo',
+    '--type',
+    'merge',
+    '-p',
+    JSON.stringify({ spec: { owner: 'monitoring-owner' } }),
+  ]);
 }
 
 const PLATFORMS: readonly TrafficPlatform[] = ['anthropic', 'openai', 'gemini', 'antigravity'];

@@ -5,6 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeBudgetContract,
+  describeBudgetRestoreContract,
+} from './describe-budget-contract.js';
 import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describePolicyMarkerContract } from './describe-policy-marker-contract.js';
@@ -49,9 +53,11 @@ export function describeStoreContract(
     describePolicyMarkerContract(holder);
     describeRefusalOrder(holder);
     describeSpendContract(holder);
+    describeBudgetContract(holder);
     describeLeaseChargeContract(holder);
     describeUsageContract(holder);
     describeCounterRestoreContract(holder);
+    describeBudgetRestoreContract(holder);
     describeUpstreamHealthContract(holder);
   });
 }
