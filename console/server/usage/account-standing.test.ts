@@ -26,7 +26,7 @@ describe('the subscription on the dashboard', () => {
           state: 'Active',
           windows: [{ name: 'Daily', usedUSD: '1.5', capUSD: '10' }],
         },
-      } as Account['status'],
+      },
     );
     expect(subscriptionOf(subscribed)).toEqual({
       planName: 'pro',
@@ -46,7 +46,7 @@ describe('the subscription on the dashboard', () => {
           state: 'Active',
           windows: [{ name: 'Daily', usedUSD: '1.5', capUSD: '10' }],
         },
-      } as Account['status'],
+      },
     );
     expect(subscriptionOf(changed)).toMatchObject({ planName: 'max', state: null, windows: [] });
   });

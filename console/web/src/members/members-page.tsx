@@ -107,8 +107,10 @@ export function MembersPage(props: { namespace: string }) {
                     {rows.map((row) => (
                       <tr key={row.owner}>
                         <th scope="row" data-label="Member">
-                          {row.owner}
-                          {row.you && <span className="sub"> (you)</span>}
+                          <span>
+                            {row.owner}
+                            {row.you && <span className="sub"> (you)</span>}
+                          </span>
                         </th>
                         <Budget cell={row.today} label="Today" />
                         <Budget cell={row.sevenDays} label="7 days" />
