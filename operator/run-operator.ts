@@ -49,4 +49,9 @@ export async function run(args: readonly string[]): Promise<void> {
   logger.info('operator stopping');
   await operator.close();
   await store.close();
+  // A watch whose response has not begun cannot be aborted by its informer (client-node keeps no
+  // handle until then), e.g. on a kind with no objects yet: its socket would keep the process
+  // alive after a clean shutdown. Everything is closed here, so a process still running a second
+  // later exits.
+  setTimeout(() => process.exit(0), 1_000).unref();
 }
