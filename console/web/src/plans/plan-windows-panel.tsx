@@ -16,11 +16,12 @@ const STATE_TEXT: Record<string, string> = {
   Pending: 'not started yet',
   Expired: 'ended: calls are paid from the balance, or refused without one',
   PlanNotFound: 'the plan does not exist: calls are refused',
+  Unreported: 'not reported by the operator yet',
 };
 
 export function PlanWindowsPanel(props: { subscription: SubscriptionStanding; now: number }) {
   const { subscription } = props;
-  const state = subscription.state ?? 'Pending';
+  const state = subscription.state ?? 'Unreported';
   return (
     <section className="card standing plan-windows" aria-labelledby="plan-title">
       <h2 id="plan-title">Plan {subscription.planName}</h2>
