@@ -84,8 +84,7 @@ export function SubscriptionFieldset(props: Section & { mayListPlans: boolean })
         label="Time zone"
         value={form.timeZone}
         error={error('spec.timeZone')}
-        placeholder="Europe/Berlin"
-        hint="Of the daily, weekly and monthly windows; empty: the gateway's."
+        hint="IANA name such as Europe/Berlin, of the daily, weekly and monthly windows; empty: the gateway's."
         onChange={(timeZone) => {
           update({ timeZone });
         }}
