@@ -42,7 +42,7 @@ describe('refusals', () => {
     });
     const [refusal] = refusalsOf({ ...none, subscription: full });
     expect(refusal?.code).toBe('TG_SUBSCRIPTION_EXHAUSTED');
-    expect(refusal?.text).toContain('today window is used up');
+    expect(refusal?.text).toContain("plan's daily window is used up");
   });
 
   it('names an ended subscription unless a balance pays', () => {

@@ -15,6 +15,14 @@ export const WINDOW_LABELS: Record<string, string> = {
   Monthly: 'This month',
 };
 
+/** A window as named in a sentence: "the plan's daily window". */
+const WINDOW_ADJECTIVES: Record<string, string> = {
+  FiveHour: '5-hour',
+  Daily: 'daily',
+  Weekly: 'weekly',
+  Monthly: 'monthly',
+};
+
 export function budgetLevel(used: number, cap: number | null): BudgetLevel {
   if (cap === null) return 'ok';
   if (cap <= 0 || used >= cap) return 'exhausted';
@@ -82,7 +90,7 @@ export function refusalsOf(input: RefusalInput): Refusal[] {
       window.resetTime === null ? '' : ` until ${new Date(window.resetTime).toLocaleString()}`;
     found.push({
       code: 'TG_SUBSCRIPTION_EXHAUSTED',
-      text: `The plan's ${(WINDOW_LABELS[window.name] ?? window.name).toLowerCase()} window is used up: calls are refused${reset}.`,
+      text: `The plan's ${WINDOW_ADJECTIVES[window.name] ?? window.name} window is used up: calls are refused${reset}.`,
     });
     break;
   }
