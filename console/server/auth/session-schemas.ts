@@ -30,10 +30,11 @@ export const verbsSchema = z.object({
 export type Verbs = z.output<typeof verbsSchema>;
 
 export const accessSchema = z.object({
-  /** May change Groups, Upstreams or Accounts: the console shows "Administration". */
+  /** May change Groups, Upstreams, Plans or Accounts: the console shows "Administration". */
   administer: z.boolean(),
   groups: verbsSchema,
   upstreams: verbsSchema,
+  plans: verbsSchema,
   /** Accounts of every namespace (a cluster-wide grant). */
   accounts: verbsSchema,
   /** ApiKeys of the namespace asked for; null when none was asked for. */

@@ -69,6 +69,7 @@ export function keyViewOf(apiKey: ApiKey, extra: KeyViewExtra): KeyView {
     generation: metadata.generation,
     displayName: spec.displayName ?? metadata.name,
     groupName: spec.groupName ?? null,
+    owner: spec.owner ?? null,
     state: keyStateOf(apiKey, extra.now),
     ready: {
       status: ready?.status ?? 'Unknown',

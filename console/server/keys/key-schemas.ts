@@ -106,6 +106,8 @@ export const keyViewSchema = z.object({
   generation: z.number(),
   displayName: z.string(),
   groupName: z.string().nullable(),
+  /** `spec.owner`: whose member budget the key's spend counts toward; null: nobody's. */
+  owner: z.string().nullable(),
   state: z.enum(['enabled', 'disabled', 'expired']),
   ready: z.object({
     status: z.string(),

@@ -6,6 +6,7 @@ export const TOLLGATE_PLURALS = {
   Group: 'groups',
   Upstream: 'upstreams',
   Account: 'accounts',
+  Plan: 'plans',
 } as const;
 
 export type ConsoleKind = keyof typeof TOLLGATE_PLURALS | 'Secret' | 'Event' | 'Namespace';

@@ -1,5 +1,5 @@
 /**
- * Administrators' resources, as the user (RBAC refuses everyone else): Groups and Upstreams
+ * Administrators' resources, as the user (RBAC refuses everyone else): Groups, Upstreams and Plans
  * (cluster-scoped) and Accounts (one `default` per namespace). An Upstream's API key is written to
  * a Secret in the operator namespace and never returned.
  */
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   accountSpecSchema,
   groupSpecSchema,
+  planSpecSchema,
   upstreamSpecSchema,
 } from '../../../crds/schema/resources.js';
 import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
@@ -61,7 +62,7 @@ function nameParam(call: RouteCall<unknown, unknown>, name: string): string {
 }
 
 interface ClusterKind {
-  kind: Extract<ConsoleKind, 'Group' | 'Upstream'>;
+  kind: Extract<ConsoleKind, 'Group' | 'Upstream' | 'Plan'>;
   path: string;
   spec: z.ZodType;
 }
@@ -141,6 +142,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
   const clusterKinds: ClusterKind[] = [
     { kind: 'Group', path: '/admin/groups', spec: groupSpecSchema },
     { kind: 'Upstream', path: '/admin/upstreams', spec: upstreamSpecSchema },
+    { kind: 'Plan', path: '/admin/plans', spec: planSpecSchema },
   ];
   const routes: ApiRoute[] = [];
   for (const { kind, path, spec } of clusterKinds) {
@@ -191,7 +193,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
         summary:
           kind === 'Upstream'
             ? 'Creates an Upstream; `apiKeyValue` goes to a Secret in the operator namespace.'
-            : 'Creates a Group.',
+            : `Creates a ${kind}.`,
         tag: 'Admin',
         body,
         response: adminObjectSchema,
@@ -234,7 +236,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
         summary:
           kind === 'Upstream'
             ? `Replaces the Upstream's spec; credential values sent replace those in its Secret. ${VERSIONED}`
-            : `Replaces the Group's spec. ${VERSIONED}`,
+            : `Replaces the ${kind}'s spec. ${VERSIONED}`,
         tag: 'Admin',
         body:
           kind === 'Upstream'
@@ -284,7 +286,7 @@ function replacing(current: unknown, next: Record<string, unknown>): Record<stri
 
 function deleteRoute(
   context: ConsoleContext,
-  options: { kind: Extract<ConsoleKind, 'Group' | 'Upstream' | 'Account'>; path: string },
+  options: { kind: Extract<ConsoleKind, 'Group' | 'Upstream' | 'Plan' | 'Account'>; path: string },
 ): ApiRoute {
   return defineRoute({
     method: 'DELETE',
@@ -325,7 +327,7 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
     defineRoute<{ spec: Record<string, unknown> } & Versioned>({
       method: 'PUT',
       path: `${path}/{namespace}`,
-      summary: `Creates or replaces the namespace's Account (credit, concurrency, display name). ${VERSIONED}`,
+      summary: `Creates or replaces the namespace's Account (credit, concurrency, display name, subscription, member limits). ${VERSIONED}`,
       tag: 'Admin',
       body: z.strictObject({
         spec: z.record(z.string(), z.unknown()),

@@ -4,34 +4,15 @@
  * `memberLimits`, for users allowed to `get` the namespace's ApiKeys. The live windows of one
  * owner are in `GET /v1/usage` of their keys and in the store; this view is the ledger's.
  */
-import { z } from 'zod';
 import type { Account } from '../../../crds/schema/resources.js';
 import { queryMemberSpend } from '../../../ledger/queries/member-spend.js';
 import { defineRoute, type ApiRoute } from '../api/api-route.js';
 import type { ConsoleContext } from '../console-context.js';
 import { isConsoleError } from '../console-error.js';
+import { memberSpendSchema } from './member-schemas.js';
 import { authorizeUsage } from './usage-routes.js';
 
 const usd = (nano: number) => nano / 1e9;
-
-export const memberSpendSchema = z.object({
-  namespace: z.string(),
-  timeZone: z.string(),
-  memberLimits: z.object({
-    dailyUSD: z.string().nullable(),
-    weeklyUSD: z.string().nullable(),
-    monthlyUSD: z.string().nullable(),
-  }),
-  members: z.array(
-    z.object({
-      owner: z.string(),
-      todayUSD: z.number(),
-      sevenDaysUSD: z.number(),
-      thirtyDaysUSD: z.number(),
-      requests30Days: z.number(),
-    }),
-  ),
-});
 
 export function memberRoutes(context: ConsoleContext): ApiRoute[] {
   return [
@@ -56,16 +37,23 @@ export function memberRoutes(context: ConsoleContext): ApiRoute[] {
         const text = (value: string | number | undefined) =>
           value === undefined ? null : String(value);
         const timeZone = account?.spec.timeZone ?? context.config.timeZone;
-        const members = await queryMemberSpend(ledger, { namespace, now: context.now(), timeZone });
+        const [members, administers] = await Promise.all([
+          queryMemberSpend(ledger, { namespace, now: context.now(), timeZone }),
+          kube.can({ verb: 'update', group: 'tollgate.dev', resource: 'accounts', namespace }),
+        ]);
+        const viewer = kube.identity.username;
+        const shown = administers ? members : members.filter((member) => member.owner === viewer);
         return {
           namespace,
+          viewer,
+          scope: administers ? ('all' as const) : ('own' as const),
           timeZone,
           memberLimits: {
             dailyUSD: text(limits?.dailyUSD),
             weeklyUSD: text(limits?.weeklyUSD),
             monthlyUSD: text(limits?.monthlyUSD),
           },
-          members: members.map((member) => ({
+          members: shown.map((member) => ({
             owner: member.owner,
             todayUSD: usd(member.todayNano),
             sevenDaysUSD: usd(member.sevenDaysNano),

@@ -1,13 +1,13 @@
 /**
  * An account's standing for its dashboard: credit, spent and balance, money reserved by requests
- * in flight, and concurrency (in flight / limit). Spent and in flight are the store's live
+ * in flight, concurrency (in flight / limit) and the subscription's plan windows. Spent and in flight are the store's live
  * counters when the console has the store (local mode), else the Account's status as the operator
  * last wrote it (spent only; in flight unknown).
  */
 import type { Account } from '../../../crds/schema/resources.js';
 import { nanoToUsd } from './nano-to-usd.js';
 import { readLive, type LiveCountersSource } from './live-key-counters.js';
-import type { AccountStanding } from './usage-schemas.js';
+import type { AccountStanding, SubscriptionStanding } from './usage-schemas.js';
 
 export interface LiveAccountCounters {
   spentNano: number;
@@ -50,6 +50,29 @@ export function accountStandingOf(
     inFlight: live?.inFlight ?? null,
     maxConcurrentRequests: limit === undefined || limit === 0 ? null : limit,
     source: live === undefined ? 'status' : 'store',
+    subscription: subscriptionOf(account),
+  };
+}
+
+/** Pure: the Account's subscription with the windows the operator last wrote; null: none. */
+export function subscriptionOf(account: Account | undefined): SubscriptionStanding | null {
+  const wanted = account?.spec.subscription;
+  if (wanted === undefined) return null;
+  const status = account?.status?.subscription;
+  const current = status?.planName === undefined || status.planName === wanted.planName;
+  return {
+    planName: wanted.planName,
+    startTime: wanted.startTime,
+    endTime: wanted.endTime ?? null,
+    state: current ? (status?.state ?? null) : null,
+    windows: current
+      ? (status?.windows ?? []).map((window) => ({
+          name: window.name,
+          usedUSD: window.usedUSD,
+          capUSD: window.capUSD,
+          resetTime: window.resetTime ?? null,
+        }))
+      : [],
   };
 }
 

@@ -141,6 +141,25 @@ export const recordsPageSchema = z.object({
 });
 export type RecordsPage = z.output<typeof recordsPageSchema>;
 
+/** One plan window on the Account's status: spend, cap and when it closes. */
+export const planWindowSchema = z.object({
+  name: z.enum(['FiveHour', 'Daily', 'Weekly', 'Monthly']),
+  usedUSD: z.string(),
+  capUSD: z.string(),
+  resetTime: z.string().nullable(),
+});
+export type PlanWindow = z.output<typeof planWindowSchema>;
+
+export const subscriptionStandingSchema = z.object({
+  planName: z.string(),
+  startTime: z.string(),
+  endTime: z.string().nullable(),
+  /** The operator's word (Active, Pending, Expired, PlanNotFound); null before its first report. */
+  state: z.string().nullable(),
+  windows: z.array(planWindowSchema),
+});
+export type SubscriptionStanding = z.output<typeof subscriptionStandingSchema>;
+
 export const accountStandingSchema = z.object({
   namespace: z.string(),
   hasAccount: z.boolean(),
@@ -159,5 +178,7 @@ export const accountStandingSchema = z.object({
   maxConcurrentRequests: z.number().nullable(),
   /** Where spent and in flight come from. */
   source: z.enum(['store', 'status']),
+  /** The subscription (spec) with the operator's last status of its windows; null: none. */
+  subscription: subscriptionStandingSchema.nullable(),
 });
 export type AccountStanding = z.output<typeof accountStandingSchema>;

@@ -10,6 +10,7 @@ import { EditKeyPage } from './keys/edit-key-page.js';
 import { KeyPage } from './keys/key-page.js';
 import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
+import { MembersPage } from './members/members-page.js';
 import { AppShell } from './shell/app-shell.js';
 import { ErrorNote } from './ui/error-note.js';
 import { accountQueries } from './shell/account-queries.js';
@@ -52,6 +53,9 @@ export function App() {
         </Route>
         <Route path="/accounts/:namespace/dashboard">
           {(params) => <DashboardPage namespace={params.namespace} />}
+        </Route>
+        <Route path="/accounts/:namespace/members">
+          {(params) => <MembersPage namespace={params.namespace} />}
         </Route>
         <Route path="/admin" nest>
           <AdminRoutes />

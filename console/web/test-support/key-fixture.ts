@@ -11,6 +11,7 @@ export function keyFixture(index: number, changes: Partial<KeyView> = {}): KeyVi
     generation: 1,
     displayName: name,
     groupName: index % 2 === 0 ? 'anthropic' : 'openai',
+    owner: null,
     state: index % 3 === 0 ? 'disabled' : 'enabled',
     ready: { status: 'True', reason: 'Ready', message: null },
     keyHint: `sk-tg-…${String(index).padStart(4, '0')}`,

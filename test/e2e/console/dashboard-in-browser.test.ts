@@ -3,7 +3,7 @@
  * the models and the top keys ask for the same range, kept in the address); the Account picker
  * (the demo namespace with its Account; a namespace without one apart, for the administrator, with
  * a link that opens the admin form with the namespace filled in, and once created it joins the
- * others); the top bar keeps the keys, dashboard and administration links on administration
+ * others); the top bar keeps the keys, dashboard, members and administration links on administration
  * pages. Screenshots at 1280 and 390 pixels in both themes.
  */
 import type { Page } from 'playwright-core';
@@ -127,6 +127,7 @@ describe('dashboard in Chromium', () => {
     expect(await topBarLinks(page)).toEqual([
       `Keys -> /accounts/${LONELY}/keys`,
       `Dashboard -> /accounts/${LONELY}/dashboard`,
+      `Members -> /accounts/${LONELY}/members`,
       'Administration -> /admin',
     ]);
     await shootWidthsAndThemes(run.browser, 'dashboard-admin-top-bar');
@@ -151,6 +152,7 @@ describe('dashboard in Chromium', () => {
       .toEqual([
         'Keys -> /accounts/demo/keys',
         'Dashboard -> /accounts/demo/dashboard',
+        'Members -> /accounts/demo/members',
         'Administration -> /admin',
       ]);
   });

@@ -84,6 +84,7 @@ describe('GET /me/access', () => {
       administer: false,
       groups: none,
       upstreams: none,
+      plans: none,
       accounts: none,
       keys: { ...none, list: true },
       namespace: 'team-a',
@@ -101,7 +102,13 @@ describe('GET /me/access', () => {
 
   it('tells an admin it may administer', async () => {
     const answer = await access(admin);
-    expect(answer).toMatchObject({ administer: true, groups: all, upstreams: all, accounts: all });
+    expect(answer).toMatchObject({
+      administer: true,
+      groups: all,
+      upstreams: all,
+      plans: all,
+      accounts: all,
+    });
   });
 
   it('refuses a namespace that is not a name, and a caller without a session', async () => {

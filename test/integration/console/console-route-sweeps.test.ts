@@ -283,13 +283,21 @@ describe('key values after creation', () => {
     const leaks: string[] = [];
     const answered: string[] = [];
     const readable = routes().filter((route) => route.method === 'GET');
+    const plan = await call(app, root, {
+      method: 'POST',
+      url: '/api/v1/admin/plans',
+      payload: { name: 'starter', spec: { displayName: 'Starter', limits: { dailyUSD: '5' } } },
+    });
+    expect(plan.statusCode).toBe(201);
     for (const signed of [root, alice]) {
       for (const route of readable) {
         const name = route.path.startsWith('/admin/groups')
           ? 'anthropic'
           : route.path.startsWith('/admin/upstreams')
             ? 'anthropic-main'
-            : 'k1';
+            : route.path.startsWith('/admin/plans')
+              ? 'starter'
+              : 'k1';
         const url = urlOf(route, { namespace: 'team-a', name });
         const answer = await call(app, signed, { method: 'GET', url });
         if (answer.statusCode === 200) answered.push(route.path);

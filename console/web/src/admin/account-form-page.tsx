@@ -1,12 +1,23 @@
 /**
- * Create or edit a namespace's Account: display name, credit (the balance's limit) and the
- * namespace's concurrency. Refusals are shown next to the field they name; the input stays.
+ * Create or edit a namespace's Account: display name, credit (the balance's limit), the
+ * namespace's concurrency, its subscription to a Plan and its member limits. Refusals are shown next to the field they name; the input stays.
  */
 import type { SyntheticEvent } from 'react';
 import { useSearch } from 'wouter';
 import type { AdminObject } from '../api/admin-api.js';
+import { useAccess } from '../auth/use-access.js';
 import { TextField } from '../ui/text-field.js';
-import { accountFormFrom, accountSpecFrom, type AccountForm } from './account-form-state.js';
+import {
+  accountFormFrom,
+  accountFormProblem,
+  accountSpecFrom,
+  type AccountForm,
+} from './account-form-state.js';
+import {
+  ACCOUNT_PLAN_PATHS,
+  MemberLimitsFieldset,
+  SubscriptionFieldset,
+} from './account-plan-fieldsets.js';
 import { AdminFormLoader, FormActions, NameField } from './admin-form-parts.js';
 import { useAdminForm } from './use-admin-form.js';
 
@@ -15,6 +26,7 @@ const PATHS = [
   'spec.displayName',
   'spec.creditUSD',
   'spec.maxConcurrentRequests',
+  ...ACCOUNT_PLAN_PATHS,
 ] as const;
 
 export function AccountFormPage(props: { namespace?: string }) {
@@ -38,10 +50,17 @@ function AccountFormBody(props: { current: AdminObject | undefined }) {
     initial: () => accountFormFrom(props.current?.namespace ?? asked, props.current?.spec),
     paths: PATHS,
   });
+  const mayListPlans = useAccess()?.plans.list === true;
+  const section = { form, update, error: (path: string) => shown.byPath[path] };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     if (form.namespace.trim() === '') {
       setProblem({ field: 'namespace', message: 'Enter the namespace of the account.' });
+      return;
+    }
+    const problem = accountFormProblem(form);
+    if (problem !== null) {
+      setProblem(problem);
       return;
     }
     send(form.namespace.trim(), { spec: accountSpecFrom(form) });
@@ -89,6 +108,8 @@ function AccountFormBody(props: { current: AdminObject | undefined }) {
           }}
         />
       </div>
+      <SubscriptionFieldset {...section} mayListPlans={mayListPlans} />
+      <MemberLimitsFieldset {...section} />
       <FormActions
         editing={editing}
         pending={save.isPending}

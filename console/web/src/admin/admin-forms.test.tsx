@@ -60,12 +60,16 @@ function renderWith(ui: ReactNode, options: { access?: Access } = {}) {
   client.setQueryData(['admin', 'accounts'], {
     items: [object('default', { displayName: 'Team A', creditUSD: '100' }, 'team-a')],
   });
+  client.setQueryData(['admin', 'plans'], {
+    items: [object('pro', { displayName: 'Pro', limits: { dailyUSD: '20' } })],
+  });
   client.setQueryData(
     ['access', ''],
     options.access ?? {
       administer: true,
       groups: verbs(true),
       upstreams: verbs(true),
+      plans: verbs(true),
       accounts: verbs(true),
       keys: null,
       namespace: null,
@@ -185,6 +189,7 @@ describe('account form and access', () => {
         administer: false,
         groups: { ...verbs(false), list: true },
         upstreams: verbs(false),
+        plans: verbs(false),
         accounts: verbs(false),
         keys: null,
         namespace: null,

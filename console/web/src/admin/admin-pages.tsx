@@ -1,5 +1,5 @@
 /**
- * Administration (Groups, Upstreams, Accounts), mounted under /admin (loaded on demand by
+ * Administration (Groups, Upstreams, Plans, Accounts), mounted under /admin (loaded on demand by
  * admin-routes.tsx): shown to users whom
  * Kubernetes RBAC lets change any of them (GET /me/access); everyone else reads a plain "not
  * allowed". Each kind: a list, a create form and an edit form.
@@ -12,6 +12,8 @@ import { UsdAmount } from '../format/usd-amount.js';
 import { AccountFormPage } from './account-form-page.js';
 import { AdminList, type Column } from './admin-list.js';
 import { GroupFormPage } from './group-form-page.js';
+import { PLAN_COLUMNS } from './plan-columns.js';
+import { PlanFormPage } from './plan-form-page.js';
 import { recordOf, textOf, listOf } from './spec-values.js';
 import { credentialIsSet } from './upstream-form-state.js';
 import { UpstreamFormPage } from './upstream-form-page.js';
@@ -67,6 +69,15 @@ const ACCOUNT_COLUMNS: Column[] = [
   { label: 'Spent', render: (item) => money(item.status?.spentUSD, '—') },
   { label: 'Balance', render: (item) => money(item.status?.balanceUSD, '—') },
   {
+    label: 'Plan',
+    render: (item) => {
+      const plan = textOf(recordOf(item.spec.subscription).planName);
+      const state = textOf(recordOf(item.status?.subscription).state);
+      if (plan === '') return 'none';
+      return state === '' ? plan : `${plan} (${state.toLowerCase()})`;
+    },
+  },
+  {
     label: 'Concurrency',
     render: (item) =>
       textOf(item.spec.maxConcurrentRequests) === '' ||
@@ -95,18 +106,25 @@ export function AdminPages() {
         <h1 id="admin-title">Administration</h1>
         <p role="alert" className="not-allowed">
           You are not allowed to administer this console: your Kubernetes roles do not let you
-          change Groups, Upstreams or Accounts. Ask an administrator if you need to.
+          change Groups, Upstreams, Plans or Accounts. Ask an administrator if you need to.
         </p>
       </section>
     );
   }
-  const first = access.groups.list ? '/groups' : access.upstreams.list ? '/upstreams' : '/accounts';
+  const first = access.groups.list
+    ? '/groups'
+    : access.upstreams.list
+      ? '/upstreams'
+      : access.plans.list
+        ? '/plans'
+        : '/accounts';
   return (
     <div className="admin">
       <h1 id="admin-title">Administration</h1>
       <nav aria-label="Administration" className="admin-tabs">
         {access.groups.list && <AdminTab href="/groups">Groups</AdminTab>}
         {access.upstreams.list && <AdminTab href="/upstreams">Upstreams</AdminTab>}
+        {access.plans.list && <AdminTab href="/plans">Plans</AdminTab>}
         {access.accounts.list && <AdminTab href="/accounts">Accounts</AdminTab>}
       </nav>
       <Switch>
@@ -140,6 +158,22 @@ export function AdminPages() {
             keyOf={(item) => item.name}
             deleteConsequence="Groups naming it stop sending traffic to it. Its Secret stays."
             empty="No upstreams yet."
+          />
+        </Route>
+        <Route path="/plans/new">
+          <PlanFormPage />
+        </Route>
+        <Route path="/plans/:name">{(params) => <PlanFormPage name={params.name} />}</Route>
+        <Route path="/plans">
+          <AdminList
+            kind="plans"
+            title="Plans"
+            noun="plan"
+            verbs={access.plans}
+            columns={PLAN_COLUMNS}
+            keyOf={(item) => item.name}
+            deleteConsequence="Accounts subscribed to it admit calls on their balance only until they get another plan."
+            empty="No plans yet. A plan caps an account's spend per 5 hours, day, week and month."
           />
         </Route>
         <Route path="/accounts/new">

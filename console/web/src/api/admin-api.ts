@@ -1,5 +1,5 @@
 /**
- * The administration calls (Groups, Upstreams, Accounts under /admin) and what the signed-in user
+ * The administration calls (Groups, Upstreams, Plans, Accounts under /admin) and what the signed-in user
  * may do (/me/access, answered by Kubernetes RBAC as the user).
  */
 import type { z } from 'zod';
@@ -14,7 +14,7 @@ import { callApi, segment } from './console-api.js';
 
 export type { Access, AdminObject, Verbs };
 
-export type AdminKind = 'groups' | 'upstreams' | 'accounts';
+export type AdminKind = 'groups' | 'upstreams' | 'plans' | 'accounts';
 
 /** Write-only credential values of an Upstream (stored in its Secret, never read back). */
 export type CredentialValues = z.input<typeof credentialValuesSchema>;
@@ -31,7 +31,7 @@ export const adminApi = {
       namespace === undefined ? '/me/access' : `/me/access?namespace=${segment(namespace)}`,
     ),
   list: (kind: AdminKind) => callApi<z.output<typeof adminListSchema>>(`/admin/${kind}`),
-  /** Groups and Upstreams: POST with the name; Accounts: PUT on the namespace. */
+  /** Groups, Upstreams and Plans: POST with the name; Accounts: PUT on the namespace. */
   create: (input: { kind: AdminKind; name: string; body: AdminWrite; csrfToken: string }) =>
     input.kind === 'accounts'
       ? callApi<AdminObject>(`/admin/accounts/${segment(input.name)}`, {

@@ -5,6 +5,8 @@
 import type { z } from 'zod';
 import type {
   AccountStanding,
+  PlanWindow,
+  SubscriptionStanding,
   AccountTrend,
   modelsSchema,
   ModelShare,
@@ -22,6 +24,8 @@ import { callApi, segment } from './console-api.js';
 
 export type {
   AccountStanding,
+  PlanWindow,
+  SubscriptionStanding,
   AccountTrend,
   ModelShare,
   Outcome,

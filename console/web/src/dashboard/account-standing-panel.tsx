@@ -1,6 +1,10 @@
-/** The account's balance (credit, spent, balance) and concurrency (in flight / limit). */
+/**
+ * The account's balance (credit, spent, balance), its plan's windows when subscribed, and
+ * concurrency (in flight / limit).
+ */
 import { useQuery } from '@tanstack/react-query';
 import { UsdAmount } from '../format/usd-amount.js';
+import { PlanWindowsPanel } from '../plans/plan-windows-panel.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { usageQueries } from '../usage/usage-queries.js';
 
@@ -70,6 +74,9 @@ export function AccountStandingPanel(props: { namespace: string }) {
           )}
         </p>
       </section>
+      {data.subscription !== null && (
+        <PlanWindowsPanel subscription={data.subscription} now={standing.dataUpdatedAt} />
+      )}
       <section className="card standing" aria-labelledby="concurrency-title">
         <h2 id="concurrency-title">Concurrency</h2>
         <p className="big" aria-label="Requests in flight">

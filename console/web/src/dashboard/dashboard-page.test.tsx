@@ -33,6 +33,7 @@ const standing: AccountStanding = {
   inFlight: 2,
   maxConcurrentRequests: 4,
   source: 'store',
+  subscription: null,
 };
 
 function renderDashboard(account: AccountStanding = standing): StubCall[] {

@@ -30,6 +30,10 @@ export function KeyFigures(props: {
         <dd>{apiKey.groupName ?? '—'}</dd>
       </div>
       <div>
+        <dt>Owner</dt>
+        <dd>{apiKey.owner ?? 'none'}</dd>
+      </div>
+      <div>
         <dt>Value</dt>
         <dd>
           <code>{apiKey.keyHint ?? '—'}</code>

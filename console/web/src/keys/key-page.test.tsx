@@ -49,6 +49,7 @@ function renderKeyPage(
       administer: false,
       groups: verbs,
       upstreams: verbs,
+      plans: verbs,
       accounts: verbs,
       keys: verbs,
       namespace: 'demo',

@@ -1,6 +1,6 @@
 /**
  * One key: its state and limits (quota, the 5-hour, daily and 7-day windows, expiry, client
- * addresses), the actions (enable or disable, reset quota, rotate, delete; the
+ * addresses), why its calls are refused when an account-wide budget is used up, the actions (enable or disable, reset quota, rotate, delete; the
  * last three ask first), and its usage (today, 30 days, quota, a daily chart) with a link to its
  * records. After an action the key and its usage are read every 2 s for a while, until the
  * operator and the ledger have caught up (readiness says when the Ready report still lags).
@@ -8,6 +8,7 @@
 import { Link } from 'wouter';
 import type { Me } from '../api/console-api.js';
 import { useAccess } from '../auth/use-access.js';
+import { KeyRefusalNote } from '../plans/key-refusal-note.js';
 import { ErrorNote } from '../ui/error-note.js';
 import { CreatedKeyValue } from './created-key-value.js';
 import { KeyActionBar, KeyActionOutcome } from './key-actions.js';
@@ -49,6 +50,7 @@ export function KeyPage(props: { namespace: string; name: string; me: Me }) {
           {apiKey.name}
         </p>
       )}
+      <KeyRefusalNote apiKey={apiKey} now={now} />
       <KeyFigures apiKey={apiKey} readiness={readinessOf(apiKey)} usage={usage.data} now={now} />
       {mayChange && <KeyActionBar apiKey={apiKey} keyRef={ref} actions={actions} />}
       <KeyActionOutcome actions={actions} />

@@ -45,6 +45,7 @@ function renderPicker(options: { administer: boolean; value: string }) {
     administer: options.administer,
     groups: verbs(options.administer),
     upstreams: verbs(options.administer),
+    plans: verbs(options.administer),
     accounts: verbs(options.administer),
     keys: null,
     namespace: null,
