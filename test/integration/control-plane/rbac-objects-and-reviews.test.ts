@@ -195,7 +195,7 @@ describe('RBAC objects', () => {
         '-o',
         'jsonpath={.rules[1].resources}',
       ]),
-    ).toBe('["groups"]');
+    ).toBe('["groups","plans"]');
     expect(
       await plane.ok([
         'get',
