@@ -77,6 +77,8 @@ describe('administration in Chromium', () => {
     const upstream = await kubeJson(['get', 'upstream', 'e2e-openai']);
     expect(upstream.spec).toEqual({
       platform: 'OpenAI',
+      // The CRD's default, written by the API server.
+      provider: 'Direct',
       baseURL: 'https://openai.e2e.test/v1',
       credentials: {
         type: 'APIKey',
