@@ -26,7 +26,10 @@ export function authFailed(detail: string, cause?: unknown): GatewayError {
   return new GatewayError('TG_UPSTREAM_AUTH_FAILED', { detail, cause });
 }
 
-async function readLimited(body: AsyncIterable<unknown> & { destroy(): unknown }) {
+async function readLimited(
+  body: AsyncIterable<unknown> & { destroy(): unknown },
+  what: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -34,47 +37,72 @@ async function readLimited(body: AsyncIterable<unknown> & { destroy(): unknown }
     size += buffer.length;
     if (size > maxReplyBytes) {
       body.destroy();
-      throw authFailed('(the token endpoint reply is too large)');
+      throw authFailed(`(the ${what} reply is too large)`);
     }
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function postTokenForm(
-  url: string,
-  form: { fields: Record<string, string>; timeoutMs: number },
-): Promise<IssuedToken> {
-  const { timeoutMs } = form;
+export interface TokenRequest {
+  url: string;
+  /** Named in errors: "token endpoint", "metadata server". */
+  what: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+/**
+ * One request answered with `{access_token, expires_in}`: a token endpoint's form POST, or a
+ * metadata server's GET. Token requests are rare, so no pooled connection is kept for them.
+ */
+export async function requestIssuedToken(options: TokenRequest): Promise<IssuedToken> {
+  const { what, timeoutMs } = options;
   let response: Awaited<ReturnType<typeof request>>;
   try {
-    response = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams(form.fields).toString(),
+    response = await request(options.url, {
+      method: options.method,
+      headers: { accept: 'application/json', ...options.headers },
+      body: options.body ?? null,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),
-      // Token requests are rare: do not keep a pooled connection open for them.
       reset: true,
     });
   } catch (error) {
-    throw authFailed('(the token endpoint could not be reached)', error);
+    throw authFailed(`(the ${what} could not be reached)`, error);
   }
-  const text = await readLimited(response.body);
+  const text = await readLimited(response.body, what);
   if (response.statusCode !== 200) {
-    throw authFailed(`(the token endpoint answered ${String(response.statusCode)})`);
+    throw authFailed(`(the ${what} answered ${String(response.statusCode)})`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw authFailed('(the token endpoint reply is not JSON)', error);
+    throw authFailed(`(the ${what} reply is not JSON)`, error);
   }
   const parsed = tokenReplySchema.safeParse(json);
-  if (!parsed.success) throw authFailed('(the token endpoint reply has no access_token)');
+  if (!parsed.success) throw authFailed(`(the ${what} reply has no access_token)`);
   return {
     accessToken: parsed.data.access_token,
     expiresInSeconds: parsed.data.expires_in ?? 3600,
   };
+}
+
+/** A form POST to a token endpoint (RFC 6749 section 4). */
+export function postTokenForm(
+  url: string,
+  form: { fields: Record<string, string>; timeoutMs: number },
+): Promise<IssuedToken> {
+  return requestIssuedToken({
+    url,
+    what: 'token endpoint',
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form.fields).toString(),
+    timeoutMs: form.timeoutMs,
+  });
 }
