@@ -81,6 +81,12 @@ export interface UpstreamProvider {
    * Absent (or null): the reply passes on as sent and is classified by its status as today.
    */
   mapError?(call: ProviderCall, reply: ProviderErrorReply): MappedError | null;
+  /**
+   * A first-party JSON success body to answer an error reply with, when the provider can answer
+   * the call itself (Bedrock's count_tokens where CountTokens is not available: the local
+   * estimate). Absent (or null): the error stands.
+   */
+  answerInstead?(call: ProviderCall, reply: ProviderErrorReply): Buffer | null;
   /** Forget a cached token the provider refused (401/403). */
   invalidate?(upstream: ResolvedUpstream): void;
 }

@@ -49,6 +49,8 @@ export interface FakeBedrock {
   throttle(count: number): void;
   /** The next stream sends an exception frame of this type after its first text delta. */
   breakNextStream(exceptionType: string): void;
+  /** Answers CountTokens as a model that cannot count does (400 ValidationException), or not. */
+  refuseCountTokens(refused: boolean): void;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions): Promise<Fak
   const text = options.text ?? 'Hello from Bedrock.';
   let throttled = 0;
   let breakWith: string | null = null;
+  let countTokensRefused = false;
   const state = { requests: [] as FakeBedrockRequest[], refusals: 0 };
 
   function stream(response: ServerResponse, request: FakeBedrockRequest, inputTokens: number) {
@@ -208,6 +211,14 @@ export async function startFakeBedrock(options: FakeBedrockOptions): Promise<Fak
       return;
     }
     const inputTokens = fakeInputTokens(invokeBody);
+    if (operation === 'count-tokens' && countTokensRefused) {
+      sendError(response, {
+        status: 400,
+        type: 'ValidationException',
+        message: "The provided model doesn't support counting tokens.",
+      });
+      return;
+    }
     if (operation === 'count-tokens') {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ inputTokens }));
@@ -245,6 +256,9 @@ export async function startFakeBedrock(options: FakeBedrockOptions): Promise<Fak
     },
     breakNextStream(exceptionType) {
       breakWith = exceptionType;
+    },
+    refuseCountTokens(refused) {
+      countTokensRefused = refused;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,7 +2,8 @@
  * The AWS Bedrock provider for the Anthropic platform: each `/v1/messages` call becomes
  * InvokeModel (a reply already in the Messages JSON shape) or InvokeModelWithResponseStream (an
  * event stream re-emitted as Anthropic SSE), and `/v1/messages/count_tokens` becomes CountTokens
- * (its `{inputTokens}` turned into `{input_tokens}`), on `bedrock-runtime.<region>.amazonaws.com`
+ * (its `{inputTokens}` turned into `{input_tokens}`; where CountTokens is not available, the local
+ * estimate, estimate-tokens-locally.ts), on `bedrock-runtime.<region>.amazonaws.com`
  * or the Upstream's `endpoint`, signed with SigV4 (service `bedrock`). Error replies and
  * exceptions take the Anthropic error shape (map-bedrock-error.ts).
  */
@@ -20,6 +21,7 @@ import { CountTokensReplyDecoder } from './decode-count-tokens-reply.js';
 import { AnthropicStreamEmitter } from './emit-anthropic-stream.js';
 import { mapBedrockError } from './map-bedrock-error.js';
 import { mapBedrockRequest } from './map-bedrock-request.js';
+import { countTokensUnavailable, localTokenEstimate } from './estimate-tokens-locally.js';
 import { signAwsRequest, SigningKeyCache } from './sign-aws-request.js';
 
 /** `endpoints.awsSts` (`AWS_ENDPOINT_URL_STS`) replaces the regional STS endpoint. */
@@ -100,6 +102,11 @@ export function createAwsBedrockProvider(options: AwsBedrockProviderOptions): Up
           ? {}
           : { retryAfterSeconds: mapped.retryAfterSeconds }),
       };
+    },
+
+    answerInstead(call, reply) {
+      if (!isCountTokens(call) || !countTokensUnavailable(reply)) return null;
+      return localTokenEstimate(call.body);
     },
 
     invalidate(upstream: ResolvedUpstream): void {

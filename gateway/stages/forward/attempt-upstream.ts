@@ -39,7 +39,7 @@ import { attemptUpstreamWebsocket } from './attempt-upstream-websocket.js';
 import { awaitFirstOutput } from './await-first-output.js';
 import { decodeProviderReply } from './decode-provider-reply.js';
 import { headersForUpstream } from './filter-headers.js';
-import { mapProviderError } from './map-provider-error.js';
+import { answerInsteadOfError, mapProviderError } from './map-provider-error.js';
 import type { UpstreamAttempts } from './upstream-attempts.js';
 import { UpstreamAbort } from './upstream-abort.js';
 
@@ -243,11 +243,10 @@ export async function attemptUpstream(
     return { kind: 'success', upstream, adapter, response };
   }
   const bytes = await readBounded(response.body, dependencies.maxErrorBodyBytes);
-  const reply = mapProviderError(provider, call, {
-    status: response.statusCode,
-    headers: response.headers,
-    bytes,
-  });
+  const refused = { status: response.statusCode, headers: response.headers, bytes };
+  const answered = answerInsteadOfError(provider, call, refused);
+  if (answered !== null) return { kind: 'success', upstream, adapter, response: answered };
+  const reply = mapProviderError(provider, call, refused);
   return {
     kind: 'error-status',
     adapter,

@@ -4,6 +4,7 @@
  * `retry-after` header, so the pool's cool-down reads it as it reads a first-party one
  * (`upstreams/read-reset-time.ts`). Error replies only: never on a success's path.
  */
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ProviderCall, UpstreamProvider } from '../../spec/upstream-provider.js';
 
@@ -43,4 +44,30 @@ export function mapProviderError(
     headers['retry-after'] = String(Math.max(0, Math.ceil(mapped.retryAfterSeconds)));
   }
   return { status: mapped.status, headers, bytes: mapped.bytes };
+}
+
+/**
+ * The provider's own answer to a call its upstream refused (`answerInstead`), as a 200 JSON reply
+ * the reply stage reads like an upstream's (a body read as a Readable only); null when it has none.
+ */
+export function answerInsteadOfError(
+  provider: UpstreamProvider,
+  call: ProviderCall,
+  reply: ProviderErrorStatus,
+): Dispatcher.ResponseData | null {
+  const bytes = provider.answerInstead?.(call, {
+    status: reply.status,
+    headers: plainHeaders(reply.headers),
+    bytes: reply.bytes,
+  });
+  if (bytes === undefined || bytes === null) return null;
+  return {
+    statusCode: 200,
+    statusText: 'OK',
+    headers: { 'content-type': 'application/json' },
+    trailers: {},
+    opaque: null,
+    context: {},
+    body: Readable.from([bytes]) as unknown as Dispatcher.ResponseData['body'],
+  };
 }

@@ -134,6 +134,23 @@ describe('AWS Bedrock through the gateway, @anthropic-ai/sdk as the client', () 
     });
   });
 
+  it('answers count_tokens with the local estimate where CountTokens cannot count the model', async () => {
+    const { anthropic } = await bedrockClient();
+    env.bedrock.refuseCountTokens(true);
+    try {
+      const counted = await anthropic.messages.countTokens({
+        model: 'claude-sonnet-4-6',
+        messages,
+      });
+      // About four bytes of the request body per token: more than none, not Bedrock's count.
+      expect(counted.input_tokens).toBeGreaterThan(0);
+      expect(counted.input_tokens).not.toBe(fakeInputTokens({ messages }));
+      expect(env.bedrock.requests.at(-1)).toMatchObject({ operation: 'count-tokens' });
+    } finally {
+      env.bedrock.refuseCountTokens(false);
+    }
+  });
+
   it('ends a stream broken by an exception frame with the Anthropic error event', async () => {
     const { anthropic } = await bedrockClient();
     env.bedrock.breakNextStream('serviceUnavailableException');
