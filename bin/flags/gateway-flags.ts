@@ -72,6 +72,11 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
   ms('connect-timeout-ms', '10000', 'Upstream connect timeout'),
   ms('headers-timeout-ms', '300000', 'Upstream time to response headers'),
   ms('body-timeout-ms', '300000', 'Upstream gap between body chunks'),
+  ms(
+    'first-output-timeout-ms',
+    '0',
+    'Wait after upstream headers for the first output before failing over (0 = off)',
+  ),
   ms('lease-ms', '60000', 'Lease of reservations and concurrency slots'),
   ms('upstream-refresh-ms', '30000', 'How long an upstream policy is cached'),
   ms('key-policy-cache-ms', '500', 'How long a key policy read is reused (0 = every request)'),
