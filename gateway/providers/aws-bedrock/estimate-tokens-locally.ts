@@ -27,7 +27,9 @@ export function countTokensUnavailable(reply: ProviderErrorReply): boolean {
   if (reply.status === 404 || type.startsWith('UnknownOperationException')) return true;
   if (reply.status !== 400) return false;
   const message = errorMessage(reply);
-  return /count/i.test(message) && /(not support|n't support|unsupported|not available)/i.test(message);
+  return (
+    /count/i.test(message) && /(not support|n't support|unsupported|not available)/i.test(message)
+  );
 }
 
 /** The Anthropic count_tokens reply with the local estimate of the request body's tokens. */
