@@ -139,6 +139,12 @@ const boundaries = [
     message: 'The console imports the store, the ledger, the resource model and network/ only.',
   },
   {
+    from: inAny('local/'),
+    refuses: inAny('bin/'),
+    message:
+      'Local mode never imports bin/: bin/ runs local mode, and no shipped code imports bin/.',
+  },
+  {
     from: inAny('control-plane/'),
     refuses: inAny('gateway/', 'operator/', 'ledger/', 'console/', 'local/', 'bin/'),
     message:

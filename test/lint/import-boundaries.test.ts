@@ -37,6 +37,8 @@ describe('layout/import-boundaries refuses', () => {
     ['console/server/x.ts', '../../gateway/app.js', 'The console imports the store'],
     ['console/web/src/x.tsx', '../../server/app.js', 'The web app imports console/web/'],
     ['control-plane/x.ts', '../local/run-local.js', 'The control plane never imports'],
+    ['local/x.ts', '../bin/commands.js', 'Local mode never imports bin/'],
+    ['local/simulator/x.ts', '../../bin/commands.js', 'Local mode never imports bin/'],
     ['gateway/spec/x.ts', '../stages/forward/y.js', 'gateway/spec/ is a leaf'],
     ['gateway/bytes/x.ts', '../metering/y.js', 'gateway/bytes/ is a leaf'],
     [
