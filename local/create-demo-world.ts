@@ -13,8 +13,8 @@ import {
   demoUpstreamName,
   demoWorldObjects,
   simulatorFields,
-  type KubeManifest,
 } from './demo-world-objects.js';
+import type { KubeManifest } from './kube-manifest.js';
 
 export interface KubeAccess {
   apiUrl: string;

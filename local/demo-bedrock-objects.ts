@@ -5,7 +5,7 @@
  * Secret, and the Group `anthropic-bedrock`. First-party model names map to Bedrock inference
  * profile ids through `modelOverrides`, as a real Bedrock upstream needs.
  */
-import type { KubeManifest } from './demo-world-objects.js';
+import type { KubeManifest } from './kube-manifest.js';
 
 export const DEMO_BEDROCK_UPSTREAM = 'demo-anthropic-bedrock';
 export const DEMO_BEDROCK_GROUP = 'anthropic-bedrock';

@@ -7,7 +7,7 @@
  * address changed: each Upstream's endpoint and the key's `token_uri`.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { KubeManifest } from './demo-world-objects.js';
+import type { KubeManifest } from './kube-manifest.js';
 
 const API_VERSION = 'tollgate.dev/v1alpha1';
 const DEMO_LABEL = 'tollgate.dev/demo';

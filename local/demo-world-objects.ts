@@ -9,17 +9,11 @@
 import { PLATFORMS, type Platform } from '../crds/schema/resources.js';
 import { demoBedrockObjects } from './demo-bedrock-objects.js';
 import { demoVertexObjects } from './demo-vertex-objects.js';
+import type { KubeManifest } from './kube-manifest.js';
 
 export const DEMO_NAMESPACE = 'demo';
 export const DEMO_LABEL = 'tollgate.dev/demo';
 const API_VERSION = 'tollgate.dev/v1alpha1';
-
-export interface KubeManifest {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels: Record<string, string> };
-  [field: string]: unknown;
-}
 
 function metadata(name: string, namespace?: string): KubeManifest['metadata'] {
   return {

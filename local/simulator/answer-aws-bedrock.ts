@@ -10,7 +10,7 @@ import { answerAnthropicMessages } from './answer-anthropic-messages.js';
 import { computeFakeAnswer } from './compute-fake-answer.js';
 import { createBedrockFrameEncoder } from './encode-bedrock-event-stream.js';
 import { bodyFields, type FakeCall } from './fake-call.js';
-import type { FakeRoute } from './route-fake-request.js';
+import type { FakeRoute } from './fake-route.js';
 import { sendJson } from './write-fake-response.js';
 
 const BEDROCK_METHOD = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|count-tokens)$/;

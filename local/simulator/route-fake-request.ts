@@ -26,15 +26,8 @@ import {
   endsWithCompactionTrigger,
 } from './answer-responses-compaction.js';
 import { routeVertexPath } from './answer-vertex-ai.js';
-import { bodyFields, type FakeCall } from './fake-call.js';
-
-export type FakeRoutePlatform =
-  'anthropic' | 'bedrock' | 'openai' | 'google' | 'antigravity' | 'vertex' | 'oauth';
-
-export interface FakeRoute {
-  platform: FakeRoutePlatform;
-  answer: (call: FakeCall) => Promise<void>;
-}
+import { bodyFields } from './fake-call.js';
+import type { FakeRoute } from './fake-route.js';
 
 const GEMINI_METHOD =
   /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;

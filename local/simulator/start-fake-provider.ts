@@ -20,7 +20,8 @@ import type { FakeCall } from './fake-call.js';
 import { platformStatus, renderFakeError, type FakePlatform } from './render-fake-error.js';
 import { createParsePacer } from '../../gateway/stages/admit/pace-large-parses.js';
 import { createRequestLog } from './keep-fake-requests.js';
-import { routeFakeRequest, type FakeRoutePlatform } from './route-fake-request.js';
+import type { FakeRoutePlatform } from './fake-route.js';
+import { routeFakeRequest } from './route-fake-request.js';
 import { refuseBedrockCall } from './answer-aws-bedrock.js';
 import { sendJson } from './write-fake-response.js';
 
