@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSseFixture } from '../../../gateway/bytes/__fixtures__/read-sse-fixture.js';
+import { readSseFixture } from '../../support/read-sse-fixture.js';
 import { createChatStreamTranslator } from '../../../gateway/protocols/openai-chat/chat-to-responses/convert-responses-stream.js';
 import { convertResponsesReply } from '../../../gateway/protocols/openai-chat/chat-to-responses/convert-responses-reply.js';
 import { createMessagesStreamTranslator } from '../../../gateway/protocols/antigravity/messages-to-antigravity/convert-antigravity-stream.js';

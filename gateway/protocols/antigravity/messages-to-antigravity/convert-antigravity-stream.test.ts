@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFrames, readSseFixture } from '../../../bytes/__fixtures__/read-sse-fixture.js';
+import { decodeFrames, readSseFixture } from '../../../../test/support/read-sse-fixture.js';
 import { createMessagesStreamTranslator } from './convert-antigravity-stream.js';
 
 const options = { model: 'claude-sonnet-4-6', messageId: 'msg_abc' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFrames, readSseFixture } from '../../../bytes/__fixtures__/read-sse-fixture.js';
+import { decodeFrames, readSseFixture } from '../../../../test/support/read-sse-fixture.js';
 import { createChatStreamTranslator } from './convert-responses-stream.js';
 
 function translate(fixture: string, includeUsage: boolean) {
