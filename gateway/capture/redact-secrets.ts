@@ -55,18 +55,20 @@ const RULES: readonly Rule[] = [
     pattern:
       /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|(?:[^"\\]|\\.)*)/g,
   },
-  { kind: 'tollgate-key', pattern: new RegExp(`${START}sk-tg-${KEY_CHARS}{16,}`, 'g') },
-  { kind: 'anthropic-key', pattern: new RegExp(`${START}sk-ant-${KEY_CHARS}{16,}`, 'g') },
+  // Prefixes specific enough to match anywhere, glued to a word too.
+  { kind: 'tollgate-key', pattern: new RegExp(`sk-tg-${KEY_CHARS}{16,}`, 'g') },
+  { kind: 'anthropic-key', pattern: new RegExp(`sk-ant-${KEY_CHARS}{16,}`, 'g') },
   {
     kind: 'openai-key',
+    // `sk-` alone is common inside words ("risk-assessment-..."): only where a word starts.
     pattern: new RegExp(`${START}sk-(?:proj-|svcacct-|admin-)?${KEY_CHARS}{20,}`, 'g'),
   },
-  { kind: 'google-api-key', pattern: new RegExp(`${START}AIza${KEY_CHARS}{35}`, 'g') },
+  { kind: 'google-api-key', pattern: new RegExp(`AIza${KEY_CHARS}{35}`, 'g') },
   {
     kind: 'github-token',
-    pattern: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\\w{22,})`, 'g'),
+    pattern: new RegExp(`(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\\w{22,})`, 'g'),
   },
-  { kind: 'slack-token', pattern: new RegExp(`${START}xox[abposr]-[A-Za-z0-9-]{10,}`, 'g') },
+  { kind: 'slack-token', pattern: new RegExp(`xox[abposr]-[A-Za-z0-9-]{10,}`, 'g') },
   { kind: 'aws-access-key', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
   {
     kind: 'aws-secret-key',

@@ -9,10 +9,13 @@ import { randomUUID } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CapturedCall, CaptureSettings } from '../../../store/captured-call.js';
 import type { Store } from '../../../store/store.js';
+import { createRedisKeyNames } from '../../../store/redis-key-names.js';
+import { createRedisStore } from '../../../store/redis-store.js';
 import {
   startFakeProvider,
   type FakeProvider,
@@ -340,3 +343,53 @@ function describeCaptures(kind: StoreKind): void {
 
 describeCaptures('memory');
 describeCaptures('redis');
+
+describe('a capture hand-off that fails (redis store)', () => {
+  it('fails nothing else: the call is answered, its usage record settled, the failure counted', async () => {
+    const prefix = `tg-test-capture-${randomUUID().slice(0, 8)}:`;
+    const store = await createRedisStore({ url: inject('redisUrl'), prefix });
+    const fake = await startFakeProvider({});
+    const secrets = newSecrets();
+    await writeUpstreams(store, { secrets, baseURL: fake.url });
+    await writeAccount(store, 'team-capture-fails');
+    const key = await createKey(store, secrets, {
+      platform: 'Anthropic',
+      namespace: 'team-capture-fails',
+      overrides: { capture: CAPTURE_ALL },
+    });
+    // The hand-off stream's key holds a string: every XADD on it fails (WRONGTYPE).
+    const redis = new Redis(inject('redisUrl'));
+    await redis.set(createRedisKeyNames(prefix).captureStream, 'not a stream');
+    const app = buildGateway(store, secrets);
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const message = await new Anthropic({
+        apiKey: key.value,
+        baseURL: base,
+        maxRetries: 0,
+      }).messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'hello' }],
+      });
+      expect(message.type).toBe('message');
+      let failures = 0;
+      for (let attempt = 0; attempt < 100 && failures === 0; attempt++) {
+        const metric = await app.gateway.registry
+          .getSingleMetric('tollgate_capture_failures_total')
+          ?.get();
+        failures = metric?.values[0]?.value ?? 0;
+        if (failures === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(failures).toBe(1);
+      const records = await store.pendingUsageRecords('team-capture-fails', 10);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ keyUid: key.policy.keyUid, status: 200 });
+    } finally {
+      redis.disconnect();
+      await app.close();
+      await fake.close();
+      await store.close();
+    }
+  });
+});
