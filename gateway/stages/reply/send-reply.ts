@@ -140,7 +140,9 @@ async function sendSuccess(
   const { reply, record } = call;
   const { response } = served;
   const plan = planReply(dependencies.usageReaders, call, served);
-  plan.collect = replyCollector(call);
+  // Set only when capturing: the plan keeps its shape for every other call.
+  const collect = replyCollector(call);
+  if (collect !== undefined) plan.collect = collect;
   let relay: MeteredRelay;
   if (replyFraming(plan) === 'json') {
     const whole = startWholeRead(served, plan);
