@@ -309,6 +309,28 @@ function describeCaptures(kind: StoreKind): void {
       );
     });
 
+    it('keeps an upstream error reply as the caller received it', async () => {
+      fake.setBehaviour({ status: 400 }, '/v1/messages');
+      const tag = randomUUID();
+      try {
+        const error = await anthropic('Anthropic')
+          .messages.create({
+            model: 'claude-sonnet-4-6',
+            max_tokens: 64,
+            messages: [{ role: 'user', content: prompt(tag) }],
+          })
+          .catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+      } finally {
+        fake.setBehaviour({}, '/v1/messages');
+      }
+      const call = await captureOf(env.store, tag);
+      expect(JSON.parse(call.response!.text)).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error' },
+      });
+    });
+
     it('hands nothing off for a key without capture settings', async () => {
       const plain = await createKey(env.store, secrets, {
         platform: 'Anthropic',
