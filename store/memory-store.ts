@@ -224,7 +224,8 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
       read(() => streamPositionInState(state, { namespace, queue })),
     restoreCounters: (restore) => change(() => restoreCountersInState(state, { restore, queue })),
     handOffCapture: (call) => change(() => captures.append(call)),
-    pendingCaptures: (limit) => change(() => captures.pending(limit)),
+    // A read (the recorder polls it): an unreadable entry it drops is written with the next change.
+    pendingCaptures: (limit) => read(() => captures.pending(limit)),
     ackCaptures: (ids) =>
       change(() => {
         captures.acknowledge(ids);
