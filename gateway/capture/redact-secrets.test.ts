@@ -135,6 +135,13 @@ const CASES: Case[] = [
     redactions: { 'openai-key': 1, 'env-assignment': 1 },
   },
   {
+    name: 'YAML assignments',
+    input: 'db:\n  password: hunter\n  api_key: abc\n  user: admin\n',
+    output:
+      'db:\n  password: [REDACTED:env-assignment]\n  api_key: [REDACTED:env-assignment]\n  user: admin\n',
+    redactions: { 'env-assignment': 2 },
+  },
+  {
     name: 'look-alikes that are no secrets',
     input:
       'The key: idea is simple. sk-short, task-ant-1, AKIAshort, monkeys=3, keyboard=qwerty, max_tokens=100',

@@ -32,15 +32,15 @@ const SECRET_NAME =
   '([A-Za-z0-9_.-]*?(?:key|secret|token|password|passwd)(?:[_.-][A-Za-z0-9_.-]*)?)';
 
 /**
- * A quoted value is always redacted. After a colon, a bare word is a value only when it contains a
- * digit or is long: prose such as "Key: the idea" is not an assignment.
+ * A quoted value is always redacted. A JSON member's bare value is not (a number, a boolean or
+ * null: no secret, and a marker there would break the JSON). After a colon and one of the plain
+ * words `key`, `token`, `secret`, a bare word counts only when it contains a digit or is long:
+ * prose such as "Key: the idea" is not an assignment, `password: hunter` and `api_key: abc` are.
  */
-function isAssignedWord(separator: string, value: string): boolean {
+function isAssignedWord(name: string, separator: string, value: string): boolean {
   if (/^["'\\]/.test(value)) return true;
-  // A JSON member's bare value is a number, a boolean or null: no secret, and a marker there
-  // would break the JSON.
   if (separator.includes('"')) return false;
-  if (!separator.includes(':')) return true;
+  if (!separator.includes(':') || !/^(?:key|token|secret)$/i.test(name)) return true;
   return /[0-9]/.test(value) || value.length >= 12;
 }
 
@@ -88,7 +88,7 @@ const RULES: readonly Rule[] = [
       'gi',
     ),
     replace: (marker, [name = '', separator = '', value = '']) => {
-      if (value.includes('[REDACTED:') || !isAssignedWord(separator, value)) {
+      if (value.includes('[REDACTED:') || !isAssignedWord(name, separator, value)) {
         return `${name}${separator}${value}`;
       }
       // A quoted value keeps its quotes (JSON stays JSON).
