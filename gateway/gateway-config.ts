@@ -68,6 +68,11 @@ export const gatewaySettingsSchema = z.object({
   settlementRetryMs: milliseconds(300_000),
   /** Settlements waiting for the store at most; beyond it they are left to their lease. */
   settlementQueueLimit: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Captured calls waiting in the store for the recorder at most (docs/captures.md); beyond it the
+   * oldest are dropped.
+   */
+  captureQueueLimit: z.coerce.number().int().positive().default(10_000),
   /** Period of the sweep that charges expired unsettled leases; 0 turns the sweep off. */
   leaseSweepMs: z.coerce.number().int().min(0).default(30_000),
   /** Upstreams one request may try (failover before the first byte); 1 = no failover. */

@@ -35,6 +35,7 @@ export async function run(args: readonly string[]): Promise<void> {
     ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
     ...(settings.redisPrefix !== undefined ? { prefix: settings.redisPrefix } : {}),
     settlementMarkerTtlMs: settlementMarkerTtlMs(config.settlementRetryMs),
+    captureQueueLimit: config.captureQueueLimit,
   });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });

@@ -117,6 +117,13 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
     fallback: '10000',
     about: 'Settlements waiting for the store at most',
   },
+  {
+    name: 'capture-queue-limit',
+    value: 'N',
+    env: 'TOLLGATE_CAPTURE_QUEUE_LIMIT',
+    fallback: '10000',
+    about: 'Captured calls waiting in the store for the recorder at most (oldest dropped)',
+  },
   ms('lease-sweep-ms', '30000', 'Period of the expired-lease sweep (0 = off)'),
   {
     name: 'upstream-max-attempts',
