@@ -59,6 +59,31 @@ describe('BENCHMARKS', () => {
     expect(owner('profiles/hot-path-a-streamed.json')).toEqual(['profile-hot-path']);
     expect(owner('profiles/survivors-a-streamed.json')).toEqual(['profile-allocations']);
   });
+
+  it('tells the raw results write-bench-result.ts names, by their name only', () => {
+    const names = [
+      'ledger',
+      'recorder-lag',
+      'burst-start',
+      'console-pages',
+      'workers',
+      'gateway-memory',
+      'local-mode',
+      'memory-store-save',
+      'script-command',
+    ];
+    for (const name of names) {
+      expect(owner(`2026-11-28T06-39-20-${name}.json`)).toEqual([name]);
+      // Only at the top level of bench/results/, and only with the time of the run.
+      expect(owner(`hot-path/2026-11-28T06-39-20-${name}.json`)).toEqual([]);
+      expect(owner(`2026-11-28-${name}.json`)).toEqual([]);
+    }
+    expect(owner('2026-11-28T06-39-20-lag.json')).toEqual([]);
+    expect(owner('2026-11-28T06-39-20-recorder-lag-old.json')).toEqual([]);
+    expect(BENCHMARKS.map((one) => one.name)).toEqual(
+      expect.arrayContaining(['bench', 'side-by-side', ...names]),
+    );
+  });
 });
 
 describe('compareSideBySideRuns with the deployed gateway (E) and local mode (F)', () => {
