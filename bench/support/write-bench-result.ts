@@ -15,12 +15,14 @@ import { updateBenchSummaries } from './update-bench-summaries.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const loadAverage = (): number[] => loadavg().map((value) => Math.round(value * 100) / 100);
 
-/** The checked-out commit, `+changes` when the tree differs from it; `unknown` outside git. */
+/** The checked-out commit, `+changes` when the code differs from it; `unknown` outside git. */
 function describeCommit(): string {
   try {
     const git = (...args: string[]): string =>
       execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-    const changed = git('status', '--porcelain', '--untracked-files=no') !== '';
+    // Markdown is left out: a doc being edited does not change what is measured.
+    const changed =
+      git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!*.md') !== '';
     return `${git('rev-parse', '--short=12', 'HEAD')}${changed ? '+changes' : ''}`;
   } catch {
     return 'unknown';
