@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS, compareSideBySideRuns } from './update-bench-summaries.js';
 
@@ -83,6 +86,20 @@ describe('BENCHMARKS', () => {
     expect(BENCHMARKS.map((one) => one.name)).toEqual(
       expect.arrayContaining(['bench', 'side-by-side', ...names]),
     );
+  });
+
+  it('has a summary for every benchmark that writes its raw result with write-bench-result.ts', () => {
+    const bench = fileURLToPath(new URL('..', import.meta.url));
+    const started = readdirSync(bench, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'))
+      .flatMap((path) => [
+        ...readFileSync(join(bench, path), 'utf8').matchAll(/startBenchRun\(\s*'([^']+)'/g),
+      ])
+      .map((match) => match[1]);
+    expect(started.length).toBeGreaterThanOrEqual(9);
+    for (const name of started) {
+      expect(owner(`2026-11-28T06-39-20-${name}.json`), name).toEqual([name]);
+    }
   });
 });
 
