@@ -25,9 +25,10 @@ function describeCommit(): string {
   try {
     const git = (...args: string[]): string =>
       execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-    // Markdown is left out: a doc being edited does not change what is measured.
+    // Docs and the summaries the runs rewrite are left out: they do not change what is measured.
     const changed =
-      git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!*.md') !== '';
+      git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!*.md', ':!bench/summaries')
+        .length > 0;
     return `${git('rev-parse', '--short=12', 'HEAD')}${changed ? '+changes' : ''}`;
   } catch {
     return 'unknown';
