@@ -9,9 +9,10 @@
  * local process's event-loop delay (the largest stall in each 100 ms slice, measured inside it by
  * the preloaded `watch-burst-process.js`), both per 500 ms from the burst's start, and the burst's
  * streams (time to first byte, completion), and writes it as the raw result
- * `bench/results/<date>-burst-start.json` (write-bench-result.ts). With `--cpu-prof` the local process's CPU is profiled
- * over the same window: the summary goes to stderr, and the profile and the process's access log are
- * kept (their folder is printed). Node flags after `--` go to the local process.
+ * `bench/results/<date>T<time>-burst-start.json` (write-bench-result.ts). With `--cpu-prof` the
+ * local process's CPU is profiled over the same window: the summary goes to stderr, and the
+ * profile and the process's access log are kept (their folder is printed). Node flags after `--` go
+ * to the local process.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';

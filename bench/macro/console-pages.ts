@@ -8,7 +8,8 @@
  * listed, a key's page until its daily chart is drawn, the key's records page until its first page of records is listed, the dashboard
  * until its trend, models and top keys are shown. The usage API calls behind them are timed too.
  *
- * The figures go to the raw result `bench/results/<date>-console-pages.json` (write-bench-result.ts).
+ * The figures go to the raw result `bench/results/<date>T<time>-console-pages.json`
+ * (write-bench-result.ts).
  *
  *   npx tsx bench/macro/console-pages.ts [--keys 1000] [--records 1000000] [--runs 5] [--verbose]
  *     [--url postgres://postgres@127.0.0.1:5432/postgres]

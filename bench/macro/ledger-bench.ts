@@ -3,7 +3,7 @@
  * generate_series, with their request ids, hourly rollups and totals), measures ingest through
  * `insertUsageRecords` batches, then the p50/p95 of the per-key 30-day daily breakdown and the
  * 30-day account trends. Works in a database of its own, dropped at the end. Writes the figures as
- * the raw result `bench/results/<date>-ledger.json` (write-bench-result.ts).
+ * the raw result `bench/results/<date>T<time>-ledger.json` (write-bench-result.ts).
  *
  *   npx tsx bench/macro/ledger-bench.ts [--records 1000000] [--ingest 50000] [--batch 500]
  *     [--writers 2] [--samples 200] [--namespaces 20] [--keys 25] [--url postgres://…/postgres]

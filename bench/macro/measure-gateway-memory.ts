@@ -7,7 +7,7 @@
  * non-streamed calls (the young generation grown as far as load grows it), and while it holds
  * 1,000 open streams (the full bench's hold, shortened). The hold comes after the saturation on
  * purpose: it is the worst case for a grown young generation. Prints one JSON line and writes it as
- * the raw result `bench/results/<date>-gateway-memory.json` (write-bench-result.ts).
+ * the raw result `bench/results/<date>T<time>-gateway-memory.json` (write-bench-result.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedisServer } from '../../test/support/redis-server.js';

@@ -8,7 +8,7 @@
  * given to the workers. `--spread` leaves the workers unpinned, free to use every CPU the other
  * processes leave idle (on two CPUs: what remains of the load generator's). Writes the figures,
  * with each count's CPU per call against the first count's, as the raw result
- * `bench/results/<date>-workers.json` (write-bench-result.ts).
+ * `bench/results/<date>T<time>-workers.json` (write-bench-result.ts).
  */
 import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';

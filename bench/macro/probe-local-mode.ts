@@ -13,8 +13,8 @@
  * worktree, for before/after pairs). `--held-markers N` starts the process on a memory store that
  * already holds N settlement markers of the namespace (written as a version 2 `store.json`, which
  * every store since reads), as 15 minutes of traffic leave it: 180,000 at 200 calls/s. The
- * figures go to the raw result `bench/results/<date>-local-mode.json` (write-bench-result.ts); the
- * process's data folder is temporary.
+ * figures go to the raw result `bench/results/<date>T<time>-local-mode.json`
+ * (write-bench-result.ts); the process's data folder is temporary.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -6,7 +6,8 @@
  * time of the settlement's XADD, to the moment the recorder acknowledged it after the commit), and
  * the Redis commands per call (INFO commandstats, commands run inside scripts included, the
  * recorder's own included). Works in a database of its own, dropped at the end. Prints a table and
- * writes the figures as the raw result `bench/results/<date>-recorder-lag.json` (write-bench-result.ts).
+ * writes the figures as the raw result `bench/results/<date>T<time>-recorder-lag.json`
+ * (write-bench-result.ts).
  *
  *   npx tsx bench/macro/recorder-lag-bench.ts [--rates 250,500,1000] [--seconds 15] [--batch 500]
  *     [--workers 1] [--url postgres://…/postgres]

@@ -9,7 +9,8 @@
  *   journal lines of the 250 ms of markers set since the previous write (settled-marker-journal.ts).
  *
  * One account with 20 keys; the median of 5 runs each. Prints one JSON line per marker count and
- * writes them as the raw result `bench/results/<date>-memory-store-save.json` (write-bench-result.ts).
+ * writes them as the raw result `bench/results/<date>T<time>-memory-store-save.json`
+ * (write-bench-result.ts).
  */
 import { createEmptyState, namespaceState, serializeState } from '../../store/memory-state.js';
 import { startBenchRun } from '../support/write-bench-result.js';

@@ -5,7 +5,7 @@
  * (store/script-command.ts). The fastest of 15 batches of 20,000 each, the two ways' batches
  * alternated, in process; nothing is sent.
  * Prints one line per way and writes them, with the store's time as a fraction of ioredis's, as
- * the raw result `bench/results/<date>-script-command.json` (write-bench-result.ts).
+ * the raw result `bench/results/<date>T<time>-script-command.json` (write-bench-result.ts).
  */
 import { Command } from 'ioredis';
 import { ScriptCommand, scriptArgs } from '../../store/script-command.js';
