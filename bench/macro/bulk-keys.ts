@@ -46,6 +46,7 @@ import { KeyReadiness } from './watch-key-readiness.js';
 import { kubectl, probe, TIME } from './call-bulk-local.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 import { pollUntil } from '../support/poll-until.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
 function readCpuFile(path: string): number | null {
   if (!existsSync(path)) return null;
@@ -320,8 +321,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(processes) || processes < 1) {
     throw new Error(`--apply-processes is a whole number from 1, not ${values['apply-processes']}`);
   }
+  const described = describeBenchFacts('bench/macro/bulk-keys.ts');
   const facts = {
     date: new Date().toISOString(),
+    command: described.command.replace(
+      'npx tsx bench/macro/bulk-keys.ts',
+      'npm run bench:bulk-keys --',
+    ),
+    commit: described.commit,
     machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs`,
     loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
     apply: values.apply,

@@ -8,9 +8,11 @@
  * Prints one JSON line: the probes' latency before the burst and while it runs (p50, p99, max), the
  * local process's event-loop delay (the largest stall in each 100 ms slice, measured inside it by
  * the preloaded `watch-burst-process.js`), both per 500 ms from the burst's start, and the burst's
- * streams (time to first byte, completion). With `--cpu-prof` the local process's CPU is profiled
- * over the same window: the summary goes to stderr, and the profile and the process's access log are
- * kept (their folder is printed). Node flags after `--` go to the local process.
+ * streams (time to first byte, completion), and writes it as the raw result
+ * `bench/results/<date>T<time>-burst-start.json` (write-bench-result.ts). With `--cpu-prof` the
+ * local process's CPU is profiled over the same window: the summary goes to stderr, and the
+ * profile and the process's access log are kept (their folder is printed). Node flags after `--` go
+ * to the local process.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,6 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { summarizeLatencies } from '../support/compute-percentiles.js';
 import { spawnBenchChild } from '../support/spawn-bench-child.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 import { summarizeCpuProfile, type CpuProfile } from '../profile/summarize-cpu-profile.js';
 
 const separator = process.argv.indexOf('--', 2);
@@ -37,6 +40,7 @@ const PROBE_EVERY_MS = 20;
 const QUIET_MS = 1_500;
 const SLICE_MS = 500;
 
+const run = startBenchRun('burst-start', 'bench/macro/burst-start-bench.ts');
 const data = mkdtempSync(join(tmpdir(), 'tollgate-burst-'));
 const watch = join(data, 'watch');
 mkdirSync(watch);
@@ -268,27 +272,27 @@ try {
     });
   }
   const firstBytes = summarizeLatencies(streams.map((stream) => stream.firstByteMs));
-  process.stdout.write(
-    `${JSON.stringify({
-      streams: STREAMS,
-      promptBytes: PROMPT_BYTES,
-      burstMs: burstEnd - start,
-      streamStatuses: [...new Set(streams.map((stream) => stream.status))],
-      streamFirstByteMs: { p50: firstBytes.p50, max: firstBytes.max },
-      probesBefore: latency(samples.filter((sample) => sample.at < start)),
-      probesDuringBurst: latency(samples.filter((sample) => during(sample.at))),
-      probeErrors: samples.filter((sample) => sample.status !== 200).length,
-      loopDelayMaxMs: {
-        before: Math.max(0, ...slices.filter((s) => s.at < start).map((s) => s.maxMs)),
-        duringBurst: Math.max(0, ...slices.filter((s) => during(s.at)).map((s) => s.maxMs)),
-      },
-      clientLoopDelayMaxMs: {
-        burst: round(ownDelay.max / 1e6),
-        probe: round(probed.ownLoopDelayMaxMs),
-      },
-      timeline,
-    })}\n`,
-  );
+  const result = {
+    streams: STREAMS,
+    promptBytes: PROMPT_BYTES,
+    burstMs: burstEnd - start,
+    streamStatuses: [...new Set(streams.map((stream) => stream.status))],
+    streamFirstByteMs: { p50: firstBytes.p50, max: firstBytes.max },
+    probesBefore: latency(samples.filter((sample) => sample.at < start)),
+    probesDuringBurst: latency(samples.filter((sample) => during(sample.at))),
+    probeErrors: samples.filter((sample) => sample.status !== 200).length,
+    loopDelayMaxMs: {
+      before: Math.max(0, ...slices.filter((s) => s.at < start).map((s) => s.maxMs)),
+      duringBurst: Math.max(0, ...slices.filter((s) => during(s.at)).map((s) => s.maxMs)),
+    },
+    clientLoopDelayMaxMs: {
+      burst: round(ownDelay.max / 1e6),
+      probe: round(probed.ownLoopDelayMaxMs),
+    },
+    timeline,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  run.write(result);
   if (profile) {
     writeFileSync(join(watch, 'local.log'), `${stdoutLines.join('\n')}\n`);
     const path = join(watch, 'burst.cpuprofile');

@@ -28,6 +28,7 @@ import { startBulkLocal } from './start-bulk-local.js';
 import { KeyReadiness } from './watch-key-readiness.js';
 import { kubectl, probe } from './call-bulk-local.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
 const APPLY_PROCESSES = 4;
 const PREFIX = 'tg:';
@@ -152,8 +153,14 @@ async function main(): Promise<void> {
       out: { type: 'string' },
     },
   });
+  const described = describeBenchFacts('bench/macro/cache-reload.ts');
   const facts = {
     date: new Date().toISOString(),
+    command: described.command.replace(
+      'npx tsx bench/macro/cache-reload.ts',
+      'npm run bench:cache-reload --',
+    ),
+    commit: described.commit,
     machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${String(availableParallelism())} CPUs`,
     loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
     node: process.version,

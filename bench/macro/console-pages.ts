@@ -8,6 +8,9 @@
  * listed, a key's page until its daily chart is drawn, the key's records page until its first page of records is listed, the dashboard
  * until its trend, models and top keys are shown. The usage API calls behind them are timed too.
  *
+ * The figures go to the raw result `bench/results/<date>T<time>-console-pages.json`
+ * (write-bench-result.ts).
+ *
  *   npx tsx bench/macro/console-pages.ts [--keys 1000] [--records 1000000] [--runs 5] [--verbose]
  *     [--url postgres://postgres@127.0.0.1:5432/postgres]
  */
@@ -29,6 +32,7 @@ import {
   type PageProbe,
 } from './console-pages/measure-pages.js';
 import { seedConsoleLedger } from './console-pages/seed-console-ledger.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 import { startConsoleLocal, type ConsoleLocal } from './console-pages/start-console-local.js';
 
 const { values: args } = parseArgs({
@@ -45,6 +49,9 @@ const keyCount = Number(args.keys);
 const recordCount = Number(args.records);
 const runs = Number(args.runs);
 const NAMESPACE = 'demo';
+const bench = startBenchRun('console-pages', 'bench/macro/console-pages.ts');
+const apiMs: Record<string, number> = {};
+const pages: Record<string, { medianMs: number; maxMs: number }> = {};
 const log = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
@@ -153,6 +160,7 @@ async function main(): Promise<void> {
     log('\nAPI (median of 5, server and loopback):');
     for (const [label, url] of calls) {
       const timing = await timeApi(url, { cookie, runs: 5 });
+      apiMs[label] = Math.round(timing.medianMs);
       log(`  ${label}: ${timing.medianMs.toFixed(0)} ms (${timing.status}, ${timing.bytes} bytes)`);
     }
 
@@ -199,6 +207,10 @@ async function main(): Promise<void> {
         for (let run = 0; run < runs; run++) {
           times.push(await timePage(page, { baseUrl: local.consoleUrl, probe }));
         }
+        pages[probe.name] = {
+          medianMs: Math.round(median(times)),
+          maxMs: Math.round(Math.max(...times)),
+        };
         log(
           `  ${probe.name}: median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`,
         );
@@ -211,6 +223,11 @@ async function main(): Promise<void> {
     } finally {
       await browser.close();
     }
+    bench.write({
+      parameters: { keys: keyCount, records: recordCount, runs },
+      pagesToMainContent: pages,
+      apiMedianMs: apiMs,
+    });
   } finally {
     await local?.stop();
     rmSync(data, { recursive: true, force: true });

@@ -2,7 +2,8 @@
  * Usage ledger benchmark on a real PostgreSQL: seeds N records spread over 30 days (server-side
  * generate_series, with their request ids, hourly rollups and totals), measures ingest through
  * `insertUsageRecords` batches, then the p50/p95 of the per-key 30-day daily breakdown and the
- * 30-day account trends. Works in a database of its own, dropped at the end.
+ * 30-day account trends. Works in a database of its own, dropped at the end. Writes the figures as
+ * the raw result `bench/results/<date>T<time>-ledger.json` (write-bench-result.ts).
  *
  *   npx tsx bench/macro/ledger-bench.ts [--records 1000000] [--ingest 50000] [--batch 500]
  *     [--writers 2] [--samples 200] [--namespaces 20] [--keys 25] [--url postgres://…/postgres]
@@ -17,6 +18,7 @@ import { queryKeySummary } from '../../ledger/queries/key-summary.js';
 import { startOfLocalDay } from '../../ledger/queries/local-time.js';
 import { createTestDatabase } from '../../test/support/ledger/ledger-test-databases.js';
 import { percentile, sortAscending } from '../support/compute-percentiles.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 
 const DAY = 86_400_000;
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-1', 'gpt-5', 'gemini-2.5-pro'];
@@ -40,6 +42,8 @@ const keysPerNamespace = Number(args.keys);
 const timeZone = args['time-zone'];
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const run = startBenchRun('ledger', 'bench/macro/ledger-bench.ts');
+const round = (value: number) => Math.round(value * 10) / 10;
 
 /** One UTC day of records generated inside PostgreSQL, with ids, rollups and totals. */
 async function seedDay(db: LedgerDatabase, day: { start: number; count: number; index: number }) {
@@ -156,16 +160,27 @@ async function measureIngest(db: LedgerDatabase, now: number): Promise<number> {
   return total / ((performance.now() - started) / 1000);
 }
 
-async function sample(label: string, run: (index: number) => Promise<unknown>): Promise<void> {
+interface Latency {
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+async function sample(label: string, query: (index: number) => Promise<unknown>): Promise<Latency> {
   const durations: number[] = [];
   for (let index = 0; index < Number(args.samples); index++) {
     const started = performance.now();
-    await run(index);
+    await query(index);
     durations.push(performance.now() - started);
   }
   const sorted = sortAscending(durations);
   const fixed = (quantile: number) => percentile(sorted, quantile).toFixed(1);
   console.log(`${label}: p50 ${fixed(0.5)} ms, p95 ${fixed(0.95)} ms, max ${fixed(1)} ms`);
+  return {
+    p50Ms: round(percentile(sorted, 0.5)),
+    p95Ms: round(percentile(sorted, 0.95)),
+    maxMs: round(percentile(sorted, 1)),
+  };
 }
 
 async function main(): Promise<void> {
@@ -173,7 +188,9 @@ async function main(): Promise<void> {
   const db = await openLedgerDatabase({ databaseUrl: created.databaseUrl });
   try {
     const now = Date.now();
+    const seedStarted = Date.now();
     await seed(db, now);
+    const seedSeconds = round((Date.now() - seedStarted) / 1000);
     const rate = await measureIngest(db, now);
     console.log(
       `ingest: ${Math.round(rate)} records/s (${args.ingest} records, batches of ${args.batch}, ` +
@@ -181,7 +198,7 @@ async function main(): Promise<void> {
     );
     const keyCount = namespaces * keysPerNamespace;
     const pick = (index: number) => (index * 7919) % keyCount;
-    await sample('per-key 30-day daily breakdown', (index) =>
+    const keyBreakdown = await sample('per-key 30-day daily breakdown', (index) =>
       queryKeySummary(db, {
         namespace: `ns-${pick(index) % namespaces}`,
         keyUid: `key-${pick(index)}`,
@@ -191,8 +208,9 @@ async function main(): Promise<void> {
       }),
     );
     const from = startOfLocalDay(now, timeZone, 29);
+    const accountTrend: Record<string, Latency> = {};
     for (const bucket of ['day', 'hour'] as const) {
-      await sample(`30-day account trend by ${bucket}`, (index) =>
+      accountTrend[bucket] = await sample(`30-day account trend by ${bucket}`, (index) =>
         queryAccountTrend(db, {
           namespace: `ns-${index % namespaces}`,
           from,
@@ -208,6 +226,24 @@ async function main(): Promise<void> {
          pg_size_pretty(pg_database_size(current_database())) AS size`,
     );
     console.log(`database: ${JSON.stringify(sizes[0])}`);
+    run.write({
+      // The database URL is left out: it may hold a password.
+      parameters: {
+        records,
+        ingest: Number(args.ingest),
+        batch: Number(args.batch),
+        writers: Number(args.writers),
+        samples: Number(args.samples),
+        namespaces,
+        keysPerNamespace,
+        timeZone,
+      },
+      seedSeconds,
+      ingestRecordsPerSecond: Math.round(rate),
+      keyDailyBreakdown: keyBreakdown,
+      accountTrend,
+      database: sizes[0],
+    });
   } finally {
     await db.close();
     await created.drop();

@@ -6,10 +6,9 @@
  * the given ones, no tsx loader in the process): at rest after start, after 5 s of saturating
  * non-streamed calls (the young generation grown as far as load grows it), and while it holds
  * 1,000 open streams (the full bench's hold, shortened). The hold comes after the saturation on
- * purpose: it is the worst case for a grown young generation. Prints one JSON line; nothing is
- * written.
+ * purpose: it is the worst case for a grown young generation. Prints one JSON line and writes it as
+ * the raw result `bench/results/<date>T<time>-gateway-memory.json` (write-bench-result.ts).
  */
-import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedisServer } from '../../test/support/redis-server.js';
 import { measureHold } from './measure-target.js';
@@ -19,13 +18,14 @@ import { readProcessStats } from '../support/read-process-stats.js';
 import { startBenchProcesses } from './start-bench-processes.js';
 import { startProductionGateway } from './start-production-gateway.js';
 import { answeredCalls, driveLoad } from '../support/start-side-by-side-layout.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 
 const [label = 'run', secondsText = '20', ...rest] = process.argv.slice(2);
 const nodeFlags = rest.filter((flag) => flag !== '--');
 const plan = planBenchRun('full');
 plan.hold = { ...plan.hold, seconds: Number(secondsText) };
 
-const load = loadavg().map((value) => Math.round(value * 100) / 100);
+const run = startBenchRun('gateway-memory', 'bench/macro/measure-gateway-memory.ts');
 const { pinning, provider, loadgen } = await startBenchProcesses(plan);
 const redisServer = await startRedisServer();
 const started = await startProductionGateway({
@@ -59,20 +59,19 @@ try {
     crossCheck: false,
   });
   const round = (value: number): number => Math.round(value * 10) / 10;
-  process.stdout.write(
-    `${JSON.stringify({
-      label,
-      loadAverageAtStart: load,
-      nodeFlags,
-      restingMb: round(restingMb),
-      restingHeapMb,
-      saturatedCalls: answeredCalls(saturated),
-      saturatedErrors: saturated.errors,
-      afterLoadMb: round(afterLoadMb),
-      afterLoadHeapMb,
-      hold: { ...hold, peakRssMb: round(hold.peakRssMb), idleRssMb: round(hold.idleRssMb) },
-    })}\n`,
-  );
+  const result = {
+    label,
+    nodeFlags,
+    restingMb: round(restingMb),
+    restingHeapMb,
+    saturatedCalls: answeredCalls(saturated),
+    saturatedErrors: saturated.errors,
+    afterLoadMb: round(afterLoadMb),
+    afterLoadHeapMb,
+    hold: { ...hold, peakRssMb: round(hold.peakRssMb), idleRssMb: round(hold.idleRssMb) },
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  run.write(result);
 } finally {
   await started.stop();
   await loadgen.ask({ type: 'stop' }, 5_000).catch(() => undefined);

@@ -6,7 +6,9 @@
  * process tree (primary and workers) and of Redis for each count, so the cost of running several
  * workers is measured on the same cores: equal CPU per call means throughput grows with the cores
  * given to the workers. `--spread` leaves the workers unpinned, free to use every CPU the other
- * processes leave idle (on two CPUs: what remains of the load generator's).
+ * processes leave idle (on two CPUs: what remains of the load generator's). Writes the figures,
+ * with each count's CPU per call against the first count's, as the raw result
+ * `bench/results/<date>T<time>-workers.json` (write-bench-result.ts).
  */
 import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
@@ -14,6 +16,7 @@ import type { BenchRequestKind } from '../support/describe-bench-requests.js';
 import { readProcessStats } from '../support/read-process-stats.js';
 import { readRedisCpuSeconds } from '../support/read-redis-commandstats.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 import {
   answeredCalls,
   driveLoad,
@@ -28,6 +31,13 @@ const seconds = Number(secondsText);
 const counts = countTexts.length > 0 ? countTexts.map(Number) : [1, 2];
 const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
 
+const run = startBenchRun('workers', 'bench/macro/measure-workers.ts');
+const figures: {
+  workers: number;
+  callsPerSecond: number;
+  cpuMsPerCall: number;
+  redisCpuMsPerCall: number;
+}[] = [];
 const layout = await startSideBySideLayout();
 const redis = new Redis(layout.redisServer.url);
 const redisCpu = (): Promise<number> => readRedisCpuSeconds(redis);
@@ -58,9 +68,14 @@ try {
       const calls = await drive(seconds * 1000);
       const cpuMs = ((readProcessStats(started.pid).cpuSeconds - cpuBefore) * 1000) / calls;
       const redisMs = (((await redisCpu()) - redisBefore) * 1000) / calls;
-      process.stdout.write(
-        `${JSON.stringify({ workers, callsPerSecond: Math.round(calls / seconds), cpuMsPerCall: Math.round(cpuMs * 1000) / 1000, redisCpuMsPerCall: Math.round(redisMs * 1000) / 1000 })}\n`,
-      );
+      const figure = {
+        workers,
+        callsPerSecond: Math.round(calls / seconds),
+        cpuMsPerCall: Math.round(cpuMs * 1000) / 1000,
+        redisCpuMsPerCall: Math.round(redisMs * 1000) / 1000,
+      };
+      figures.push(figure);
+      process.stdout.write(`${JSON.stringify(figure)}\n`);
     } finally {
       await started.stop();
     }
@@ -69,3 +84,12 @@ try {
   redis.disconnect();
   await layout.stop();
 }
+const first = figures[0];
+run.write({
+  parameters: { seconds, counts, spread, kind: 'non-streamed Chat Completions', concurrency: 64 },
+  figures,
+  // CPU per call of each count against the first's: 1 means no cost for running several workers.
+  cpuPerCallAgainstFirst: figures.map((figure) =>
+    first === undefined ? null : Math.round((figure.cpuMsPerCall / first.cpuMsPerCall) * 100) / 100,
+  ),
+});

@@ -12,8 +12,9 @@
  * answered call must be there exactly once. `--root` runs another checkout's sources (a base
  * worktree, for before/after pairs). `--held-markers N` starts the process on a memory store that
  * already holds N settlement markers of the namespace (written as a version 2 `store.json`, which
- * every store since reads), as 15 minutes of traffic leave it: 180,000 at 200 calls/s. Nothing
- * is written but a temporary data folder.
+ * every store since reads), as 15 minutes of traffic leave it: 180,000 at 200 calls/s. The
+ * figures go to the raw result `bench/results/<date>T<time>-local-mode.json`
+ * (write-bench-result.ts); the process's data folder is temporary.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,6 +29,7 @@ import { summarizeLatencies } from '../support/compute-percentiles.js';
 import { readProcessStats } from '../support/read-process-stats.js';
 import { spawnBenchChild } from '../support/spawn-bench-child.js';
 import { driveLoad, answeredCalls } from '../support/start-side-by-side-layout.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 import { kubectl, probe } from './call-bulk-local.js';
 
 const args = process.argv.slice(2);
@@ -50,6 +52,8 @@ const heldMarkers = heldAt === -1 ? 0 : Number(own[heldAt + 1]);
 const KEY = 'tg-probe-local-mode-key-0123456789';
 const NAMESPACE = 'probe';
 
+const run = startBenchRun('local-mode', 'bench/macro/probe-local-mode.ts');
+const figures: Record<string, unknown>[] = [];
 const pinned = availableParallelism() >= 2;
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -239,6 +243,18 @@ try {
     const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
     answered += latencies.length;
     failed += errors;
+    figures.push({
+      rate,
+      answered: latencies.length,
+      failed: errors,
+      latencyMs: {
+        p50: Number(summary.p50.toFixed(2)),
+        p99: Number(summary.p99.toFixed(2)),
+        max: Number(summary.max.toFixed(2)),
+      },
+      cpuMsPerCall: Number(((cpu * 1000) / Math.max(1, result.sent)).toFixed(3)),
+      eventLoopDelayMs: delay,
+    });
     say(
       `${String(rate)}/s for ${String(seconds)} s: ${String(latencies.length)} answered, ` +
         `${String(errors)} failed ${JSON.stringify(result.errors)}, p50 ${summary.p50.toFixed(2)} ms, ` +
@@ -270,6 +286,18 @@ const [counts] = (
 ).rows;
 await ledger.close();
 rmSync(dataDirectory, { recursive: true, force: true });
+run.write({
+  parameters: {
+    rates,
+    seconds,
+    store: useRedis ? 'redis' : 'memory',
+    streamed: kind.stream,
+    heldMarkers,
+    ...(rootAt === -1 ? {} : { root: resolve(root ?? '.') }),
+  },
+  rates: figures,
+  ledger: { records: counts?.records, distinctIds: counts?.ids, answered, failed },
+});
 say(
   `ledger: ${String(counts?.records)} records of 200s (${String(counts?.ids)} distinct ids) for ` +
     `${String(answered)} calls answered 200; ${String(failed)} failed in all`,

@@ -5,7 +5,9 @@
  * reached, the gateway's latency, the recorder lag of every record (its stream entry id, the Redis
  * time of the settlement's XADD, to the moment the recorder acknowledged it after the commit), and
  * the Redis commands per call (INFO commandstats, commands run inside scripts included, the
- * recorder's own included). Works in a database of its own, dropped at the end.
+ * recorder's own included). Works in a database of its own, dropped at the end. Prints a table and
+ * writes the figures as the raw result `bench/results/<date>T<time>-recorder-lag.json`
+ * (write-bench-result.ts).
  *
  *   npx tsx bench/macro/recorder-lag-bench.ts [--rates 250,500,1000] [--seconds 15] [--batch 500]
  *     [--workers 1] [--url postgres://…/postgres]
@@ -31,6 +33,7 @@ import { parseCommandStats } from '../support/read-redis-commandstats.js';
 import type { LoadResult } from '../support/run-load-modes.js';
 import { spawnBenchChild } from '../support/spawn-bench-child.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +46,9 @@ const { values: args } = parseArgs({
 });
 const rates = args.rates.split(',').map(Number);
 const durationMs = Number(args.seconds) * 1000;
+const run = startBenchRun('recorder-lag', 'bench/macro/recorder-lag-bench.ts');
+const round = (value: number, digits = 0) =>
+  Number.isFinite(value) ? Number(value.toFixed(digits)) : null;
 
 /** The source, with every acknowledged entry's lag (acknowledgement time - XADD time) recorded. */
 function measuringLag(source: RecordSource, lags: number[]): RecordSource {
@@ -129,6 +135,7 @@ async function main(): Promise<void> {
     },
   });
   const rows: string[] = [];
+  const figures: Record<string, unknown>[] = [];
   try {
     // Warm-up: connections, JIT, the consumer group.
     await loadgen.ask(
@@ -182,6 +189,21 @@ async function main(): Promise<void> {
         `| ${rate} | ${fixed(ok / (result.durationMs / 1000))} | ${errors} | ${fixed(latency.p50, 1)} / ${fixed(latency.p99, 1)} | ${written} | ${fixed(lag.p50)} / ${fixed(lag.p99)} / ${fixed(lag.max)} | ${fixed(total / ok, 1)} | ${perCall('xadd')} / ${perCall('xreadgroup')} / ${perCall('xack')} |`,
       );
       console.error(rows.at(-1));
+      figures.push({
+        rate,
+        reachedCallsPerSecond: round(ok / (result.durationMs / 1000)),
+        errors,
+        answered: ok,
+        gatewayLatencyMs: { p50: round(latency.p50, 1), p99: round(latency.p99, 1) },
+        recordsInLedger: written,
+        recorderLagMs: { p50: round(lag.p50), p99: round(lag.p99), max: round(lag.max) },
+        redisCommandsPerCall: round(total / ok, 1),
+        perCall: {
+          xadd: round((calls.get('xadd') ?? 0) / ok, 2),
+          xreadgroup: round((calls.get('xreadgroup') ?? 0) / ok, 2),
+          xack: round((calls.get('xack') ?? 0) / ok, 2),
+        },
+      });
     }
   } finally {
     await service.stop();
@@ -203,6 +225,15 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  run.write({
+    parameters: {
+      rates,
+      seconds: Number(args.seconds),
+      batch: Number(args.batch),
+      workers: Number(args.workers),
+    },
+    rates: figures,
+  });
 }
 
 await main();

@@ -52,6 +52,7 @@ import {
   type SideBySideTarget,
 } from '../support/side-by-side-figures.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -252,6 +253,7 @@ export async function runSideBySide(
     (10 + 4 * targets.length) * 60_000,
   );
   const loadAtStart = loadavg();
+  const { commit, machine } = describeBenchFacts('bench/macro/side-by-side.ts');
   const layout = await startSideBySideLayout();
   const { pinning, loadgen, redisServer, environment } = layout;
   const figures: Record<string, Record<string, KindFigures>> = {};
@@ -295,6 +297,8 @@ export async function runSideBySide(
     const facts = {
       date: new Date().toISOString(),
       command: sideBySideCommand(quick, targetsGiven ? targets : null),
+      commit,
+      machine,
       targets,
       cpus: availableParallelism(),
       pinning:

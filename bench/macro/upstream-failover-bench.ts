@@ -31,6 +31,7 @@ import type { Store } from '../../store/store.js';
 import { startRedisServer } from '../../test/support/redis-server.js';
 import { summarizeLatencies } from '../support/compute-percentiles.js';
 import { countCommands, parseCommandStats } from '../support/read-redis-commandstats.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 import { markPoliciesProgrammed } from '../../test/support/gateway-fixture.js';
 
@@ -109,6 +110,7 @@ async function putKey(store: Store, pepper: Buffer, upstreams: UpstreamRef[]): P
 }
 
 async function main(): Promise<void> {
+  const facts = describeBenchFacts('bench/macro/upstream-failover-bench.ts');
   const redis = await startRedisServer();
   const observer = new Redis(redis.url, { maxRetriesPerRequest: 1 });
   const store = await createStore({ redisUrl: redis.url, prefix: 'bench:' });
@@ -199,6 +201,7 @@ async function main(): Promise<void> {
     };
   }
   const result = {
+    facts,
     time: new Date().toISOString(),
     node: process.version,
     calls,

@@ -8,9 +8,12 @@
  * - `file + journal`: `store.json` without markers (memory-state.ts `serializeState`) plus the
  *   journal lines of the 250 ms of markers set since the previous write (settled-marker-journal.ts).
  *
- * One account with 20 keys; the median of 5 runs each. Prints one JSON line per marker count.
+ * One account with 20 keys; the median of 5 runs each. Prints one JSON line per marker count and
+ * writes them as the raw result `bench/results/<date>T<time>-memory-store-save.json`
+ * (write-bench-result.ts).
  */
 import { createEmptyState, namespaceState, serializeState } from '../../store/memory-state.js';
+import { startBenchRun } from '../support/write-bench-result.js';
 
 const MINUTES = 15;
 const RUNS = 5;
@@ -64,6 +67,8 @@ function medianMs(work: () => unknown): number {
   return Math.round((times[Math.floor(RUNS / 2)] ?? 0) * 100) / 100;
 }
 
+const run = startBenchRun('memory-store-save', 'bench/micro/memory-store-save-bench.ts');
+const rows: Record<string, number>[] = [];
 for (const callsPerSecond of [0, 100, 1_000]) {
   const markers = callsPerSecond * MINUTES * 60;
   const state = stateWithMarkers(markers);
@@ -74,7 +79,15 @@ for (const callsPerSecond of [0, 100, 1_000]) {
     journalLines(perWrite);
   });
   const bytes = serializeWithMarkers(state).length;
-  process.stdout.write(
-    `${JSON.stringify({ callsPerSecond, markers, fileWithMarkersMs: before, fileWithMarkersBytes: bytes, fileAndJournalMs: after, fileBytes: serializeState(state, []).length })}\n`,
-  );
+  const row = {
+    callsPerSecond,
+    markers,
+    fileWithMarkersMs: before,
+    fileWithMarkersBytes: bytes,
+    fileAndJournalMs: after,
+    fileBytes: serializeState(state, []).length,
+  };
+  rows.push(row);
+  process.stdout.write(`${JSON.stringify(row)}\n`);
 }
+run.write({ runs: rows, minutesOfMarkers: MINUTES, medianOf: RUNS });

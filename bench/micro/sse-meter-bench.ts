@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/sse-meter-bench.ts [label] [--only=<text>] [--sizes=whole,7]`: nanoseconds per
+ * `npx tsx bench/micro/sse-meter-bench.ts [label] [--only=<text>] [--sizes=whole,7]`: nanoseconds per
  * event spent by the metering of a streamed reply, in process, no network: the stream tap (framing,
  * payload parsing, the usage accumulator) for Chat Completions, Responses, Messages, Gemini (SSE
  * with CRLF frames, and the streamed JSON array) and Antigravity streams of 20 text deltas plus
@@ -9,13 +9,17 @@
  * chunks); `--sizes` picks other piece sizes, `--only` the cases whose name contains the text. The
  * fastest of 15 batches of 300 streams is reported (the machine is shared), the median beside it;
  * `--batches=<n> --rounds=<n>` change both (more, shorter batches find a quiet moment more often on a
- * loaded machine). Prints one line per case and writes `bench/results/hot-path/sse-meter-<label>.json`.
+ * loaded machine). Prints one line per case and writes `bench/results/hot-path/sse-meter-<label>.json`
+ * with the run's facts (describe-bench-facts.ts), then rebuilds the summaries.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createStreamTap, sharesFraming } from '../../gateway/bytes/create-stream-tap.js';
 import { createChatUsageChunkStripper, USAGE_READERS } from '../../gateway/protocols/registry.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 
+const facts = describeBenchFacts('bench/micro/sse-meter-bench.ts');
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
 const label = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'run';
 const flag = (name: string): string | undefined =>
@@ -226,9 +230,10 @@ for (const one of results) {
     `${one.nsPerEvent.toString().padStart(6)} ns/event (median ${one.medianNsPerEvent})  ${one.name} (${one.chunking})  ${JSON.stringify(one.check)}\n`,
   );
 }
-const folder = fileURLToPath(new URL('./results/hot-path/', import.meta.url));
+const folder = fileURLToPath(new URL('../results/hot-path/', import.meta.url));
 mkdirSync(folder, { recursive: true });
 writeFileSync(
   `${folder}sse-meter-${label}.json`,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, batches: batchCount, rounds, results }, null, 2)}\n`,
+  `${JSON.stringify({ facts, date: facts.date, node: process.version, batches: batchCount, rounds, results }, null, 2)}\n`,
 );
+for (const file of updateBenchSummaries()) process.stderr.write(`bench: wrote ${file}\n`);

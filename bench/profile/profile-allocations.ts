@@ -22,6 +22,7 @@ import {
 } from '../support/start-side-by-side-layout.js';
 import { summarizeHeapSampling, type HeapSamplingProfile } from './summarize-heap-sampling.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
 const survivorsOnly = process.argv.includes('--survivors');
 const [label = 'run', kindText, secondsText = '5', rateText = '500'] = process.argv
@@ -34,6 +35,7 @@ const what = survivorsOnly ? 'survivors' : 'allocations';
 const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
 const load = loadavg().map((value) => Math.round(value * 100) / 100);
+const facts = describeBenchFacts('bench/profile/profile-allocations.ts');
 const layout = await startSideBySideLayout({});
 const started = await startBenchTarget(
   { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
@@ -55,6 +57,7 @@ try {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as HeapSamplingProfile;
   const summary = summarizeHeapSampling(profile, calls);
   const report = {
+    facts,
     date: new Date().toISOString(),
     label,
     kind: kindName,

@@ -28,6 +28,7 @@ import {
 } from '../support/start-side-by-side-layout.js';
 import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
 const label = process.argv[2] ?? 'run';
 const kindName = process.argv[3] === 'streamed' ? 'streamed' : 'non-streamed';
@@ -38,6 +39,7 @@ const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'strea
 
 async function main(): Promise<void> {
   const load = loadavg().map((value) => Math.round(value * 100) / 100);
+  const facts = describeBenchFacts('bench/profile/profile-hot-path.ts');
   const layout = await startSideBySideLayout({ gatewayNodeFlags: nodeFlags });
   const { loadgen, redisServer } = layout;
   const started = await startBenchTarget(
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
     await started.child?.ask({ type: 'profile-stop', path }, 30_000);
     const summary = summarizeCpuProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, 30);
     const report = {
+      facts,
       date: new Date().toISOString(),
       label,
       kind: kindName,

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS, compareSideBySideRuns } from './update-bench-summaries.js';
 
@@ -58,6 +61,45 @@ describe('BENCHMARKS', () => {
     expect(owner('hot-path/sse-meter-a.json', { results: [] })).toEqual(['sse-meter']);
     expect(owner('profiles/hot-path-a-streamed.json')).toEqual(['profile-hot-path']);
     expect(owner('profiles/survivors-a-streamed.json')).toEqual(['profile-allocations']);
+  });
+
+  it('tells the raw results write-bench-result.ts names, by their name only', () => {
+    const names = [
+      'ledger',
+      'recorder-lag',
+      'burst-start',
+      'console-pages',
+      'workers',
+      'gateway-memory',
+      'local-mode',
+      'memory-store-save',
+      'script-command',
+    ];
+    for (const name of names) {
+      expect(owner(`2026-11-28T06-39-20-${name}.json`)).toEqual([name]);
+      // Only at the top level of bench/results/, and only with the time of the run.
+      expect(owner(`hot-path/2026-11-28T06-39-20-${name}.json`)).toEqual([]);
+      expect(owner(`2026-11-28-${name}.json`)).toEqual([]);
+    }
+    expect(owner('2026-11-28T06-39-20-lag.json')).toEqual([]);
+    expect(owner('2026-11-28T06-39-20-recorder-lag-old.json')).toEqual([]);
+    expect(BENCHMARKS.map((one) => one.name)).toEqual(
+      expect.arrayContaining(['bench', 'side-by-side', ...names]),
+    );
+  });
+
+  it('has a summary for every benchmark that writes its raw result with write-bench-result.ts', () => {
+    const bench = fileURLToPath(new URL('..', import.meta.url));
+    const started = readdirSync(bench, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'))
+      .flatMap((path) => [
+        ...readFileSync(join(bench, path), 'utf8').matchAll(/startBenchRun\(\s*'([^']+)'/g),
+      ])
+      .map((match) => match[1]);
+    expect(started.length).toBeGreaterThanOrEqual(9);
+    for (const name of started) {
+      expect(owner(`2026-11-28T06-39-20-${name}.json`), name).toEqual([name]);
+    }
   });
 });
 

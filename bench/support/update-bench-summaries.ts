@@ -41,6 +41,11 @@ const commandOf = (json: Json): string => {
   return typeof command === 'string' ? command : '';
 };
 const topLevel = (path: string): boolean => !path.includes('/');
+/** A raw result written by write-bench-result.ts: `<date>T<time>-<name>.json`, at the top level. */
+const writtenAs =
+  (name: string) =>
+  (path: string): boolean =>
+    new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-${name}\\.json$`).test(path);
 
 export const BENCHMARKS: Benchmark[] = [
   {
@@ -86,6 +91,51 @@ export const BENCHMARKS: Benchmark[] = [
     name: 'profile-allocations',
     command: 'npx tsx bench/profile/profile-allocations.ts <label> [non-streamed|streamed]',
     matches: (path) => /^profiles\/(allocations|survivors)-/.test(path),
+  },
+  {
+    name: 'ledger',
+    command: 'npx tsx bench/macro/ledger-bench.ts',
+    matches: writtenAs('ledger'),
+  },
+  {
+    name: 'recorder-lag',
+    command: 'npx tsx bench/macro/recorder-lag-bench.ts',
+    matches: writtenAs('recorder-lag'),
+  },
+  {
+    name: 'burst-start',
+    command: 'npm run build && npx tsx bench/macro/burst-start-bench.ts',
+    matches: writtenAs('burst-start'),
+  },
+  {
+    name: 'console-pages',
+    command: 'npx tsx bench/macro/console-pages.ts',
+    matches: writtenAs('console-pages'),
+  },
+  {
+    name: 'workers',
+    command: 'npx tsx bench/macro/measure-workers.ts',
+    matches: writtenAs('workers'),
+  },
+  {
+    name: 'gateway-memory',
+    command: 'npm run build && npx tsx bench/macro/measure-gateway-memory.ts <label>',
+    matches: writtenAs('gateway-memory'),
+  },
+  {
+    name: 'local-mode',
+    command: 'npx tsx bench/macro/probe-local-mode.ts',
+    matches: writtenAs('local-mode'),
+  },
+  {
+    name: 'memory-store-save',
+    command: 'npx tsx bench/micro/memory-store-save-bench.ts',
+    matches: writtenAs('memory-store-save'),
+  },
+  {
+    name: 'script-command',
+    command: 'npx tsx bench/micro/script-command-bench.ts',
+    matches: writtenAs('script-command'),
   },
 ];
 

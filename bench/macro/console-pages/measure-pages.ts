@@ -41,12 +41,18 @@ export async function timePage(
 ): Promise<number> {
   await page.goto('about:blank');
   await page.goto(`${options.baseUrl}${options.probe.path}`, { waitUntil: 'commit' });
-  const shownAt = await page.waitForFunction(
-    `(${options.probe.ready}) ? performance.now() : false`,
-    undefined,
-    { polling: 'raf', timeout: 60_000 },
-  );
-  return Number(await shownAt.jsonValue());
+  // Not `page.waitForFunction`: it evaluates its predicate with `eval` inside the page, which the
+  // console's Content Security Policy (`script-src 'self'`) refuses; `page.evaluate` runs the
+  // text through the DevTools protocol, outside the page's policy.
+  const shownAt = await page.evaluate<number>(`new Promise((resolve, reject) => {
+    const frame = () => {
+      if (${options.probe.ready}) resolve(performance.now());
+      else if (performance.now() > 60000) reject(new Error('the main content was never shown'));
+      else requestAnimationFrame(frame);
+    };
+    frame();
+  })`);
+  return shownAt;
 }
 
 /** The page's requests so far: path, start and end (ms since the navigation started). */
