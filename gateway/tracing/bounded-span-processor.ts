@@ -30,6 +30,7 @@ export class BoundedSpanProcessor implements SpanProcessor {
   #exporting: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
+  #closing = false;
 
   constructor(options: BoundedSpanProcessorOptions) {
     this.#options = options;
@@ -57,8 +58,14 @@ export class BoundedSpanProcessor implements SpanProcessor {
     }
   }
 
+  /**
+   * Exports what is queued and stops the exporter. Once an export fails while closing, the rest is
+   * dropped (and counted) rather than tried batch after batch: the close takes one export timeout
+   * at most.
+   */
   async shutdown(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || this.#closing) return;
+    this.#closing = true;
     await this.forceFlush();
     this.#closed = true;
     await this.#options.exporter.shutdown();
@@ -97,6 +104,10 @@ export class BoundedSpanProcessor implements SpanProcessor {
       this.#options.exporter.export(batch, (result: ExportResult) => {
         if (result.code !== ExportResultCode.SUCCESS) {
           this.#options.onDropped(batch.length, 'export_failed');
+          if (this.#closing && this.#queue.length > 0) {
+            this.#options.onDropped(this.#queue.length, 'export_failed');
+            this.#queue = [];
+          }
         }
         done();
       });
