@@ -209,9 +209,11 @@ export function parseGatewaySettings(
   }
   // The standard OpenTelemetry variables, under the `TOLLGATE_*` ones.
   const otlp = otlpSettingsFromEnvironment(environment);
-  if (otlp.otlpEndpoint !== undefined) fromEnvironment.otlpEndpoint ??= otlp.otlpEndpoint;
-  if (otlp.traceSampleRatio !== undefined) {
-    fromEnvironment.traceSampleRatio ??= otlp.traceSampleRatio;
+  if (fromEnvironment.otlpEndpoint === undefined && otlp.otlpEndpoint !== undefined) {
+    fromEnvironment.otlpEndpoint = otlp.otlpEndpoint;
+  }
+  if (fromEnvironment.traceSampleRatio === undefined && otlp.traceSampleRatio !== undefined) {
+    fromEnvironment.traceSampleRatio = otlp.traceSampleRatio;
   }
   const result = gatewaySettingsSchema.safeParse({ ...fromEnvironment, ...parseFlags(args) });
   if (!result.success) {

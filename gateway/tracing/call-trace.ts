@@ -4,7 +4,14 @@
  * after the settlement's bill when the call was admitted. The forward stage starts one attempt span
  * per upstream attempt from it (`startAttempt`); the settle stage leaves the bill (`noteBill`).
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { ResolvedUpstream } from '../spec/resolved-upstream.js';
 import { AttemptTrace } from './attempt-trace.js';
 import {

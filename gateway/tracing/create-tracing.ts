@@ -59,7 +59,10 @@ function pathOf(url: string): string {
   return query < 0 ? url : url.slice(0, query);
 }
 
-function startCall(tracer: Tracer, input: { request: FastifyRequest; route: string; callerIp: string }) {
+function startCall(
+  tracer: Tracer,
+  input: { request: FastifyRequest; route: string; callerIp: string },
+) {
   const { request } = input;
   const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
   const userAgent = request.headers['user-agent'];

@@ -50,12 +50,14 @@ export function operationName(path: string): string {
 export function requestMaxTokens(json: unknown): number | null {
   if (typeof json !== 'object' || json === null) return null;
   const body = json as Record<string, unknown>;
-  const config = body.generationConfig as Record<string, unknown> | undefined;
+  const config: unknown = body.generationConfig;
   const value =
     body.max_tokens ??
     body.max_output_tokens ??
     body.max_completion_tokens ??
-    (typeof config === 'object' && config !== null ? config.maxOutputTokens : undefined);
+    (typeof config === 'object' && config !== null
+      ? (config as Record<string, unknown>).maxOutputTokens
+      : undefined);
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 

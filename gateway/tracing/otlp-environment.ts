@@ -74,6 +74,17 @@ export function otlpSettingsFromEnvironment(environment: Environment): {
   };
 }
 
+/** Percent-decoded, or null when the encoding is broken. */
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text.trim());
+  } catch {
+    return null;
+  }
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
 const headerList = z
   .string()
   .transform((text, context) => {
@@ -81,13 +92,14 @@ const headerList = z
     for (const pair of text.split(',')) {
       if (pair.trim() === '') continue;
       const at = pair.indexOf('=');
-      const name = at < 0 ? '' : decodeURIComponent(pair.slice(0, at).trim()).toLowerCase();
-      if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) {
-        // The value may be a secret: only the position is named.
+      const name = at < 0 ? null : decoded(pair.slice(0, at))?.toLowerCase();
+      const value = at < 0 ? null : decoded(pair.slice(at + 1));
+      if (name == null || value === null || !HEADER_NAME.test(name)) {
+        // The value may be a secret: the message never quotes it.
         context.addIssue({ code: 'custom', message: 'a header is not name=value' });
         return z.NEVER;
       }
-      headers[name] = decodeURIComponent(pair.slice(at + 1).trim());
+      headers[name] = value;
     }
     return headers;
   })
@@ -98,7 +110,9 @@ export function parseOtlpExport(environment: Environment): OtlpExportSettings {
   const general = headerList.safeParse(present(environment.OTEL_EXPORTER_OTLP_HEADERS));
   const traces = headerList.safeParse(present(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS));
   if (!general.success || !traces.success) {
-    throw new Error('invalid gateway configuration: OTEL_EXPORTER_OTLP_HEADERS: a header is not name=value');
+    throw new Error(
+      'invalid gateway configuration: OTEL_EXPORTER_OTLP_HEADERS: a header is not name=value',
+    );
   }
   return Object.freeze({
     serviceName: present(environment.OTEL_SERVICE_NAME) ?? DEFAULT_OTLP_EXPORT.serviceName,

@@ -46,7 +46,12 @@ function readFields(buffer: Buffer): Field[] {
   const at = { offset: 0 };
   while (at.offset < buffer.length) {
     const tag = Number(readVarint(buffer, at));
-    const field: Field = { number: tag >>> 3, wireType: tag & 7, varint: 0n, bytes: Buffer.alloc(0) };
+    const field: Field = {
+      number: tag >>> 3,
+      wireType: tag & 7,
+      varint: 0n,
+      bytes: Buffer.alloc(0),
+    };
     switch (field.wireType) {
       case 0:
         field.varint = readVarint(buffer, at);
@@ -148,7 +153,8 @@ export function decodeOtlpTraces(body: Buffer): ReceivedSpan[] {
     const fields = readFields(resourceSpans.bytes);
     const resource = attributes(readFields(one(fields, 1)?.bytes ?? Buffer.alloc(0)), 1);
     for (const scopeSpans of all(fields, 2)) {
-      for (const each of all(readFields(scopeSpans.bytes), 2)) spans.push(span(each.bytes, resource));
+      for (const each of all(readFields(scopeSpans.bytes), 2))
+        spans.push(span(each.bytes, resource));
     }
   }
   return spans;

@@ -119,7 +119,7 @@ function endRequest(
   void admission.then(
     () => {
       record.gatewayStatus = CLIENT_CLOSED_STATUS;
-      settle(ends, record, reply.log);
+      void settle(ends, record, reply.log);
     },
     () => undefined,
   );

@@ -201,7 +201,11 @@ describe('with --otlp-endpoint', () => {
     const caller = callerContext();
     const answer = await request(`${base}/v1/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, traceparent: caller.header },
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': apiKey,
+        traceparent: caller.header,
+      },
       body: messageBody(),
     });
     await answer.body.text();
@@ -211,7 +215,10 @@ describe('with --otlp-endpoint', () => {
     const server = spans.find((span) => span.kind === SERVER);
     const attempts = spans
       .filter((span) => span.kind === CLIENT)
-      .sort((a, b) => Number(a.attributes['tollgate.attempt']) - Number(b.attributes['tollgate.attempt']));
+      .sort(
+        (a, b) =>
+          Number(a.attributes['tollgate.attempt']) - Number(b.attributes['tollgate.attempt']),
+      );
     expect(attempts).toHaveLength(2);
     for (const attempt of attempts) expect(attempt.parentSpanId).toBe(server?.spanId);
     expect(attempts[0]?.attributes).toMatchObject({
@@ -226,7 +233,10 @@ describe('with --otlp-endpoint', () => {
       'tollgate.upstream': serving,
       'tollgate.outcome': 'ok',
     });
-    expect(server?.attributes).toMatchObject({ 'tollgate.attempts': 2, 'tollgate.upstream': serving });
+    expect(server?.attributes).toMatchObject({
+      'tollgate.attempts': 2,
+      'tollgate.upstream': serving,
+    });
   });
 
   it('traces a streamed call with its usage', async () => {
@@ -234,11 +244,17 @@ describe('with --otlp-endpoint', () => {
     const caller = callerContext();
     const client = new Anthropic({ apiKey, baseURL: base, maxRetries: 0 });
     const stream = client.messages.stream(
-      { model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'stream' }] },
+      {
+        model: 'claude-sonnet-4-6',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'stream' }],
+      },
       { headers: { traceparent: caller.header } },
     );
     const message = await stream.finalMessage();
-    const requestId = String((await stream.withResponse()).response.headers.get('x-tollgate-request-id'));
+    const requestId = String(
+      (await stream.withResponse()).response.headers.get('x-tollgate-request-id'),
+    );
     const record = await settledRecord(store, namespace, requestId);
     expect(record.stream).toBe(true);
 
@@ -262,7 +278,11 @@ describe('with --otlp-endpoint', () => {
     const caller = callerContext();
     const answer = await request(`${base}/v1/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, traceparent: caller.header },
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': apiKey,
+        traceparent: caller.header,
+      },
       body: messageBody(),
     });
     await answer.body.text();
@@ -278,7 +298,9 @@ describe('with --otlp-endpoint', () => {
     expect(server?.status).toMatchObject({ code: ERROR, message: 'TG_QUOTA_EXHAUSTED' });
     // Every span of the call has been exported by now (one batch): none is an attempt.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(receiver.spans.filter(inTrace(caller.traceId)).map((span) => span.kind)).toEqual([SERVER]);
+    expect(receiver.spans.filter(inTrace(caller.traceId)).map((span) => span.kind)).toEqual([
+      SERVER,
+    ]);
   });
 });
 
@@ -289,7 +311,10 @@ describe('sampling and the export queue', () => {
       const { app, base } = await startGateway({
         config: { otlpEndpoint: otherReceiver.url, traceSampleRatio: 0 },
       });
-      const { value: apiKey } = await createKey(store, secrets, { platform: 'Anthropic', namespace });
+      const { value: apiKey } = await createKey(store, secrets, {
+        platform: 'Anthropic',
+        namespace,
+      });
       provider.reset();
       const unsampled = callerContext(false);
       for (const headers of [{}, { traceparent: unsampled.header }]) {
@@ -321,7 +346,10 @@ describe('sampling and the export queue', () => {
       const { registry, base } = await startGateway({
         config: { otlpEndpoint: hanging.url, traceSampleRatio: 1, traceQueueSize: 2 },
       });
-      const { value: apiKey } = await createKey(store, secrets, { platform: 'Anthropic', namespace });
+      const { value: apiKey } = await createKey(store, secrets, {
+        platform: 'Anthropic',
+        namespace,
+      });
       for (let call = 0; call < 6; call++) {
         const answer = await request(`${base}/v1/messages`, {
           method: 'POST',
