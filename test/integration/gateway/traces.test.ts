@@ -28,6 +28,8 @@ import {
   writeUpstreams,
 } from '../../support/gateway-fixture.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
+import { putCloudUpstream } from '../../support/cloud-upstreams.js';
+import { startFakeBedrock } from '../../support/fake-bedrock.js';
 import {
   inOrder,
   messageBody,
@@ -266,6 +268,59 @@ describe('with --otlp-endpoint', () => {
     // The serving attempt's span lasts as long as the stream it relayed.
     const attempt = spans.find((span) => span.kind === CLIENT);
     expect(attempt?.endTimeUnixNano).toBe(server?.endTimeUnixNano);
+  });
+
+  it('sends the attempt span upstream through a cloud provider (AWS Bedrock, outside the signature)', async () => {
+    const keys = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'trace-secret-key' };
+    const bedrock = await startFakeBedrock({ region: 'us-west-2', credentials: [keys] });
+    try {
+      const name = 'bedrock-traced';
+      await putCloudUpstream(store, secrets, {
+        name,
+        platform: 'Anthropic',
+        provider: {
+          kind: 'AWSBedrock',
+          region: 'us-west-2',
+          endpoint: bedrock.url,
+          credentials: { type: 'AWSAccessKey', ...keys, sessionToken: null },
+        },
+        modelOverrides: { 'claude-sonnet-4-6': 'us.anthropic.claude-sonnet-4-6-v1:0' },
+      });
+      const { value: apiKey } = await createKey(store, secrets, {
+        platform: 'Anthropic',
+        namespace,
+        upstreams: [{ name, weight: 1, priority: 0 }],
+      });
+      const caller = callerContext();
+      const answer = await request(`${base}/v1/messages`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': apiKey,
+          traceparent: caller.header,
+        },
+        body: messageBody(),
+      });
+      await answer.body.text();
+      expect(answer.statusCode).toBe(200);
+      expect(bedrock.refusals).toBe(0);
+
+      const spans = await receiver.waitForSpans(inTrace(caller.traceId), 2);
+      const attempt = spans.find((span) => span.kind === CLIENT);
+      expect(bedrock.requests.at(-1)?.headers.traceparent).toBe(
+        `00-${caller.traceId}-${attempt?.spanId}-01`,
+      );
+      expect(attempt?.name).toBe('chat us.anthropic.claude-sonnet-4-6-v1:0');
+      expect(attempt?.attributes).toMatchObject({
+        'gen_ai.provider.name': 'aws.bedrock',
+        'gen_ai.system': 'aws.bedrock',
+        'gen_ai.request.model': 'us.anthropic.claude-sonnet-4-6-v1:0',
+        'server.address': '127.0.0.1',
+        'tollgate.upstream': name,
+      });
+    } finally {
+      await bedrock.close();
+    }
   });
 
   it('gives a refused call a server span with its error code and no attempt span', async () => {
