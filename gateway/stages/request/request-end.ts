@@ -143,10 +143,11 @@ export function openRequest(
     requestId: request.id,
     profile,
     callerIp,
+    // The API's routes only: health probes and unknown paths make no span.
     trace:
-      tracing === null
+      tracing === null || profile === null
         ? null
-        : tracing.startCall(request, request.routeOptions.url ?? 'unknown route', callerIp),
+        : tracing.startCall(request, request.routeOptions.url ?? '', callerIp),
   });
   ends.gatewayMetrics.inFlight.enter(gaugePlatform(profile));
   reply.raw.once('close', () => {
