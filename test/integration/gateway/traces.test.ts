@@ -30,6 +30,7 @@ import {
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { putCloudUpstream } from '../../support/cloud-upstreams.js';
 import { startFakeBedrock } from '../../support/fake-bedrock.js';
+import { openResponsesSocket } from '../../support/responses-websocket-client.js';
 import {
   inOrder,
   messageBody,
@@ -321,6 +322,41 @@ describe('with --otlp-endpoint', () => {
     } finally {
       await bedrock.close();
     }
+  });
+
+  it("traces each Responses WebSocket turn as a call in the caller's trace", async () => {
+    const { value: apiKey } = await createKey(store, secrets, { platform: 'OpenAI', namespace });
+    const caller = callerContext();
+    provider.reset();
+    const client = await openResponsesSocket(base, {
+      authorization: `Bearer ${apiKey}`,
+      traceparent: caller.header,
+    });
+    const events = await client.turn({
+      type: 'response.create',
+      model: 'gpt-5.4',
+      store: false,
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+    });
+    expect(events.at(-1)?.type).toBe('response.completed');
+    client.socket.close();
+
+    const spans = await receiver.waitForSpans(
+      (span) => inTrace(caller.traceId)(span) && span.name === 'POST /v1/responses',
+      1,
+    );
+    const turn = spans[0];
+    expect(turn?.parentSpanId).toBe(caller.spanId);
+    expect(turn?.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    const [attempt] = await receiver.waitForSpans(
+      (span) => span.kind === CLIENT && span.parentSpanId === turn?.spanId,
+      1,
+    );
+    expect(attempt?.attributes['gen_ai.provider.name']).toBe('openai');
+    const forwarded = provider.requests.filter((each) => each.path === '/v1/responses');
+    expect(forwarded.at(-1)?.headers.traceparent).toBe(
+      `00-${caller.traceId}-${attempt?.spanId}-01`,
+    );
   });
 
   it('gives a refused call a server span with its error code and no attempt span', async () => {
