@@ -101,8 +101,9 @@ export const gatewaySettingsSchema = z.object({
     .positive()
     .default(32 * 1024 * 1024),
   /**
-   * OTLP/HTTP collector the gateway exports its trace spans to (protobuf); `/v1/traces` is added
-   * unless the URL ends with it. Absent: tracing is off (docs/observability.md).
+   * OTLP/HTTP collector the gateway exports its trace spans to (protobuf): a base URL, `/v1/traces`
+   * added unless it ends with it (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`'s is used as is). Absent:
+   * tracing is off (docs/observability.md).
    */
   otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
   /** Share of new traces sampled (parent-based: a caller's sampled flag decides its own trace). */
@@ -215,14 +216,17 @@ export function parseGatewaySettings(
   if (fromEnvironment.traceSampleRatio === undefined && otlp.traceSampleRatio !== undefined) {
     fromEnvironment.traceSampleRatio = otlp.traceSampleRatio;
   }
-  const result = gatewaySettingsSchema.safeParse({ ...fromEnvironment, ...parseFlags(args) });
+  const flags = parseFlags(args);
+  const result = gatewaySettingsSchema.safeParse({ ...fromEnvironment, ...flags });
   if (!result.success) {
     throw new Error(`invalid gateway configuration: ${z.prettifyError(result.error)}`);
   }
   return Object.freeze({
     ...result.data,
     providerEndpoints: parseProviderEndpoints(environment),
-    otlpExport: parseOtlpExport(environment),
+    otlpExport: parseOtlpExport(environment, {
+      endpointFlagGiven: flags.otlpEndpoint !== undefined,
+    }),
   });
 }
 

@@ -94,7 +94,9 @@ export function createTracing(
   const exporter =
     options.exporter ??
     new OTLPTraceExporter({
-      url: tracesUrl(settings.otlpEndpoint),
+      url: settings.otlpExport.wholeTracesUrl
+        ? settings.otlpEndpoint
+        : tracesUrl(settings.otlpEndpoint),
       headers: { ...settings.otlpExport.headers },
       timeoutMillis: EXPORT_TIMEOUT_MS,
     });

@@ -8,7 +8,11 @@ describe('the tracing settings', () => {
     expect(settings.otlpEndpoint).toBeUndefined();
     expect(settings.traceSampleRatio).toBe(1);
     expect(settings.traceQueueSize).toBe(2048);
-    expect(settings.otlpExport).toEqual({ serviceName: 'tollgate-gateway', headers: {} });
+    expect(settings.otlpExport).toEqual({
+      serviceName: 'tollgate-gateway',
+      headers: {},
+      wholeTracesUrl: false,
+    });
   });
 
   it('take the flag over TOLLGATE_* over the traces variable over the general one', () => {
@@ -23,6 +27,14 @@ describe('the tracing settings', () => {
     expect(parseGatewaySettings([], environment).otlpEndpoint).toBe('http://tollgate:4318');
     const standard = { ...environment, TOLLGATE_OTLP_ENDPOINT: undefined };
     expect(parseGatewaySettings([], standard).otlpEndpoint).toBe('http://traces:4318/v1/traces');
+    // The traces variable is a whole URL, used as is; the others are bases.
+    const custom = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/custom/path' };
+    expect(parseGatewaySettings([], custom).otlpExport.wholeTracesUrl).toBe(true);
+    expect(
+      parseGatewaySettings(['--otlp-endpoint', 'http://flag:4318'], custom).otlpExport
+        .wholeTracesUrl,
+    ).toBe(false);
+    expect(parseGatewaySettings([], environment).otlpExport.wholeTracesUrl).toBe(false);
     expect(
       parseGatewaySettings([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://general:4318' }).otlpEndpoint,
     ).toBe('http://general:4318');
@@ -71,6 +83,7 @@ describe('the tracing settings', () => {
     ).toEqual({
       serviceName: 'gateway-eu',
       headers: { authorization: 'Bearer secret-one', 'x-scope-orgid': 'traces' },
+      wholeTracesUrl: false,
     });
     for (const broken of ['secret-two', 'name=%E0%A4%A', '=secret-three']) {
       expect(() => parseOtlpExport({ OTEL_EXPORTER_OTLP_HEADERS: broken })).toThrow(

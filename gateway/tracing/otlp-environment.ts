@@ -15,11 +15,17 @@ export interface OtlpExportSettings {
   serviceName: string;
   /** Headers sent with every export (a collector's token); values never logged. */
   headers: Readonly<Record<string, string>>;
+  /**
+   * The endpoint came from `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`: a whole URL, used as is (any
+   * other endpoint is a base URL, `/v1/traces` added).
+   */
+  wholeTracesUrl: boolean;
 }
 
 export const DEFAULT_OTLP_EXPORT: OtlpExportSettings = Object.freeze({
   serviceName: 'tollgate-gateway',
   headers: Object.freeze({}),
+  wholeTracesUrl: false,
 });
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -68,7 +74,7 @@ export function otlpSettingsFromEnvironment(environment: Environment): {
   const traces = present(environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const base = present(environment.OTEL_EXPORTER_OTLP_ENDPOINT);
   return {
-    // The traces variable is a whole URL: kept as is (tracesUrl leaves a `/v1/traces` end alone).
+    // The traces variable is a whole URL (`wholeTracesUrl`), the general one a base.
     otlpEndpoint: traces ?? base,
     traceSampleRatio: samplerRatio(environment),
   };
@@ -105,8 +111,20 @@ const headerList = z
   })
   .optional();
 
+/** Whether the endpoint in use is `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`'s (no flag or TOLLGATE_*). */
+function usesTracesVariable(environment: Environment, flagGiven: boolean): boolean {
+  return (
+    !flagGiven &&
+    present(environment.TOLLGATE_OTLP_ENDPOINT) === undefined &&
+    present(environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) !== undefined
+  );
+}
+
 /** The exporter's headers and service name, from the environment. */
-export function parseOtlpExport(environment: Environment): OtlpExportSettings {
+export function parseOtlpExport(
+  environment: Environment,
+  options: { endpointFlagGiven: boolean } = { endpointFlagGiven: false },
+): OtlpExportSettings {
   const general = headerList.safeParse(present(environment.OTEL_EXPORTER_OTLP_HEADERS));
   const traces = headerList.safeParse(present(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS));
   if (!general.success || !traces.success) {
@@ -117,5 +135,6 @@ export function parseOtlpExport(environment: Environment): OtlpExportSettings {
   return Object.freeze({
     serviceName: present(environment.OTEL_SERVICE_NAME) ?? DEFAULT_OTLP_EXPORT.serviceName,
     headers: Object.freeze({ ...general.data, ...traces.data }),
+    wholeTracesUrl: usesTracesVariable(environment, options.endpointFlagGiven),
   });
 }
