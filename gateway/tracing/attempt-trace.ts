@@ -38,7 +38,7 @@ export class AttemptTrace {
    * replaced by this span's, so the upstream's own trace continues from the attempt.
    */
   send(origin: string, headers: Record<string, string>): void {
-    this.span.setAttributes(serverAttributes(origin));
+    if (this.span.isRecording()) this.span.setAttributes(serverAttributes(origin));
     propagator.inject(trace.setSpan(ROOT_CONTEXT, this.span), headers, headerSetter);
   }
 
@@ -46,6 +46,10 @@ export class AttemptTrace {
   settle(end: AttemptEnd, serving: boolean): void {
     if (this.#ended) return;
     const { span } = this;
+    if (!span.isRecording()) {
+      if (!serving) this.end();
+      return;
+    }
     if (end.status !== null) span.setAttribute('http.response.status_code', end.status);
     span.setAttribute('tollgate.outcome', end.outcome);
     if (end.errorCode !== null) span.setAttribute('tollgate.error_code', end.errorCode);

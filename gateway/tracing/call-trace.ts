@@ -77,6 +77,13 @@ export class CallTrace {
 
   startAttempt(start: AttemptStart): AttemptTrace {
     this.#attempt?.end();
+    const parent = trace.setSpan(ROOT_CONTEXT, this.span);
+    if (!this.span.isRecording()) {
+      // Not sampled: a non-recording child, for its `traceparent` only; no attribute is built.
+      const span = this.#tracer.startSpan('attempt', { kind: SpanKind.CLIENT }, parent);
+      this.#attempt = new AttemptTrace(span);
+      return this.#attempt;
+    }
     const provider = genAiProvider(start.upstream.platform, start.upstream.provider.kind);
     this.#provider = provider;
     const operation = operationName(start.path);
@@ -90,7 +97,7 @@ export class CallTrace {
           'tollgate.attempt': start.number,
         },
       },
-      trace.setSpan(ROOT_CONTEXT, this.span),
+      parent,
     );
     this.#attempt = new AttemptTrace(span);
     return this.#attempt;
@@ -121,6 +128,11 @@ export class CallTrace {
 
   #finish(call: EndedCall, status: number, endTime: number): void {
     const { span } = this;
+    if (!span.isRecording()) {
+      this.#attempt?.end(endTime);
+      span.end(endTime);
+      return;
+    }
     span.setAttribute('http.response.status_code', status);
     const key = call.authorized;
     if (key !== null) {
