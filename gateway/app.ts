@@ -50,6 +50,7 @@ import { registerResponsesWebsocket } from './routes/responses-websocket/registe
 import { createWebsocketMetrics } from './metrics/websocket-metrics.js';
 import type { Store } from '../store/store.js';
 import { GatewayError } from './errors/gateway-error.js';
+import { createTracing } from './tracing/create-tracing.js';
 
 export interface BuildOptions {
   store: Store;
@@ -140,6 +141,8 @@ export function build(options: BuildOptions): FastifyInstance {
   });
   const prices = options.prices ?? loadGatewayPrices(config.priceFile).table;
   const meteringMetrics = createMeteringMetrics(registry);
+  // Null without `--otlp-endpoint`: then no span, no attribute, no trace header is ever made.
+  const tracing = createTracing(config, { registry });
   const settlement = startSettlement({
     store,
     config,
@@ -163,6 +166,7 @@ export function build(options: BuildOptions): FastifyInstance {
       metrics: createCaptureMetrics(registry),
       reassemblers: REPLY_REASSEMBLERS,
     },
+    tracing,
   };
   const pools = new UpstreamPools(config);
   const upstreams = new UpstreamCache({
@@ -311,6 +315,9 @@ export function build(options: BuildOptions): FastifyInstance {
     await settlement.close();
     renewer.stop();
     await pools.close();
+    // The spans of the calls just settled go out before the process exits (bounded by the
+    // exporter's timeout).
+    await tracing?.shutdown();
   });
   return app;
 }

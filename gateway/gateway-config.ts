@@ -6,6 +6,12 @@
 import { z } from 'zod';
 import { trustedProxyList } from '../network/trusted-proxy-list.js';
 import type { ProviderEndpoints } from './spec/upstream-provider.js';
+import {
+  DEFAULT_OTLP_EXPORT,
+  otlpSettingsFromEnvironment,
+  parseOtlpExport,
+  type OtlpExportSettings,
+} from './tracing/otlp-environment.js';
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
@@ -99,6 +105,16 @@ export const gatewaySettingsSchema = z.object({
     .int()
     .positive()
     .default(32 * 1024 * 1024),
+  /**
+   * OTLP/HTTP collector the gateway exports its trace spans to (protobuf): a base URL, `/v1/traces`
+   * added unless it ends with it (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`'s is used as is). Absent:
+   * tracing is off (docs/observability.md).
+   */
+  otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+  /** Share of new traces sampled (parent-based: a caller's sampled flag decides its own trace). */
+  traceSampleRatio: z.coerce.number().min(0).max(1).default(1),
+  /** Ended spans waiting for export at most; beyond it they are dropped and counted. */
+  traceQueueSize: z.coerce.number().int().positive().max(1_000_000).default(2_048),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -116,6 +132,7 @@ export const PUBLIC_PROVIDER_ENDPOINTS: ProviderEndpoints = Object.freeze({
  */
 export type GatewaySettings = z.output<typeof gatewaySettingsSchema> & {
   providerEndpoints: ProviderEndpoints;
+  otlpExport: OtlpExportSettings;
 };
 
 const endpointVariable = z
@@ -196,11 +213,26 @@ export function parseGatewaySettings(
   if (fromEnvironment.redisUrl === undefined && redisUrl !== undefined && redisUrl !== '') {
     fromEnvironment.redisUrl = redisUrl;
   }
-  const result = gatewaySettingsSchema.safeParse({ ...fromEnvironment, ...parseFlags(args) });
+  // The standard OpenTelemetry variables, under the `TOLLGATE_*` ones.
+  const otlp = otlpSettingsFromEnvironment(environment);
+  if (fromEnvironment.otlpEndpoint === undefined && otlp.otlpEndpoint !== undefined) {
+    fromEnvironment.otlpEndpoint = otlp.otlpEndpoint;
+  }
+  if (fromEnvironment.traceSampleRatio === undefined && otlp.traceSampleRatio !== undefined) {
+    fromEnvironment.traceSampleRatio = otlp.traceSampleRatio;
+  }
+  const flags = parseFlags(args);
+  const result = gatewaySettingsSchema.safeParse({ ...fromEnvironment, ...flags });
   if (!result.success) {
     throw new Error(`invalid gateway configuration: ${z.prettifyError(result.error)}`);
   }
-  return Object.freeze({ ...result.data, providerEndpoints: parseProviderEndpoints(environment) });
+  return Object.freeze({
+    ...result.data,
+    providerEndpoints: parseProviderEndpoints(environment),
+    otlpExport: parseOtlpExport(environment, {
+      endpointFlagGiven: flags.otlpEndpoint !== undefined,
+    }),
+  });
 }
 
 /** Reads the environment once: flags over `TOLLGATE_*` over defaults. */
@@ -222,6 +254,7 @@ export function createAppConfig(
   const settings = {
     ...parsed,
     providerEndpoints: PUBLIC_PROVIDER_ENDPOINTS,
+    otlpExport: DEFAULT_OTLP_EXPORT,
   } as Omit<AppConfig, 'pepper' | 'credentialKey'>;
   return { ...settings, ...secrets, ...overrides };
 }

@@ -99,4 +99,20 @@ describe('parseLocalConfig: logging', () => {
     const both = parseLocalConfig(['--log-level', 'debug'], { TOLLGATE_LOG_LEVEL: 'warn' });
     expect(both.gateway.logLevel).toBe('debug');
   });
+
+  it("passes the tracing flags on to its gateway, over the gateway's variables", () => {
+    expect(parseLocalConfig([], {}).gateway.otlpEndpoint).toBeUndefined();
+    const config = parseLocalConfig(
+      ['--otlp-endpoint', 'http://127.0.0.1:4318', '--trace-sample-ratio=0.5'],
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'laptop' },
+    );
+    expect(config.gateway.otlpEndpoint).toBe('http://127.0.0.1:4318');
+    expect(config.gateway.traceSampleRatio).toBe(0.5);
+    expect(config.gateway.otlpExport.serviceName).toBe('laptop');
+    expect(
+      parseLocalConfig([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).gateway
+        .otlpEndpoint,
+    ).toBe('http://collector:4318');
+    expect(() => parseLocalConfig(['--trace-sample-ratio', '2'], {})).toThrow(/traceSampleRatio/);
+  });
 });

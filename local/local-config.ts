@@ -64,6 +64,8 @@ export function parseLocalConfig(
       'retention-days': { type: 'string' },
       'log-format': { type: 'string' },
       'log-level': { type: 'string' },
+      'otlp-endpoint': { type: 'string' },
+      'trace-sample-ratio': { type: 'string' },
     },
     strict: true,
   });
@@ -94,7 +96,13 @@ export function parseLocalConfig(
   if (!result.success) {
     throw new Error(`invalid configuration: ${z.prettifyError(result.error)}`);
   }
-  const gateway = parseGatewaySettings([], {
+  // The tracing flags are the gateway's own: passed on as they are.
+  const gatewayFlags: string[] = [];
+  for (const name of ['otlp-endpoint', 'trace-sample-ratio'] as const) {
+    const value = values[name];
+    if (value !== undefined) gatewayFlags.push(`--${name}`, value);
+  }
+  const gateway = parseGatewaySettings(gatewayFlags, {
     ...environment,
     TOLLGATE_PORT: undefined,
     TOLLGATE_LOG_LEVEL: values['log-level'] ?? environment.TOLLGATE_LOG_LEVEL,

@@ -1,11 +1,12 @@
 /**
- * `npx tsx bench/profile/profile-hot-path.ts <label> [non-streamed|streamed] [seconds] [-- node flags]`: the side-by-side
+ * `npx tsx bench/profile/profile-hot-path.ts <label> [non-streamed|streamed] [seconds] [--tracing] [-- node flags]`: the side-by-side
  * layout's Tollgate (private Redis, every admission feature on, one worker) driven with Chat
  * Completions calls in a closed loop of 64 callers against the minimal upstream, profiled by V8's
  * sampler for the given seconds after a warm-up. Writes the summary (self time by area and by
  * function, CPU ms per call of the gateway process and of Redis) to
  * `bench/results/profiles/hot-path-<label>-<kind>.json` and prints it; the raw `.cpuprofile` goes
- * to the temporary directory only (it is large).
+ * to the temporary directory only (it is large). With `--tracing`, the gateway traces every call
+ * and exports to a local OTLP/HTTP sink (start-otlp-sink.ts); compare-tracing-cost.ts compares.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import {
   readRedisSocketCounts,
 } from '../support/read-redis-commandstats.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
+import { startOtlpSink } from '../support/start-otlp-sink.js';
 import {
   answeredCalls,
   driveLoad,
@@ -30,11 +32,13 @@ import { summarizeCpuProfile, type CpuProfile } from './summarize-cpu-profile.js
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
-const label = process.argv[2] ?? 'run';
-const kindName = process.argv[3] === 'streamed' ? 'streamed' : 'non-streamed';
-const seconds = Number(process.argv[4] ?? 5);
+const tracing = process.argv.includes('--tracing');
+const args = process.argv.filter((arg) => arg !== '--tracing');
+const label = args[2] ?? 'run';
+const kindName = args[3] === 'streamed' ? 'streamed' : 'non-streamed';
+const seconds = Number(args[4] ?? 5);
 /** Node flags for Tollgate's process (after `--`), e.g. heap sizes. */
-const nodeFlags = process.argv.slice(5).filter((flag) => flag !== '--');
+const nodeFlags = args.slice(5).filter((flag) => flag !== '--');
 const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
 async function main(): Promise<void> {
@@ -42,9 +46,10 @@ async function main(): Promise<void> {
   const facts = describeBenchFacts('bench/profile/profile-hot-path.ts');
   const layout = await startSideBySideLayout({ gatewayNodeFlags: nodeFlags });
   const { loadgen, redisServer } = layout;
+  const sink = tracing ? await startOtlpSink() : null;
   const started = await startBenchTarget(
     { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
-    layout.environment,
+    sink === null ? layout.environment : { ...layout.environment, otlpEndpoint: sink.url },
   );
   const redis = new Redis(redisServer.url);
   const drive = async (durationMs: number): Promise<number> => {
@@ -85,6 +90,7 @@ async function main(): Promise<void> {
       kind: kindName,
       loadAverageAtStart: load,
       nodeFlags,
+      tracing,
       unprofiled: {
         calls: answered,
         callsPerSecond: Math.round(answered / seconds),
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
   } finally {
     redis.disconnect();
     await started.stop();
+    await sink?.close();
     await layout.stop();
   }
 }

@@ -39,6 +39,8 @@ export interface BenchGatewaySettings {
   allFeatures?: boolean;
   /** Run the compiled build (default) or the sources. */
   compiled?: boolean;
+  /** Tracing on, every call sampled, exported to this OTLP/HTTP sink (compare-tracing-cost.ts). */
+  otlpEndpoint?: string;
 }
 
 const settings = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BenchGatewaySettings;
@@ -80,6 +82,9 @@ async function serve(): Promise<void> {
       logLevel: (process.env.TOLLGATE_BENCH_LOG_LEVEL ??
         'warn') as ConfigModule.AppConfig['logLevel'],
       leaseMs: 60_000,
+      ...(settings.otlpEndpoint === undefined
+        ? {}
+        : { otlpEndpoint: settings.otlpEndpoint, traceSampleRatio: 1 }),
     }),
   });
   // Each call's duration inside the gateway, for `bench/macro/probe-tail.ts` only (not in CPU figures).

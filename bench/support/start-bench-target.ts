@@ -37,6 +37,8 @@ export interface TargetEnvironment {
    * the gateway with (GATEWAY_NODE_FLAGS; a later flag overrides an earlier one).
    */
   gatewayNodeFlags?: readonly string[];
+  /** Tollgate with tracing on, exporting every call's spans here (an OTLP/HTTP sink). */
+  otlpEndpoint?: string;
 }
 
 export async function startBenchTarget(
@@ -82,6 +84,7 @@ export async function startBenchTarget(
     pepperHex: randomBytes(32).toString('hex'),
     credentialKeyHex: randomBytes(32).toString('hex'),
     allFeatures: environment.allFeatures === true,
+    ...(environment.otlpEndpoint === undefined ? {} : { otlpEndpoint: environment.otlpEndpoint }),
   };
   const folder = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
   const file = join(folder, 'gateway.json');

@@ -88,6 +88,12 @@ export const BENCHMARKS: Benchmark[] = [
     matches: (path) => /^profiles\/hot-path-/.test(path),
   },
   {
+    name: 'tracing-cost',
+    command:
+      'nice -n -10 npx tsx bench/profile/compare-tracing-cost.ts <label> [non-streamed|streamed]',
+    matches: (path) => /^profiles\/tracing-cost-/.test(path),
+  },
+  {
     name: 'profile-allocations',
     command: 'npx tsx bench/profile/profile-allocations.ts <label> [non-streamed|streamed]',
     matches: (path) => /^profiles\/(allocations|survivors)-/.test(path),

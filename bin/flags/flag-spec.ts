@@ -35,3 +35,21 @@ export const METRICS_HOST_FLAG: FlagSpec = {
   fallback: '0.0.0.0',
   about: 'Metrics address',
 };
+
+/** The gateway's tracing flags, which `tollgate local` passes on to its gateway. */
+export const TRACING_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'otlp-endpoint',
+    value: 'URL',
+    env: 'TOLLGATE_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT',
+    fallback: 'off',
+    about: 'OTLP/HTTP collector for trace spans (/v1/traces added)',
+  },
+  {
+    name: 'trace-sample-ratio',
+    value: 'RATIO',
+    env: 'TOLLGATE_TRACE_SAMPLE_RATIO, OTEL_TRACES_SAMPLER(_ARG)',
+    fallback: '1',
+    about: "Share of new traces sampled, 0 to 1 (a caller's sampled flag is kept)",
+  },
+];

@@ -2,6 +2,7 @@ import {
   LOG_LEVEL_FLAG,
   METRICS_HOST_FLAG,
   REDIS_PREFIX_FLAG,
+  TRACING_FLAGS,
   type FlagSpec,
 } from './flag-spec.js';
 
@@ -158,6 +159,14 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
     env: 'TOLLGATE_WEBSOCKET_MAX_MESSAGE_BYTES',
     fallback: '33554432',
     about: 'Largest Responses WebSocket message (then close 1009)',
+  },
+  ...TRACING_FLAGS,
+  {
+    name: 'trace-queue-size',
+    value: 'N',
+    env: 'TOLLGATE_TRACE_QUEUE_SIZE',
+    fallback: '2048',
+    about: 'Ended spans waiting for export at most (then dropped and counted)',
   },
   LOG_LEVEL_FLAG,
 ];

@@ -1,4 +1,4 @@
-import { LOG_LEVEL_FLAG, type FlagSpec } from './flag-spec.js';
+import { LOG_LEVEL_FLAG, TRACING_FLAGS, type FlagSpec } from './flag-spec.js';
 
 export const LOCAL_FLAGS: readonly FlagSpec[] = [
   {
@@ -73,5 +73,6 @@ export const LOCAL_FLAGS: readonly FlagSpec[] = [
     fallback: 'pretty on a terminal, else json',
     about: 'json or pretty',
   },
+  ...TRACING_FLAGS,
   LOG_LEVEL_FLAG,
 ];

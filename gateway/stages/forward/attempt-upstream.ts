@@ -42,6 +42,7 @@ import { headersForUpstream } from './filter-headers.js';
 import { answerInsteadOfError, mapProviderError } from './map-provider-error.js';
 import type { UpstreamAttempts } from './upstream-attempts.js';
 import { UpstreamAbort } from './upstream-abort.js';
+import type { AttemptTrace } from '../../tracing/attempt-trace.js';
 
 export interface AttemptDependencies {
   providers: ProviderRegistry;
@@ -63,6 +64,8 @@ export interface AttemptInput {
   /** The admission's price; an upstream with a price override for the model replaces it. */
   price: RequestPrice | null;
   timeouts: StreamTimeouts;
+  /** The attempt's span when tracing is on: it names the address and sends its `traceparent`. */
+  trace?: AttemptTrace | null;
 }
 
 /** The group's stream timeouts (or the gateway's defaults), decided once per call. */
@@ -181,6 +184,7 @@ export async function attemptUpstream(
   } catch (error) {
     return { kind: 'transport-error', adapter, outcome: 'connect_error', error };
   }
+  input.trace?.send(prepared.origin, prepared.headers);
   attempts.upstream = upstream.name;
   attempts.upstreamModel = call.model;
   attempts.stream = call.stream;

@@ -44,6 +44,7 @@ import { clearHealth, noteSuccess } from './note-upstream-success.js';
 import { poolExhaustedError, type SkippedUpstream } from './pool-exhausted-error.js';
 import { reportAttemptFailure } from './report-attempt-failure.js';
 import { newUpstreamAttempts } from './upstream-attempts.js';
+import { describeAttemptEnd } from './describe-attempt-end.js';
 
 export interface FailoverSettings {
   /** Upstreams one request may try; 1 = no failover. */
@@ -146,6 +147,16 @@ export async function forwardUpstream(
       metrics?.failovers.inc({ upstream: last.upstream.name, reason: last.failed.outcome });
     }
     attempts.count += 1;
+    const trace =
+      record.trace === null
+        ? null
+        : record.trace.startAttempt({
+            upstream,
+            number: attempts.count,
+            path: call.admitted.context.path,
+            model: upstream.modelOverrides[admitted.model ?? ''] ?? admitted.model,
+            json: call.admitted.context.json,
+          });
     const result = await attemptUpstream(dependencies, {
       request,
       record,
@@ -156,7 +167,9 @@ export async function forwardUpstream(
       model: admitted.model,
       price: call.admitted.price,
       timeouts,
+      trace,
     });
+    if (trace !== null) trace.settle(describeAttemptEnd(result), result.kind === 'success');
     if (result.kind === 'client-closed') {
       throw new GatewayError('TG_CLIENT_CLOSED', { cause: result.error });
     }

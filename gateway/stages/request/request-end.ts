@@ -15,6 +15,9 @@
  *   first (hold-upstream-slot.ts), and the store's confirmation ends the lease renewer's
  *   registration.
  *
+ * With tracing on, the call's server span (`record.trace`, started here) ends here too: after the
+ * settlement's bill for an admitted call, else at once (docs/observability.md).
+ *
  * The late case: when the client goes away while the store's admission is under way, there is
  * nothing to settle yet. The end waits for `record.admission`; once the store admitted the request
  * (the admit stage then forwards nothing), it settles it as above: nothing billed, status 499,
@@ -36,6 +39,7 @@ import { settleEndedRequest, type SettleDependencies } from '../settle/settle-en
 import { newRequestRecord, type RequestRecord } from './request-record.js';
 import './route-config.js';
 import type { RouteProfile } from './route-profile.js';
+import type { Tracing } from '../../tracing/create-tracing.js';
 
 /** The status a call the client closed before anything was sent is counted and settled with. */
 const CLIENT_CLOSED_STATUS = ERROR_CATALOGUE.TG_CLIENT_CLOSED.status;
@@ -48,6 +52,8 @@ export interface RequestEndDependencies extends SettleDependencies {
   trustedProxies: Parameters<typeof resolveCallerIp>[0]['trustedProxies'];
   /** Ends still running (up to the first settlement try), awaited on close. */
   pending: Set<Promise<void>>;
+  /** Null when tracing is off: nothing is traced. */
+  tracing: Tracing | null;
 }
 
 /** Counts an ended call, once; gives back the status it was counted with (sent, or 499). */
@@ -72,10 +78,15 @@ function gaugePlatform(profile: RouteProfile | null): string {
 }
 
 /** Settles the admitted request; tracked in `pending` until the first store try. */
-function settle(ends: RequestEndDependencies, record: RequestRecord, log: FastifyBaseLogger): void {
+function settle(
+  ends: RequestEndDependencies,
+  record: RequestRecord,
+  log: FastifyBaseLogger,
+): Promise<void> {
   const running = settleEndedRequest(ends, record, log);
   ends.pending.add(running);
   void running.finally(() => ends.pending.delete(running));
+  return running;
 }
 
 /** The request's one `close` listener (see the top of the file). */
@@ -97,16 +108,18 @@ function endRequest(
   if (record.admitted !== null) {
     // Requests answered by the gateway itself (no upstream status) record the status it sent.
     record.gatewayStatus = reply.statusCode;
-    settle(ends, record, reply.log);
+    const settled = settle(ends, record, reply.log);
+    record.trace?.endAfter(settled, record, counted);
     return;
   }
+  record.trace?.endAfter(null, record, counted);
   const admission = record.admission;
   if (completed || admission === null) return;
   // The late case: the admit stage's own wait on this promise runs first and records `admitted`.
   void admission.then(
     () => {
       record.gatewayStatus = CLIENT_CLOSED_STATUS;
-      settle(ends, record, reply.log);
+      void settle(ends, record, reply.log);
     },
     () => undefined,
   );
@@ -120,14 +133,21 @@ export function openRequest(
 ): RequestRecord {
   const config = request.routeOptions.config as FastifyContextConfig | undefined;
   const profile = config?.profile ?? null;
+  const callerIp = resolveCallerIp({
+    socketAddress: request.raw.socket.remoteAddress,
+    forwardedFor: request.headers['x-forwarded-for'],
+    trustedProxies: ends.trustedProxies,
+  });
+  const { tracing } = ends;
   const record = newRequestRecord({
     requestId: request.id,
     profile,
-    callerIp: resolveCallerIp({
-      socketAddress: request.raw.socket.remoteAddress,
-      forwardedFor: request.headers['x-forwarded-for'],
-      trustedProxies: ends.trustedProxies,
-    }),
+    callerIp,
+    // The API's routes only: health probes and unknown paths make no span.
+    trace:
+      tracing === null || profile === null
+        ? null
+        : tracing.startCall(request, request.routeOptions.url ?? '', callerIp),
   });
   ends.gatewayMetrics.inFlight.enter(gaugePlatform(profile));
   reply.raw.once('close', () => {

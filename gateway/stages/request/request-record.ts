@@ -11,7 +11,8 @@
  * - `attempts`: the forward stage (forward-upstream.ts, attempt-upstream.ts); the reply stage only
  *   replaces its `status` when a success body broke before anything was sent (send-reply.ts);
  * - `replied`, `capturedReply`: the reply stage (send-reply.ts);
- * - `errorCode`: the error answer (app.ts `sendError`).
+ * - `errorCode`: the error answer (app.ts `sendError`);
+ * - `trace`: the end, when tracing is on (the forward and settle stages add to it).
  */
 import type { Platform } from '../../../crds/schema/resources.js';
 import type { ReplyCollector } from '../../capture/reply-collector.js';
@@ -21,6 +22,7 @@ import type { Authorized } from '../authorize/authorize-request.js';
 import type { UpstreamAttempts } from '../forward/upstream-attempts.js';
 import type { Replied } from '../reply/replied.js';
 import type { RouteProfile } from './route-profile.js';
+import type { CallTrace } from '../../tracing/call-trace.js';
 
 export interface RequestRecord {
   requestId: string;
@@ -50,12 +52,15 @@ export interface RequestRecord {
   capturedReply: ReplyCollector | null;
   /** The Tollgate code of the error this request was answered with, if any. */
   errorCode: string | null;
+  /** The call's server span; null when tracing is off or the call is not traced. */
+  trace: CallTrace | null;
 }
 
 export function newRequestRecord(init: {
   requestId: string;
   profile: RouteProfile | null;
   callerIp: string;
+  trace: CallTrace | null;
 }): RequestRecord {
   // Every field written out in one literal: one object shape for every request, no spread copy.
   return {
@@ -72,5 +77,6 @@ export function newRequestRecord(init: {
     replied: null,
     capturedReply: null,
     errorCode: null,
+    trace: init.trace,
   };
 }

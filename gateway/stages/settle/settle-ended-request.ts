@@ -40,7 +40,7 @@ export interface SettleDependencies extends SlotDependencies {
  */
 export type EndedRequest = Pick<
   RequestRecord,
-  'requestId' | 'admitted' | 'attempts' | 'replied' | 'gatewayStatus' | 'capturedReply'
+  'requestId' | 'admitted' | 'attempts' | 'replied' | 'gatewayStatus' | 'capturedReply' | 'trace'
 >;
 
 function modelLabel(dependencies: SettleDependencies, key: string | undefined): string {
@@ -90,6 +90,11 @@ export async function settleEndedRequest(
       estimatedInputTokens: admitted.estimatedInputTokens,
     });
     if (bill.flags.length > 0) log.debug({ flags: bill.flags }, 'metering flags');
+    ended.trace?.noteBill({
+      usage: bill.usage,
+      costNano: bill.costNano,
+      responseModel: reply?.report.model ?? attempts?.upstreamModel ?? null,
+    });
     const now = dependencies.clock();
     const timeToFirstByteMs = attempts?.timeToFirstByteMs ?? null;
     const settlement = buildSettlementRequest({

@@ -41,6 +41,7 @@ const PARSERS: Record<string, Parse> = {
 const SECRET_VALUES: Record<string, string> = {
   url: 'redis://:password@redis.example:6379',
   'client-secret': 'oidc-client-secret',
+  headers: 'authorization=Bearer%20collector-token',
 };
 
 function resolve(variable: EnvVar): string {

@@ -149,6 +149,32 @@ describe.each(['default', 'production', 'gatewayApi'] as const)('the %s values',
 });
 
 describe('gateway.nodeOptions', () => {
+  it('export traces only with an endpoint: its variables, the header Secret and the egress to the collector', async () => {
+    const plain = await renderChart('default');
+    const plainGateway = findObject(plain, 'Deployment', 'tollgate-gateway') as Workload;
+    const plainContainer = plainGateway.spec.template.spec.containers[0] as Container;
+    expect(env(plainContainer, 'TOLLGATE_OTLP_ENDPOINT')).toBeUndefined();
+    const plainPolicy = findObject(plain, 'NetworkPolicy', 'tollgate-gateway');
+    expect(JSON.stringify(plainPolicy)).not.toContain('4318');
+
+    const objects = await renderChart('production');
+    const gateway = findObject(objects, 'Deployment', 'tollgate-gateway') as Workload;
+    const container = gateway.spec.template.spec.containers[0] as Container;
+    expect(env(container, 'TOLLGATE_OTLP_ENDPOINT')?.value).toBe(
+      'http://tempo-distributor.monitoring:4318',
+    );
+    expect(env(container, 'TOLLGATE_TRACE_SAMPLE_RATIO')?.value).toBe('0.2');
+    expect(env(container, 'OTEL_SERVICE_NAME')?.value).toBe('tollgate-gateway');
+    expect(env(container, 'OTEL_EXPORTER_OTLP_HEADERS')?.valueFrom?.secretKeyRef?.name).toBe(
+      'tollgate-otlp',
+    );
+    const policy = findObject(objects, 'NetworkPolicy', 'tollgate-gateway') as unknown as {
+      spec: { egress: { ports?: { port: number }[] }[] };
+    };
+    const ports = policy.spec.egress.flatMap((rule) => (rule.ports ?? []).map((each) => each.port));
+    expect(ports).toContain(4318);
+  });
+
   it('set empty, leaves Node its defaults', async () => {
     const objects = await renderChart('default', ['gateway.nodeOptions=']);
     const gateway = findObject(objects, 'Deployment', 'tollgate-gateway') as Workload;

@@ -1,0 +1,21 @@
+/**
+ * The tracing exporter's own metric (docs/observability.md), registered only when tracing is on:
+ * spans dropped instead of exported, by reason (`queue_full`: the bounded queue was full;
+ * `export_failed`: the collector refused or did not answer a batch in time).
+ */
+import { Counter, type Registry } from 'prom-client';
+
+export interface TracingMetrics {
+  droppedSpans: Counter<'reason'>;
+}
+
+export function createTracingMetrics(registry: Registry): TracingMetrics {
+  return {
+    droppedSpans: new Counter({
+      name: 'tollgate_trace_spans_dropped_total',
+      help: 'Trace spans dropped instead of exported, by reason (queue_full, export_failed).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+  };
+}
