@@ -15,6 +15,8 @@ export interface CreateStoreOptions {
   recordQueue?: UsageRecordQueue;
   /** How long a settled request id is remembered (settled-markers.ts). */
   settlementMarkerTtlMs?: number;
+  /** Captured bodies kept waiting for the recorder at most (store/captured-call.ts). */
+  captureQueueLimit?: number;
 }
 
 export function createStore(options: CreateStoreOptions): Promise<Store> {
@@ -23,17 +25,21 @@ export function createStore(options: CreateStoreOptions): Promise<Store> {
     options.settlementMarkerTtlMs === undefined
       ? {}
       : { settlementMarkerTtlMs: options.settlementMarkerTtlMs };
+  const captureLimit =
+    options.captureQueueLimit === undefined ? {} : { captureQueueLimit: options.captureQueueLimit };
   if (clusterNodes.length > 0 || (options.redisUrl !== undefined && options.redisUrl !== '')) {
     return createRedisStore({
       ...(clusterNodes.length > 0 ? { clusterNodes } : {}),
       ...(options.redisUrl !== undefined ? { url: options.redisUrl } : {}),
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
       ...markerTtl,
+      ...captureLimit,
     });
   }
   return createMemoryStore({
     ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
     ...(options.recordQueue !== undefined ? { recordQueue: options.recordQueue } : {}),
     ...markerTtl,
+    ...captureLimit,
   });
 }

@@ -18,6 +18,7 @@ import type {
   UpstreamPolicy,
   WindowName,
 } from './store.js';
+import type { QueuedCapture } from './memory-capture-queue.js';
 
 /** An entry of the usage record queue (the memory form of the per-account usage streams). */
 export interface QueuedUsageEntry {
@@ -149,12 +150,18 @@ interface StoredState {
   version: number;
   state: MemoryState;
   queue?: QueuedUsageEntry[];
+  /** Captured bodies waiting for the recorder (memory-capture-queue.ts). */
+  captures?: QueuedCapture[];
 }
 
 const NO_MARKERS: ReadonlyMap<string, number> = new Map();
 
 /** The file's text: the state with every namespace's settlement markers left to the journal. */
-export function serializeState(state: MemoryState, queue: readonly QueuedUsageEntry[]): string {
+export function serializeState(
+  state: MemoryState,
+  queue: readonly QueuedUsageEntry[],
+  captures: readonly QueuedCapture[] = [],
+): string {
   const namespaces = new Map<string, NamespaceState>();
   for (const [name, ns] of state.namespaces) {
     namespaces.set(name, { ...ns, settled: NO_MARKERS as Map<string, number> });
@@ -163,6 +170,7 @@ export function serializeState(state: MemoryState, queue: readonly QueuedUsageEn
     version: VERSION,
     state: { ...state, namespaces },
     queue: [...queue],
+    ...(captures.length > 0 ? { captures: [...captures] } : {}),
   };
   return JSON.stringify(stored, (_key, value: unknown) => {
     if (value instanceof Map) return { [MAP_TAG]: [...value.entries()] };
@@ -205,6 +213,7 @@ function markUnmarkedCounters(state: MemoryState): void {
 export interface DeserializedState {
   state: MemoryState;
   queue: QueuedUsageEntry[];
+  captures: QueuedCapture[];
   /** The file's version: below 3, the settlement markers were inside it. */
   version: number;
   /**
@@ -250,6 +259,7 @@ export function deserializeState(text: string): DeserializedState {
   return {
     state: parsed.state,
     queue: parsed.queue ?? [],
+    captures: parsed.captures ?? [],
     version: parsed.version,
     beforeLifetimes,
   };

@@ -11,6 +11,8 @@ import { createMemoryUpstreamHealth } from './memory-upstream-health-store.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryRecordQueue } from './memory-usage-record-source.js';
+import { MemoryCaptureQueue } from './memory-capture-queue.js';
+import { DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
 import {
   namespacesToRestoreInState,
   putAccountInState,
@@ -50,6 +52,8 @@ export interface MemoryStoreOptions {
    * queue of its own when absent.
    */
   recordQueue?: UsageRecordQueue;
+  /** Captured bodies kept waiting for the recorder at most (default 10 000; oldest dropped). */
+  captureQueueLimit?: number;
 }
 
 export { MEMORY_STORE_FILE } from './read-memory-store-folder.js';
@@ -73,11 +77,13 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
   if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
   const loaded =
     dataDir === undefined
-      ? { state: createEmptyState(), queue: [], unjournaled: [] }
+      ? { state: createEmptyState(), queue: [], captures: [], unjournaled: [] }
       : await readMemoryStoreFolder(dataDir);
   const { state } = loaded;
   const queue = options.recordQueue ?? new MemoryRecordQueue();
   queue.restore(loaded.queue);
+  const captures = new MemoryCaptureQueue(options.captureQueueLimit ?? DEFAULT_CAPTURE_QUEUE_LIMIT);
+  captures.restore(loaded.captures);
   const journal = dataDir === undefined ? null : await openSettledMarkerJournal(dataDir);
   for (const marker of loaded.unjournaled) journal?.note(marker);
   const context: MemorySpendContext = {
@@ -95,7 +101,7 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
   const persister = createPersister({
     file: dataDir === undefined ? null : join(dataDir, MEMORY_STORE_FILE),
     journal,
-    serialize: () => serializeState(state, queue.snapshot()),
+    serialize: () => serializeState(state, queue.snapshot(), captures.snapshot()),
     debounceMs: options.persistDebounceMs ?? 250,
   });
   let closed = false;
@@ -217,6 +223,12 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     usageStreamPosition: (namespace) =>
       read(() => streamPositionInState(state, { namespace, queue })),
     restoreCounters: (restore) => change(() => restoreCountersInState(state, { restore, queue })),
+    handOffCapture: (call) => change(() => captures.append(call)),
+    pendingCaptures: (limit) => change(() => captures.pending(limit)),
+    ackCaptures: (ids) =>
+      change(() => {
+        captures.acknowledge(ids);
+      }),
     ping: () => read(() => undefined),
     // The state lives in this process: nothing reconnects, and nothing is lost while it runs.
     onReconnect: () => () => undefined,

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryState, QueuedUsageEntry } from './memory-state.js';
 import { createEmptyState, deserializeState } from './memory-state.js';
+import type { QueuedCapture } from './memory-capture-queue.js';
 import { readSettledMarkers, type SettledMarker } from './settled-marker-journal.js';
 
 export const MEMORY_STORE_FILE = 'store.json';
@@ -15,6 +16,7 @@ export const MEMORY_STORE_FILE = 'store.json';
 export interface MemoryStoreFolder {
   state: MemoryState;
   queue: QueuedUsageEntry[];
+  captures: QueuedCapture[];
   /** Markers read from a file written before the journal, for the journal's next write. */
   unjournaled: SettledMarker[];
 }
@@ -36,17 +38,17 @@ export async function readMemoryStoreFolder(
     text = await readFile(join(dataDir, MEMORY_STORE_FILE), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { state: createEmptyState(), queue: [], unjournaled: [] };
+      return { state: createEmptyState(), queue: [], captures: [], unjournaled: [] };
     }
     throw error;
   }
-  const { state, queue, version, beforeLifetimes } = deserializeState(text);
-  if (version < 3) return { state, queue, unjournaled: markersInsideState(state) };
+  const { state, queue, captures, version, beforeLifetimes } = deserializeState(text);
+  if (version < 3) return { state, queue, captures, unjournaled: markersInsideState(state) };
   for (const marker of await readSettledMarkers(dataDir, now)) {
     const ns = state.namespaces.get(marker.namespace);
     if (ns === undefined || beforeLifetimes.has(marker.namespace)) continue;
     if (marker.until <= ns.settledPrunedBefore) continue;
     ns.settled.set(marker.requestId, marker.until);
   }
-  return { state, queue, unjournaled: [] };
+  return { state, queue, captures, unjournaled: [] };
 }

@@ -42,6 +42,8 @@ export interface RedisKeyNames {
   policyMarker: string;
   /** The full program in progress: its generation, replaced by the marker when it ends. */
   policyReload: string;
+  /** The hand-off stream of captured bodies the recorder drains (capture-scripts.ts). */
+  captureStream: string;
   group(name: string): string;
   upstream(name: string): string;
   upstreamSlots(name: string): string;
@@ -81,6 +83,7 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
     sweepClaim: `${prefix}{accounts}:sweep`,
     policyMarker: `${prefix}{policies}:generation`,
     policyReload: `${prefix}{policies}:reload`,
+    captureStream: `${prefix}{captures}:stream`,
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,

@@ -11,6 +11,8 @@ import { createRedisSpendStore } from './redis-spend-store.js';
 import { createRedisCounterRestore } from './redis-counter-restore.js';
 import { createRedisUpstreamHealth } from './redis-upstream-health.js';
 import { LEASE_CHARGE_MARKER_TTL_MS, MIN_SETTLEMENT_MARKER_TTL_MS } from './settled-markers.js';
+import { createRedisCaptureStore } from './redis-capture-store.js';
+import { DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
 import { pendingRecordsOf } from './read-pending-usage-records.js';
 import type { Store } from './store.js';
 
@@ -21,6 +23,8 @@ export interface RedisStoreOptions extends RedisClientOptions {
   settlementMarkerTtlMs?: number;
   /** How long creation waits for the first connection before returning anyway (default 2 s). */
   readyTimeoutMs?: number;
+  /** Captured bodies kept waiting for the recorder, about (default 10 000; oldest dropped). */
+  captureQueueLimit?: number;
 }
 
 export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
@@ -48,6 +52,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     }),
     ...createRedisCounterRestore({ client, names, runScript }),
     ...createRedisUpstreamHealth({ client, names, runScript }),
+    ...createRedisCaptureStore({
+      client,
+      names,
+      runScript,
+      queueLimit: options.captureQueueLimit ?? DEFAULT_CAPTURE_QUEUE_LIMIT,
+    }),
     pendingUsageRecords: (namespace, limit) =>
       guardRedis(async () => {
         const stream = names.namespace(namespace).usageStream;

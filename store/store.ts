@@ -10,6 +10,7 @@ import type { Platform } from '../crds/schema/resources.js';
 import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 import type { LeaseRecord, SettledRecord, UsageRecord } from './usage-records.js';
 import type { UpstreamHealthStore } from './upstream-health.js';
+import type { CapturedCall, CaptureHandOffResult, PendingCapture } from './captured-call.js';
 import type {
   BudgetCharge,
   CalendarEnds,
@@ -345,8 +346,32 @@ export interface CounterRestoreStore {
   restoreCounters(restore: CounterRestore): Promise<CounterRestoreResult>;
 }
 
+/**
+ * The bounded hand-off of captured bodies (captured-call.ts, docs/captures.md): the gateway hands a
+ * redacted capture over at settlement time, the recorder takes it into the ledger and acknowledges
+ * it. Delivery is at least once (a recorder that dies before acknowledging leaves it for the next
+ * read): the ledger keeps one capture per request id.
+ */
+export interface CaptureStore {
+  /**
+   * Appends the capture, never blocking: over the queue's bound the oldest captures are dropped
+   * (Redis: one script call, pipelined with the settlement; nobody waits for it).
+   */
+  handOffCapture(call: CapturedCall): Promise<CaptureHandOffResult>;
+  /** The oldest waiting captures, at most `limit`; entries that do not parse are removed. */
+  pendingCaptures(limit: number): Promise<PendingCapture[]>;
+  /** Removes taken captures (ids from `pendingCaptures`); unknown ids are ignored. */
+  ackCaptures(ids: readonly string[]): Promise<void>;
+}
+
 export interface Store
-  extends PolicyWriter, PolicyReader, SpendStore, CounterRestoreStore, UpstreamHealthStore {
+  extends
+    PolicyWriter,
+    PolicyReader,
+    SpendStore,
+    CounterRestoreStore,
+    UpstreamHealthStore,
+    CaptureStore {
   readonly kind: 'redis' | 'memory';
   /**
    * The records of a namespace appended to its usage stream and not yet taken by the recorder,

@@ -9,6 +9,7 @@ import {
   describeBudgetContract,
   describeBudgetRestoreContract,
 } from './describe-budget-contract.js';
+import { describeCaptureContract } from './describe-capture-contract.js';
 import { describeCounterRestoreContract } from './describe-counter-restore-contract.js';
 import { describeLeaseChargeContract } from './describe-lease-charge-contract.js';
 import { describePolicyMarkerContract } from './describe-policy-marker-contract.js';
@@ -59,6 +60,7 @@ export function describeStoreContract(
     describeCounterRestoreContract(holder);
     describeBudgetRestoreContract(holder);
     describeUpstreamHealthContract(holder);
+    describeCaptureContract(holder);
   });
 }
 

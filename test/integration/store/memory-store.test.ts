@@ -13,6 +13,7 @@ import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
 import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
+import { describeCaptureBound } from './describe-capture-contract.js';
 import { SETTLED_MARKERS_FOLDER } from '../../../store/settled-marker-journal.js';
 import { editStoredNamespace } from './memory-store-file.js';
 import { admission, settlement, tenant } from './store-fixtures.js';
@@ -78,6 +79,11 @@ describeStoreContract('memory', () =>
 );
 describeStoreContract('memory reloaded from disk before every call', () =>
   memoryStoreUnderTest(reloadingStore),
+);
+describeCaptureBound(
+  'memory',
+  (captureQueueLimit) => createMemoryStore({ dataDir: dataFolder(), captureQueueLimit }),
+  { exact: true },
 );
 
 describe('memory store persistence', () => {

@@ -9,6 +9,7 @@ import { createRedisStore } from '../../../store/redis-store.js';
 import { startRedisServer } from '../../support/redis-server.js';
 import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
+import { describeCaptureBound } from './describe-capture-contract.js';
 import type { LeaseCharge } from '../../../store/store.js';
 import { accountPolicy, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
@@ -39,6 +40,16 @@ async function standalone(): Promise<{
 }
 
 describeStoreContract('redis standalone', async () => (await standalone()).underTest);
+describeCaptureBound(
+  'redis',
+  (captureQueueLimit) =>
+    createRedisStore({
+      url: inject('redisUrl'),
+      prefix: `test:store:${randomUUID()}:`,
+      captureQueueLimit,
+    }),
+  { exact: false },
+);
 
 describe('redis counters of a release before the present marker', () => {
   it('putAccount marks them whole instead of queueing them for a restore', async () => {
