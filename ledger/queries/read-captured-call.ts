@@ -39,11 +39,12 @@ function redactionsOf(value: unknown): Redaction[] {
 function bodyOf(row: Row, side: 'request' | 'response'): CapturedBody | null {
   const text = row[`${side}_text`];
   if (typeof text !== 'string') return null;
+  const contentType = row[`${side}_content_type`];
   return {
     text,
     bytes: readNumber(row[`${side}_bytes`]),
     truncated: row[`${side}_truncated`] === true,
-    contentType: String(row[`${side}_content_type`] ?? ''),
+    contentType: typeof contentType === 'string' ? contentType : '',
     redactions: redactionsOf(row[`${side}_redactions`]),
   };
 }

@@ -63,7 +63,8 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'tollgate-console-capture-'));
   ledger = await openLedgerDatabase({ dataDir: folder });
   app = buildConsole(plane, { parts: { ledger, now: () => NOW } });
-  [manager, viewer, auditor, admin] = await Promise.all(users.map((user) => signIn(app, user)));
+  const [kim, vera, otto, root] = users.map((user) => signIn(app, user));
+  [manager, viewer, auditor, admin] = await Promise.all([kim!, vera!, otto!, root!]);
   const created = await call(app, manager, {
     method: 'POST',
     url: '/api/v1/accounts/team-c/keys',
