@@ -12,6 +12,8 @@ import { loadGatewayPrices } from './billing/load-gateway-prices.js';
 import type { PriceTable } from './billing/load-price-table.js';
 import { createGatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMeteringMetrics } from './metrics/metering-metrics.js';
+import { createCaptureMetrics } from './metrics/capture-metrics.js';
+import { REPLY_REASSEMBLERS } from './protocols/registry.js';
 import { createUpstreamMetrics } from './metrics/upstream-metrics.js';
 import { createAdmissionHook } from './stages/admit/admission-hook.js';
 import { createClientErrorHandler } from './stages/request/answer-client-error.js';
@@ -156,6 +158,11 @@ export function build(options: BuildOptions): FastifyInstance {
     accessLog,
     trustedProxies,
     prices,
+    captures: {
+      store,
+      metrics: createCaptureMetrics(registry),
+      reassemblers: REPLY_REASSEMBLERS,
+    },
   };
   const pools = new UpstreamPools(config);
   const upstreams = new UpstreamCache({

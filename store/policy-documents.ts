@@ -7,6 +7,7 @@
 import type { Platform } from '../crds/schema/resources.js';
 import type { CredentialType } from '../crds/schema/upstream-credentials.js';
 import type { MemberLimitsPolicy, PlanPolicy } from './budget-windows.js';
+import type { CaptureSettings } from './captured-call.js';
 
 /** Prices in integer nano-USD per token. */
 export interface ModelPrice {
@@ -60,6 +61,11 @@ export interface KeyPolicy {
     timeZone: string | null;
     planModelsAllow: string[] | null;
   };
+  /**
+   * The effective capture settings (the key's `spec.capture` over its group's, docs/captures.md);
+   * present only when requests or responses are captured.
+   */
+  capture?: CaptureSettings;
   /** Present when the key has a usable group (state Active). */
   group: {
     name: string;

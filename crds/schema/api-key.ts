@@ -10,6 +10,7 @@ import {
   withDefault,
 } from './common-fields.js';
 import { boolean, enumOf, integer, list, object, string } from './schema-builder.js';
+import { captureSettings } from './capture-fields.js';
 
 export const apiKeySpec = object({
   displayName: string({ description: 'A free label for people.', maxLength: 200 }),
@@ -41,6 +42,9 @@ export const apiKeySpec = object({
   models: object({
     allow: modelGlobs('Model globs this key may use; absent = all the group allows.'),
   }),
+  capture: captureSettings(
+    "Keep the bodies of this key's calls, redacted, in the ledger (docs/captures.md). Each field set here overrides the group's spec.capture field; absent fields take the group's.",
+  ),
   owner: string({
     description:
       "The user the key belongs to (the console sets the signed-in user); the account's memberLimits count the spend of all keys with the same owner. Cannot be changed once set; only clearing it is allowed (the console lets only administrators clear it).",

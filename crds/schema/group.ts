@@ -19,6 +19,7 @@ import {
   string,
   withCodeDefault,
 } from './schema-builder.js';
+import { captureSettings } from './capture-fields.js';
 
 /** Per-million-token prices, shared with the Upstream's price override. */
 export const prices = {
@@ -99,6 +100,9 @@ export const groupSpec = object(
       minimum: 1,
       maximum: 3600,
     }),
+    capture: captureSettings(
+      "Keep the bodies of this group's calls, redacted, in the ledger (docs/captures.md); off by default. Each key's spec.capture overrides these fields one by one.",
+    ),
     allowedNamespaces: withDefault(
       object(
         {

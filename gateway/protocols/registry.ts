@@ -11,6 +11,11 @@
 import type { ErrorShape, ErrorView } from '../errors/error-view.js';
 import type { CatalogueModel } from '../models/model-catalogue.js';
 import type { RequestAdapter, UsageReaders } from '../spec/protocol-adapter.js';
+import type { ReplyReassemblers } from '../spec/reply-reassembler.js';
+import { createMessagesStreamReassembler } from './anthropic-messages/reassemble-messages-stream.js';
+import { createGenerateContentStreamReassembler } from './google/reassemble-generate-content-stream.js';
+import { createChatStreamReassembler } from './openai-chat/reassemble-chat-stream.js';
+import { createResponsesStreamReassembler } from './openai-responses/reassemble-responses-stream.js';
 import { anthropicMessagesAdapter } from './anthropic-messages/anthropic-messages-adapter.js';
 import {
   createAnthropicMessagesUsageAccumulator,
@@ -85,6 +90,18 @@ export const USAGE_READERS: UsageReaders = {
     body: extractGeminiGenerateContentUsage,
   },
   antigravity: { stream: createAntigravityUsageAccumulator, body: extractAntigravityUsage },
+};
+
+/**
+ * How a streamed reply in each wire format is rebuilt as the one message it carried (captured
+ * bodies keep that, not the frames: docs/captures.md).
+ */
+export const REPLY_REASSEMBLERS: ReplyReassemblers = {
+  'anthropic-messages': createMessagesStreamReassembler,
+  'openai-responses': createResponsesStreamReassembler,
+  'openai-chat': createChatStreamReassembler,
+  'gemini-generate-content': () => createGenerateContentStreamReassembler(),
+  antigravity: () => createGenerateContentStreamReassembler({ unwrap: true }),
 };
 
 /** The error body of each error family a caller can speak (`errors/render-error.ts` picks one). */

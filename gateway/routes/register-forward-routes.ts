@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.js';
 import { forwardUpstream, type ForwardDependencies } from '../stages/forward/forward-upstream.js';
 import { sendReply, type ReplyCall, type ReplyDependencies } from '../stages/reply/send-reply.js';
-import type { RequestAdapter } from '../spec/protocol-adapter.js';
+import type { RequestAdapter, UpstreamWireFormat } from '../spec/protocol-adapter.js';
 import '../stages/request/route-config.js';
 import { ROUTE_PROFILES, type RouteProfile } from '../stages/request/route-profile.js';
 import { ADAPTERS, USAGE_READERS } from '../protocols/registry.js';
@@ -26,6 +26,8 @@ interface ForwardRoute {
   path: string;
   profile: RouteProfile;
   adapter: RequestAdapter;
+  /** The wire format the caller reads (after any translation). */
+  replyFormat: UpstreamWireFormat;
 }
 
 const antigravityMessages: RouteProfile = {
@@ -47,59 +49,69 @@ const forwardRoutes: ForwardRoute[] = [
     path: '/v1/messages',
     profile: ROUTE_PROFILES.anthropicForward,
     adapter: ADAPTERS.anthropicMessages,
+    replyFormat: 'anthropic-messages',
   },
   {
     path: '/v1/messages/count_tokens',
     profile: ROUTE_PROFILES.anthropicForward,
     adapter: ADAPTERS.anthropicMessages,
+    replyFormat: 'anthropic-messages',
   },
   {
     path: '/v1/responses',
     profile: ROUTE_PROFILES.openaiForward,
     adapter: ADAPTERS.openAIResponses,
+    replyFormat: 'openai-responses',
   },
   {
     path: '/v1/responses/compact',
     profile: ROUTE_PROFILES.openaiForward,
     adapter: ADAPTERS.openAIResponsesCompact,
+    replyFormat: 'openai-responses',
   },
   {
     path: '/v1/chat/completions',
     profile: ROUTE_PROFILES.openaiForward,
     adapter: ADAPTERS.openAIChat,
+    replyFormat: 'openai-chat',
   },
   {
     path: '/v1beta/models/*',
     profile: ROUTE_PROFILES.geminiForward,
     adapter: ADAPTERS.geminiGenerateContent,
+    replyFormat: 'gemini-generate-content',
   },
   {
     path: '/antigravity/v1/messages',
     profile: antigravityMessages,
     adapter: ADAPTERS.antigravityMessages,
+    replyFormat: 'anthropic-messages',
   },
   {
     path: '/antigravity/v1/messages/count_tokens',
     profile: antigravityMessages,
     adapter: ADAPTERS.antigravityMessages,
+    replyFormat: 'anthropic-messages',
   },
   {
     path: '/antigravity/v1beta/models/*',
     profile: antigravityGemini,
     adapter: ADAPTERS.antigravityGemini,
+    replyFormat: 'gemini-generate-content',
   },
 ];
 
 /** The route's handler: the forward stage, then the reply stage, from the admit stage's result. */
 function forwardHandler(
   dependencies: ForwardDependencies & ReplyDependencies,
-  adapter: RequestAdapter,
+  route: ForwardRoute,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
     const record = request.tollgate;
     const admitted = record.admitted;
     if (admitted === null) throw new GatewayError('TG_INTERNAL', { detail: 'not admitted' });
-    const call: ReplyCall = { request, reply, record, admitted, adapter };
+    const { adapter, replyFormat } = route;
+    const call: ReplyCall = { request, reply, record, admitted, adapter, replyFormat };
     return sendReply(dependencies, call, await forwardUpstream(dependencies, call));
   };
 }
@@ -125,7 +137,7 @@ export function registerForwardRoutes(
         config: { profile: route.profile, adapter: route.adapter },
         ...(route.path.endsWith('*') ? { onRequest: requireGeminiMethod } : {}),
       },
-      forwardHandler(dependencies, route.adapter),
+      forwardHandler(dependencies, route),
     );
   }
   app.post('/antigravity/v1/responses/compact', { config: { profile: antigravityCompact } }, () =>

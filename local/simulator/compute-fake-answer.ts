@@ -28,8 +28,12 @@ export function computeFakeAnswer(options: {
 }): FakeAnswer {
   const { behaviour } = options;
   const chunkCount = Math.max(1, behaviour.chunks ?? 3);
-  const deltas = options.deltas ?? [`FAKE_OK ${options.model}`];
-  if (options.deltas === undefined || options.deltas === null) {
+  const deltas =
+    options.deltas ??
+    (behaviour.text === undefined
+      ? [`FAKE_OK ${options.model}`]
+      : splitText(behaviour.text, chunkCount));
+  if ((options.deltas === undefined || options.deltas === null) && behaviour.text === undefined) {
     for (let index = 1; index < chunkCount; index += 1) deltas.push(` part${index}`);
   }
   const text = deltas.join('');
@@ -48,6 +52,15 @@ export function computeFakeAnswer(options: {
     textTokens: Math.ceil(text.length / 4),
     reasoning: behaviour.reasoningTokens ?? 0,
   };
+}
+
+/** `text` in `count` pieces of about equal length (the last takes the rest). */
+function splitText(text: string, count: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / count));
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; start += size)
+    pieces.push(text.slice(start, start + size));
+  return pieces.length === 0 ? [''] : pieces;
 }
 
 /** Arguments of the tool call a "use tool" prompt gets (answer-tool-calls.ts). */

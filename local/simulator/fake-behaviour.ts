@@ -11,6 +11,11 @@ export interface FakeBehaviour {
   chunkGapMs?: number;
   /** Number of text deltas in a streamed answer (default 3; at least 1). */
   chunks?: number;
+  /**
+   * The answer's text instead of `FAKE_OK <model> part1 …`, split into `chunks` deltas of about
+   * equal length (so a word may be split across frames).
+   */
+  text?: string;
   /** Destroy the connection after this many stream frames have been written. */
   dropAfterChunks?: number;
   /** Answer with this error status instead (429 carries `retry-after`; 529 is Anthropic's overload). */

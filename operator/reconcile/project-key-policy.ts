@@ -3,6 +3,7 @@ import type { ApiKey, Group } from '../../crds/schema/resources.js';
 import type { KeyPolicy, KeyState } from '../../store/policy-documents.js';
 import { withDigest } from './compute-digest.js';
 import { parseMoneyToNano } from './parse-money.js';
+import { projectCaptureSettings } from './project-capture-settings.js';
 import { projectGroupForKey } from './project-group-policy.js';
 
 function limitNano(value: number | string | undefined): number {
@@ -29,6 +30,10 @@ export function projectKeyPolicy(input: KeyPolicyInput): KeyPolicy {
   const { apiKey, state } = input;
   const spec = apiKey.spec;
   const limits = spec.limits ?? {};
+  // Only a key whose calls are captured carries the field, so other documents keep their digest.
+  const group = state === 'Active' ? input.group : null;
+  const capture =
+    group === null ? undefined : projectCaptureSettings(spec.capture, group.spec.capture);
   return withDigest({
     keyUid: apiKey.metadata.uid,
     namespace: apiKey.metadata.namespace ?? '',
@@ -48,5 +53,6 @@ export function projectKeyPolicy(input: KeyPolicyInput): KeyPolicy {
     group: state === 'Active' && input.group !== null ? projectGroupForKey(input.group) : null,
     ...(spec.owner === undefined ? {} : { owner: spec.owner }),
     ...(input.budget == null ? {} : { budget: input.budget }),
+    ...(capture === undefined ? {} : { capture }),
   });
 }

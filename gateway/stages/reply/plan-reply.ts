@@ -13,6 +13,7 @@ import type {
   UsageReaders,
 } from '../../spec/protocol-adapter.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
+import type { ReplyCollector } from '../../capture/reply-collector.js';
 import { mapTransportError } from '../forward/map-upstream-failure.js';
 
 export interface ReplyPlan {
@@ -22,6 +23,8 @@ export interface ReplyPlan {
   reader: UsageReader;
   streamError: (error: unknown) => string | null;
   onUpstreamError: (error: unknown) => void;
+  /** Keeps the bytes sent to the caller, when the key's calls are captured (send-reply.ts). */
+  collect?: ReplyCollector | undefined;
 }
 
 export function headerText(value: string | string[] | undefined): string | null {

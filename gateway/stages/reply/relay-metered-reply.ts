@@ -13,6 +13,7 @@ import { createStreamTap, sharesFraming } from '../../bytes/create-stream-tap.js
 import { createBodyUsageAccumulator } from '../../metering/create-body-usage-accumulator.js';
 import type { UsageReport } from '../../spec/usage-report.js';
 import type { ReplyTranslator, UsageReader } from '../../spec/protocol-adapter.js';
+import type { ReplyCollector } from '../../capture/reply-collector.js';
 
 /** How the reply ended: normally, because the caller went away, or because the upstream failed. */
 export type ReplyEnd = 'ended' | 'client-closed' | 'upstream-failed';
@@ -38,6 +39,8 @@ export interface RelayMeteredReplyOptions {
   onUpstreamError: (error: unknown) => void;
   /** Chunks already read from `body` (a whole-reply read that grew too large), relayed first. */
   prefix?: readonly Buffer[];
+  /** Keeps every byte the caller is sent (captured calls only; absent otherwise). */
+  collect?: ReplyCollector | undefined;
 }
 
 export interface MeteredRelay {
@@ -59,7 +62,7 @@ export function replyFraming(options: { stream: boolean; contentType: string }):
 }
 
 export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRelay {
-  const { body: source, translator, reader } = options;
+  const { body: source, translator, reader, collect } = options;
   const framing = replyFraming(options);
   const sink = framing === 'json' ? createBodyUsageAccumulator(reader.body) : reader.stream();
   const tap = createStreamTap<UsageReport>({ framing, sink });
@@ -110,12 +113,14 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
       relay.destroy(error instanceof Error ? error : new Error(String(error)));
       return;
     }
+    collect?.add(Buffer.from(frame));
     relay.push(frame);
     relay.push(null);
   };
   const pass = (chunk: Buffer): void => {
     tap.write(chunk);
     const out = translator === null ? chunk : translator.push(chunk);
+    if (collect !== undefined && out.length > 0) collect.add(out);
     if (out.length > 0 && !relay.push(out)) source.pause();
   };
   function onData(chunk: Buffer): void {
@@ -132,7 +137,10 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     finish('ended');
     try {
       const tail = translator?.end();
-      if (tail !== undefined && tail.length > 0) relay.push(tail);
+      if (tail !== undefined && tail.length > 0) {
+        collect?.add(tail);
+        relay.push(tail);
+      }
     } catch (error) {
       fail(error);
       return;

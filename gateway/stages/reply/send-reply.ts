@@ -16,7 +16,8 @@ import type { FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { UsageReaders } from '../../spec/protocol-adapter.js';
+import type { UpstreamWireFormat, UsageReaders } from '../../spec/protocol-adapter.js';
+import { ReplyCollector, replyCollectorLimit } from '../../capture/reply-collector.js';
 import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
 import { headersForClient } from '../forward/filter-headers.js';
@@ -47,6 +48,17 @@ export interface ReplyDependencies {
 
 export interface ReplyCall extends ForwardCall {
   reply: FastifyReply;
+  /** The wire format the caller reads (after any translation): a captured stream's reassembler. */
+  replyFormat?: UpstreamWireFormat;
+}
+
+/** The collector of the reply's bytes when the key's responses are captured; else undefined. */
+function replyCollector(call: ReplyCall): ReplyCollector | undefined {
+  const capture = call.admitted.request.policy.capture;
+  if (capture?.responses !== true || call.replyFormat === undefined) return undefined;
+  const collector = new ReplyCollector(call.replyFormat, replyCollectorLimit(capture.maxBytes));
+  call.record.capturedReply = collector;
+  return collector;
 }
 
 type Served = Extract<Forwarded, { kind: 'success' }>;
@@ -97,6 +109,7 @@ function startWholeRead(served: Served, plan: ReplyPlan): WholeReplyReader {
       contentType: plan.contentType,
       streamError: plan.streamError,
       onUpstreamError: plan.onUpstreamError,
+      collect: plan.collect,
     },
   });
 }
@@ -127,6 +140,7 @@ async function sendSuccess(
   const { reply, record } = call;
   const { response } = served;
   const plan = planReply(dependencies.usageReaders, call, served);
+  plan.collect = replyCollector(call);
   let relay: MeteredRelay;
   if (replyFraming(plan) === 'json') {
     const whole = startWholeRead(served, plan);
@@ -136,6 +150,7 @@ async function sendSuccess(
     const read = await finishWholeRead(record, whole, plan);
     if (read.kind === 'whole') {
       reply.code(plan.translator?.status?.() ?? response.statusCode);
+      plan.collect?.add(read.body);
       return send(reply, response.headers, read.body);
     }
     relay = read.relay;
@@ -162,5 +177,6 @@ export function sendReply(
 ): Promise<FastifyReply> | FastifyReply {
   if (forwarded.kind === 'success') return sendSuccess(dependencies, call, forwarded);
   const answer = answerErrorStatus(call.reply, call.admitted.context, forwarded);
+  replyCollector(call)?.add(answer.body);
   return send(call.reply.code(answer.status), forwarded.reply.headers, answer.body);
 }

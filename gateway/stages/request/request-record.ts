@@ -10,10 +10,11 @@
  * - `admission`, `admitted`: the admit stage (admission-hook.ts);
  * - `attempts`: the forward stage (forward-upstream.ts, attempt-upstream.ts); the reply stage only
  *   replaces its `status` when a success body broke before anything was sent (send-reply.ts);
- * - `replied`: the reply stage (send-reply.ts);
+ * - `replied`, `capturedReply`: the reply stage (send-reply.ts);
  * - `errorCode`: the error answer (app.ts `sendError`).
  */
 import type { Platform } from '../../../crds/schema/resources.js';
+import type { ReplyCollector } from '../../capture/reply-collector.js';
 import type { Admitted } from '../admit/admitted.js';
 import type { AdmittedRequest } from '../admit/admit-request.js';
 import type { Authorized } from '../authorize/authorize-request.js';
@@ -45,6 +46,8 @@ export interface RequestRecord {
   attempts: UpstreamAttempts | null;
   /** The reply's meter, once an upstream success is relayed or read whole. */
   replied: Replied | null;
+  /** The reply's bytes as the caller received them, when the key's calls are captured. */
+  capturedReply: ReplyCollector | null;
   /** The Tollgate code of the error this request was answered with, if any. */
   errorCode: string | null;
 }
@@ -67,6 +70,7 @@ export function newRequestRecord(init: {
     admitted: null,
     attempts: null,
     replied: null,
+    capturedReply: null,
     errorCode: null,
   };
 }

@@ -3,10 +3,12 @@
  * the upstream slot held, waits for the reply meter, bills the metered usage (`billMeteredReply`) and hands the settlement to the
  * settlement queue (settle-with-retry.ts: the store settles once per id; a store blink is
  * retried). Once the store confirms it, lease renewal stops, the request is counted in the
- * metering metrics. Until then the lease is kept alive; if the settlement is given up, renewal
+ * metering metrics. A captured call is handed off beside the settlement (hand-off-capture.ts).
+ * Until then the lease is kept alive; if the settlement is given up, renewal
  * stops and the lease end charges the reservation as estimated.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { handOffCapture, type CaptureDependencies } from '../../capture/hand-off-capture.js';
 import type { PriceTable } from '../../billing/load-price-table.js';
 import { isTokenCountPath } from '../../billing/price-request.js';
 import { observeSettledRequest, type MeteringMetrics } from '../../metrics/metering-metrics.js';
@@ -28,6 +30,8 @@ export interface SettleDependencies extends SlotDependencies {
   metrics?: MeteringMetrics;
   /** For the bounded model label: table keys are kept, anything else is `other`. */
   prices?: PriceTable;
+  /** Where captured calls go (keys with capture settings only). */
+  captures?: CaptureDependencies;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface SettleDependencies extends SlotDependencies {
  */
 export type EndedRequest = Pick<
   RequestRecord,
-  'requestId' | 'admitted' | 'attempts' | 'replied' | 'gatewayStatus'
+  'requestId' | 'admitted' | 'attempts' | 'replied' | 'gatewayStatus' | 'capturedReply'
 >;
 
 function modelLabel(dependencies: SettleDependencies, key: string | undefined): string {
@@ -131,6 +135,14 @@ export async function settleEndedRequest(
         costNano: bill.costNano,
       });
     };
+    if (request.policy.capture !== undefined && dependencies.captures !== undefined) {
+      const streamed = attempts?.stream ?? false;
+      handOffCapture(
+        dependencies.captures,
+        { admitted, reply: ended.capturedReply, streamed },
+        log,
+      );
+    }
     await dependencies.settlements.submit({
       request: settlement,
       onSettled: settled,

@@ -1,0 +1,37 @@
+import type { UpstreamWireFormat } from '../spec/protocol-adapter.js';
+
+/**
+ * The bytes of a reply the caller received, kept for its capture (docs/captures.md): only when the
+ * key's capture settings ask for responses, created by the reply stage and read at the request's
+ * end. Keeping a chunk is one push (no copy, no parse); the message is rebuilt at the end
+ * (reassemble-reply.ts). Bounded: past `limitBytes` the rest is not kept.
+ */
+export class ReplyCollector {
+  readonly chunks: Buffer[] = [];
+  bytes = 0;
+  /** True when part of the reply was not kept (past the limit). */
+  overflowed = false;
+
+  constructor(
+    /** The caller's wire format (its reassembler rebuilds a stream). */
+    readonly format: UpstreamWireFormat,
+    private readonly limitBytes: number,
+  ) {}
+
+  add(chunk: Buffer): void {
+    if (this.bytes + chunk.length > this.limitBytes) {
+      this.overflowed = true;
+      return;
+    }
+    this.bytes += chunk.length;
+    this.chunks.push(chunk);
+  }
+}
+
+/**
+ * How much of a reply is kept: a stream's frames take several times its message's size, so the
+ * limit is well above the body limit; a stream past it is rebuilt from what was kept.
+ */
+export function replyCollectorLimit(maxBytes: number): number {
+  return Math.max(16 * maxBytes, 4 * 1024 * 1024);
+}
