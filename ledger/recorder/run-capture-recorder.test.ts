@@ -1,7 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Registry } from 'prom-client';
 import type { CapturedCall } from '../../store/captured-call.js';
 import { createMemoryStore } from '../../store/memory-store.js';
+import { createRedisStore } from '../../store/redis-store.js';
 import type { Store } from '../../store/store.js';
 import { startCuttableProxy, type CuttableProxy } from '../../test/support/cuttable-tcp-proxy.js';
 import {
@@ -31,13 +33,24 @@ async function metric(registry: Registry, name: string, stage?: string): Promise
     .reduce((sum, value) => sum + value.value, 0);
 }
 
-describe.each(LEDGER_KINDS)('the capture recorder on %s', (kind) => {
+const CASES = [
+  ...LEDGER_KINDS.map((kind) => ({ kind, store: 'memory' as const })),
+  { kind: 'postgres' as const, store: 'redis' as const },
+];
+
+describe.each(CASES)('the capture recorder on $kind, from the $store store', (each) => {
   let ledger: TestLedger;
   let store: Store;
   let recorder: CaptureRecorder | undefined;
   beforeAll(async () => {
-    ledger = await openTestLedger(kind);
-    store = await createMemoryStore();
+    ledger = await openTestLedger(each.kind);
+    store =
+      each.store === 'memory'
+        ? await createMemoryStore()
+        : await createRedisStore({
+            url: inject('redisUrl'),
+            prefix: `capture-test:${randomBytes(4).toString('hex')}:`,
+          });
   });
   afterEach(async () => {
     await recorder?.stop();
