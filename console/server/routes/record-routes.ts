@@ -2,12 +2,14 @@
  * One usage record's page: the record (to users allowed to `get` the namespace's ApiKeys, like
  * every usage route) and its captured bodies, only to users allowed `get` on the subresource
  * `apikeys/captures` of that key (SelfSubjectAccessReview as the user; docs/captures-storage.md).
- * A capture is read by request id only, never listed.
+ * A capture is read by request id only, never listed; each read and each refusal is audited.
  */
 import type { ApiKey } from '../../../crds/schema/resources.js';
 import { readCapturedCall } from '../../../ledger/queries/read-captured-call.js';
 import { readUsageRecord } from '../../../ledger/queries/read-usage-record.js';
+import type { CapturedCall } from '../../../store/captured-call.js';
 import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
+import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError } from '../console-error.js';
 import type { UserKube } from '../kubernetes/user-kube.js';
@@ -58,6 +60,29 @@ async function authorizeCapture(
   return { kube, namespace, name };
 }
 
+/** The capture of the record, once the user is allowed it; 404 when there is none. */
+async function readCapture(
+  context: ConsoleContext,
+  call: RouteCall<unknown, unknown>,
+  requestId: string,
+): Promise<CapturedCall> {
+  const { kube, namespace, name } = await authorizeCapture(call);
+  if (context.ledger === undefined) {
+    throw new ConsoleError('USAGE_UNAVAILABLE', NO_LEDGER_MESSAGE);
+  }
+  const keyUid = await keyUidOf(kube, { namespace, name });
+  const captured = await readCapturedCall(context.ledger, {
+    namespace,
+    keyUid,
+    requestId,
+    now: context.now(),
+  });
+  if (captured === null) {
+    throw new ConsoleError('NOT_FOUND', `Request "${requestId}" was not captured.`);
+  }
+  return captured;
+}
+
 export function recordRoutes(context: ConsoleContext): ApiRoute[] {
   const base = '/accounts/{namespace}/keys/{name}/records/{requestId}';
   return [
@@ -87,21 +112,17 @@ export function recordRoutes(context: ConsoleContext): ApiRoute[] {
       tag: 'Usage',
       response: capturedCallSchema,
       handler: async (call): Promise<CapturedCallView> => {
-        const { kube, namespace, name } = await authorizeCapture(call);
         const requestId = requestIdOf(call);
-        if (context.ledger === undefined) {
-          throw new ConsoleError('USAGE_UNAVAILABLE', NO_LEDGER_MESSAGE);
-        }
-        const keyUid = await keyUidOf(kube, { namespace, name });
-        const captured = await readCapturedCall(context.ledger, {
-          namespace,
-          keyUid,
-          requestId,
-          now: context.now(),
-        });
-        if (captured === null) {
-          throw new ConsoleError('NOT_FOUND', `Request "${requestId}" was not captured.`);
-        }
+        const entry = {
+          username: session(call).kube.identity.username,
+          verb: 'read-capture',
+          kind: 'ApiKey' as const,
+          namespace: call.params.namespace ?? '',
+          name: call.params.name ?? '',
+          detail: `request ${requestId}`,
+        };
+        // Every read of captured bodies, and every refusal, is audited (who read which call).
+        const captured = await audited(context, entry, () => readCapture(context, call, requestId));
         return {
           requestId: captured.requestId,
           keyName: captured.keyName,

@@ -149,6 +149,21 @@ describe("a record's page", () => {
     }
   });
 
+  it('audits every read of captured bodies and every refusal, without a body', async () => {
+    const events = await plane.ok(['get', 'events', '-n', 'team-c', '-o', 'json']);
+    expect(events).toContain(
+      'otto read-capture ApiKey team-c/agent (request req-captured) through the console: succeeded',
+    );
+    expect(events).toContain(
+      'root read-capture ApiKey team-c/agent (request req-captured) through the console: succeeded',
+    );
+    expect(events).toContain(
+      'vera read-capture ApiKey team-c/agent (request req-captured) through the console: failed: FORBIDDEN',
+    );
+    expect(events).toContain('ConsoleReadCaptureFailed');
+    expect(events).not.toContain('REDACTED');
+  });
+
   it('answers 404 for a record that was not captured, and 400 for a malformed request id', async () => {
     const plain = await get(auditor, 'req-plain/capture');
     expect([plain.statusCode, plain.json<{ error: { code: string } }>().error.code]).toEqual([
