@@ -3,8 +3,10 @@
  * of `now - retentionDays`, or, with a time zone, before the UTC day in which that local day
  * starts, so every record of the last `retentionDays` local days is kept) with the matching hourly
  * rollups and request ids. Lifetime totals per key (`usage_totals`) stay, so an account's spend
- * survives retention.
+ * survives retention. The same step drops the captured bodies that have expired
+ * (drop-expired-captures.ts), whose retention is each capture's own `expiresAt`.
  */
+import { dropExpiredCaptures } from './drop-expired-captures.js';
 import { forgetPartitions } from './ensure-partitions.js';
 import { readNumber, type LedgerDatabase } from './ledger-database.js';
 import { startOfLocalDay } from './queries/local-time.js';
@@ -28,5 +30,6 @@ export async function applyRetention(
     [cutoffDay],
   );
   forgetPartitions(db);
+  await dropExpiredCaptures(db, { now: options.now });
   return readNumber(rows[0]?.dropped);
 }

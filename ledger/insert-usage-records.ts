@@ -87,7 +87,8 @@ WITH src AS (
 )
 SELECT count(*) AS inserted FROM inserted`;
 
-function isMissingPartition(error: unknown): boolean {
+/** The insert found no partition for a row (one this process had created was dropped since). */
+export function isMissingPartition(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   return code === '23514' && typeof message === 'string' && message.includes('no partition');

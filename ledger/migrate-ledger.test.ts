@@ -35,11 +35,12 @@ describe('ledger migrations on PostgreSQL', () => {
       '0004-account-rollups',
       '0005-token-counts-out-of-rollups',
       '0006-record-owner',
+      '0007-captured-calls',
     ]);
     const rows = await pools[0]!.query<{ n: unknown }>(
       'SELECT count(*) AS n FROM ledger_migration',
     );
-    expect(readNumber(rows[0]?.n)).toBe(6);
+    expect(readNumber(rows[0]?.n)).toBe(7);
   });
 });
 

@@ -62,6 +62,7 @@ export async function run(args: readonly string[]): Promise<void> {
     }),
     db,
     store,
+    captures: store,
     registry,
     retentionDays: config.retentionDays,
     timeZone: config.timeZone,

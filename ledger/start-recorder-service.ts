@@ -1,6 +1,7 @@
 /**
- * The recorder as a service: the loop that drains the usage streams into the ledger, and the
- * counter restore, on one database and one metrics registry. `tollgate recorder` runs it against
+ * The recorder as a service: the loop that drains the usage streams into the ledger, the loop that
+ * drains the store's captured bodies into it (when given `captures`), and the counter restore, on
+ * one database and one metrics registry. `tollgate recorder` runs it against
  * Redis and PostgreSQL; `tollgate local` runs it in-process (memory queue or Redis, PGlite).
  */
 import type { Registry } from 'prom-client';
@@ -8,6 +9,11 @@ import { runCounterRestorer, type RestoreStore } from './counters/restore-lost-c
 import type { LedgerDatabase } from './ledger-database.js';
 import type { RecordSource } from '../store/usage-record-source.js';
 import { runRecorder, type RecorderStage } from './recorder/run-recorder.js';
+import {
+  runCaptureRecorder,
+  type CaptureRecorderStage,
+  type CaptureSource,
+} from './recorder/run-capture-recorder.js';
 
 export interface RecorderServiceLog {
   info(object: Record<string, unknown>, message: string): void;
@@ -18,6 +24,8 @@ export interface RecorderServiceOptions {
   source: RecordSource;
   db: LedgerDatabase;
   store: RestoreStore;
+  /** The store's capture hand-off, drained into `captured_calls` (docs/captures-storage.md). */
+  captures?: CaptureSource;
   registry: Registry;
   retentionDays: number;
   timeZone: string;
@@ -56,6 +64,26 @@ export function startRecorderService(options: RecorderServiceOptions): RecorderS
       log.warn({ err: error, stage }, 'recorder: retrying (records wait in the stream)');
     },
   });
+  let capturesFailing: CaptureRecorderStage | null = null;
+  const captures =
+    options.captures === undefined
+      ? null
+      : runCaptureRecorder({
+          source: options.captures,
+          db: options.db,
+          registry: options.registry,
+          onError: (error, stage) => {
+            if (capturesFailing === stage) return;
+            capturesFailing = stage;
+            log.warn(
+              { err: error, stage },
+              'capture recorder: retrying (captures wait in the store)',
+            );
+          },
+          onRejected: ({ id, reason }) => {
+            log.warn({ id, reason }, 'capture recorder: dropped an entry that is no capture');
+          },
+        });
   const restorer = runCounterRestorer({
     store: options.store,
     timeZone: options.timeZone,
@@ -72,6 +100,7 @@ export function startRecorderService(options: RecorderServiceOptions): RecorderS
   return {
     stop: async () => {
       await restorer.stop();
+      await captures?.stop();
       await recorder.stop();
     },
   };

@@ -149,6 +149,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       source: await recordSource({ redisUrl: options.redisUrl, queue, closers }),
       db: ledger,
       store,
+      captures: store,
       registry,
       retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
       timeZone: options.gateway.timeZone,

@@ -40,6 +40,7 @@ import { clientConfigRoutes } from './routes/client-config-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import { recordRoutes } from './routes/record-routes.js';
 import { memberRoutes } from './routes/member-routes.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import type { LiveCountersSource } from './usage/live-key-counters.js';
@@ -137,6 +138,7 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     ...keyRoutes(context),
     ...clientConfigRoutes(context),
     ...usageRoutes(context),
+    ...recordRoutes(context),
     ...memberRoutes(context),
     ...adminRoutes(context),
   ];

@@ -34,4 +34,18 @@ describe('persona ClusterRoles', () => {
       );
     }
   });
+
+  it('only the capture reader and the admin may read captured bodies', () => {
+    const readsCaptures = personaRoles
+      .filter((role) =>
+        role.rules.some(
+          (rule) =>
+            (rule.resources ?? []).some((resource) =>
+              ['apikeys/captures', 'apikeys/*', '*/captures', '*'].includes(resource),
+            ) && rule.verbs.some((verb) => ['get', '*'].includes(verb)),
+        ),
+      )
+      .map((role) => role.metadata.name);
+    expect(readsCaptures).toEqual(['tollgate-admin', 'tollgate-capture-reader']);
+  });
 });

@@ -73,7 +73,14 @@ export const personaRoles: ClusterRoleManifest[] = [
         apiGroups: [API_GROUP],
         resources: ['groups', 'upstreams', 'accounts', 'apikeys', 'plans'],
       },
+      { verbs: ['get'], apiGroups: [API_GROUP], resources: ['apikeys/captures'] },
     ],
+  ),
+  clusterRole(
+    'tollgate-capture-reader',
+    'Reads the captured request and response bodies of the ApiKeys in the namespaces it is bound ' +
+      'in (get apikeys/captures); bind it beside the viewer or key manager. Nothing else.',
+    [{ verbs: ['get'], apiGroups: [API_GROUP], resources: ['apikeys/captures'] }],
   ),
   clusterRole(
     'tollgate-upstream-credentials',

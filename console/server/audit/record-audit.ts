@@ -1,7 +1,7 @@
 /**
- * Audit of console mutations: one structured log line and one Kubernetes Event (core/v1, on the
- * object, in its namespace; cluster-scoped objects' events go to `default` as the API server does)
- * per mutation, with who, what, when and the outcome. Neither ever carries a key value: callers pass
+ * Audit of console mutations, and of reads of captured bodies: one structured log line and one
+ * Kubernetes Event (core/v1, on the object, in its namespace; cluster-scoped objects' events go to
+ * `default` as the API server does) per call, with who, what, when and the outcome. Neither ever carries a key value: callers pass
  * only names, and the message is built here from them. Event writes use the console's own identity
  * (users need no right on Events) and never fail the user's call.
  */
@@ -11,12 +11,14 @@ import { apiVersionOf, resourcePath, type ConsoleKind } from '../kubernetes/reso
 
 export interface AuditEntry {
   username: string;
-  /** create, update, delete, enable, disable, reset-quota, rotate... */
+  /** create, update, delete, enable, disable, reset-quota, rotate, read-capture... */
   verb: string;
   kind: ConsoleKind;
   namespace?: string | undefined;
   name: string;
   uid?: string | undefined;
+  /** What else names the target (a read capture's request id); never a value or a body. */
+  detail?: string;
   outcome: 'Succeeded' | 'Failed';
   /** The refusal's code and message when failed. */
   reason?: string;
@@ -33,7 +35,8 @@ function reasonOf(entry: AuditEntry): string {
 }
 
 export function auditMessage(entry: AuditEntry): string {
-  const object = `${entry.kind} ${entry.namespace === undefined ? '' : `${entry.namespace}/`}${entry.name}`;
+  const detail = entry.detail === undefined ? '' : ` (${entry.detail})`;
+  const object = `${entry.kind} ${entry.namespace === undefined ? '' : `${entry.namespace}/`}${entry.name}${detail}`;
   const outcome =
     entry.outcome === 'Succeeded' ? 'succeeded' : `failed: ${entry.reason ?? 'unknown error'}`;
   return `${entry.username} ${entry.verb} ${object} through the console: ${outcome}`.slice(0, 1000);
@@ -55,12 +58,13 @@ export function createAuditRecorder(options: {
           kind: entry.kind,
           namespace: entry.namespace,
           name: entry.name,
+          detail: entry.detail,
           outcome: entry.outcome,
           reason: entry.reason,
           time,
         },
       },
-      'console mutation',
+      entry.verb === 'read-capture' ? 'console read of captured bodies' : 'console mutation',
     );
     const namespace = entry.namespace ?? 'default';
     try {

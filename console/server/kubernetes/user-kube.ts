@@ -29,6 +29,7 @@ export interface ResourceAttributes {
   verb: string;
   group: string;
   resource: string;
+  subresource?: string;
   namespace?: string;
   name?: string;
 }

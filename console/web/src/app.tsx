@@ -10,6 +10,7 @@ import { EditKeyPage } from './keys/edit-key-page.js';
 import { KeyPage } from './keys/key-page.js';
 import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
+import { RecordPage } from './keys/record-page.js';
 import { MembersPage } from './members/members-page.js';
 import { AppShell } from './shell/app-shell.js';
 import { ErrorNote } from './ui/error-note.js';
@@ -41,6 +42,15 @@ export function App() {
         </Route>
         <Route path="/accounts/:namespace/keys/:name/edit">
           {(params) => <EditKeyPage namespace={params.namespace} name={params.name} me={me} />}
+        </Route>
+        <Route path="/accounts/:namespace/keys/:name/records/:requestId">
+          {(params) => (
+            <RecordPage
+              namespace={params.namespace}
+              name={params.name}
+              requestId={params.requestId}
+            />
+          )}
         </Route>
         <Route path="/accounts/:namespace/keys/:name/records">
           {(params) => <KeyRecordsPage namespace={params.namespace} name={params.name} />}

@@ -1,7 +1,8 @@
 /**
  * Test support for the component tests: the browser's `fetch` answered from a table of console API
  * answers by method and path (no server), with every call kept so tests can check what the page
- * asked for. Paths are matched without their query string; an unknown path answers 404.
+ * asked for. Paths are matched without their query string; an unknown path answers 404, and an
+ * answer may be a `StubStatus` for another status.
  */
 import { vi } from 'vitest';
 
@@ -12,6 +13,14 @@ export interface StubCall {
 
 export type StubAnswer = (url: URL) => unknown;
 
+/** An answer with another status than 200 (a refusal, a 404 the page expects). */
+export class StubStatus {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 export function stubConsoleFetch(routes: Record<string, StubAnswer>): StubCall[] {
   const calls: StubCall[] = [];
   vi.stubGlobal('fetch', (input: string, init?: { method?: string }) => {
@@ -20,13 +29,17 @@ export function stubConsoleFetch(routes: Record<string, StubAnswer>): StubCall[]
     calls.push({ method, url });
     const path = url.pathname.replace(/^\/api\/v1/, '');
     const answer = routes[`${method} ${path}`];
-    const body =
+    const answered =
       answer === undefined
-        ? { error: { code: 'NOT_FOUND', message: `no stub for ${method} ${path}` } }
+        ? new StubStatus(404, {
+            error: { code: 'NOT_FOUND', message: `no stub for ${method} ${path}` },
+          })
         : answer(url);
+    const status = answered instanceof StubStatus ? answered.status : 200;
+    const body = answered instanceof StubStatus ? answered.body : answered;
     return Promise.resolve(
       new Response(JSON.stringify(body), {
-        status: answer === undefined ? 404 : 200,
+        status,
         headers: { 'content-type': 'application/json' },
       }),
     );

@@ -103,6 +103,7 @@ describe('generated copies in the chart', () => {
     );
     expect(roles.map((role) => role.metadata.name).sort()).toEqual([
       'tollgate-admin',
+      'tollgate-capture-reader',
       'tollgate-group-reader',
       'tollgate-key-manager',
       'tollgate-upstream-credentials',

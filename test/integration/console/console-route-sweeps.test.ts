@@ -16,9 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApp } from '../../../console/server/app.js';
+import { insertCapturedCalls } from '../../../ledger/insert-captured-calls.js';
 import { insertUsageRecords } from '../../../ledger/insert-usage-records.js';
 import type { LedgerDatabase } from '../../../ledger/ledger-database.js';
 import { openLedgerDatabase } from '../../../ledger/open-ledger-database.js';
+import { makeCapturedCall } from '../../support/ledger/make-captured-call.js';
 import { makeRecord } from '../../support/ledger/make-record.js';
 import { startPlane, type Plane } from '../control-plane/control-plane-harness.js';
 import {
@@ -140,6 +142,19 @@ beforeAll(async () => {
       makeRecord({ requestId: 'a-2', time: Date.now() - 120_000, namespace: 'team-a' }),
     ].map((record) => ({ ...record, keyUid: teamAKeyUid, keyName: 'k1' })),
   );
+  await insertCapturedCalls(ledger, {
+    calls: [
+      makeCapturedCall({
+        requestId: 'a-1',
+        namespace: 'team-a',
+        keyUid: teamAKeyUid,
+        keyName: 'k1',
+        at: Date.now() - 60_000,
+        expiresAt: Date.now() + 86_400_000,
+      }),
+    ],
+    now: Date.now(),
+  });
 });
 
 afterAll(async () => {
@@ -155,7 +170,8 @@ const routes = (): Route[] => app.consoleRoutes.filter((route) => route.public !
 function urlOf(route: Route, parameters: { namespace: string; name: string }): string {
   return `/api/v1${route.path}`
     .replace('{namespace}', parameters.namespace)
-    .replace('{name}', parameters.name);
+    .replace('{name}', parameters.name)
+    .replace('{requestId}', 'a-1');
 }
 
 /** A body the route accepts, so that only authorization or the CSRF check can refuse it. */

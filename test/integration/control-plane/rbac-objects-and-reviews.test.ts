@@ -12,6 +12,7 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const personas = [
   'tollgate-admin',
+  'tollgate-capture-reader',
   'tollgate-group-reader',
   'tollgate-key-manager',
   'tollgate-upstream-credentials',
@@ -278,6 +279,42 @@ describe('access reviews', () => {
     expect(nobody.stderr).toContain(
       'spec.user: Invalid value: "": at least one of user or group must be specified',
     );
+  });
+
+  it('evaluates the captures subresource: the capture reader and the admin, not the key manager', async () => {
+    await plane.ok(
+      roleBindingArgs({
+        name: 'capture-readers',
+        clusterRole: 'tollgate-capture-reader',
+        group: 'team-a-auditors',
+        namespace: 'team-a',
+      }),
+    );
+    await plane.ok(
+      roleBindingArgs({
+        name: 'admins',
+        clusterRole: 'tollgate-admin',
+        group: 'team-a-admins',
+        namespace: 'team-a',
+      }),
+    );
+    const canRead = async (group: string, name = 'ci-key') => {
+      const answer = await plane.kubectl([
+        ...['--as', 'erin', '--as-group', group, 'auth', 'can-i', 'get'],
+        ...[`apikeys.tollgate.dev/${name}`, '--subresource', 'captures', '-n', 'team-a'],
+      ]);
+      return answer.stdout.trim();
+    };
+    expect(await canRead('team-a-auditors')).toBe('yes');
+    expect(await canRead('team-a-admins')).toBe('yes');
+    expect(await canRead('team-a-managers')).toBe('no');
+    // The subresource is its own resource: the key manager's rights on apikeys do not reach it,
+    // and the capture reader's right on it does not reach the keys.
+    const readKeys = await plane.kubectl([
+      ...['--as', 'erin', '--as-group', 'team-a-auditors', 'auth', 'can-i', 'get'],
+      ...['apikeys.tollgate.dev', '-n', 'team-a'],
+    ]);
+    expect(readKeys.stdout.trim()).toBe('no');
   });
 
   it('refuses SubjectAccessReviews to a user without the right to create them', async () => {

@@ -1,6 +1,7 @@
 /**
  * The console API's usage calls (/api/v1/accounts/{ns}/usage/…): the account's trend, model
- * distribution, top keys and standing, and a key's records (one page, or the CSV address).
+ * distribution, top keys and standing, and a key's records (one page, or the CSV address); and one
+ * record of a key with its captured bodies (/api/v1/accounts/{ns}/keys/{name}/records/{id}).
  */
 import type { z } from 'zod';
 import type {
@@ -20,10 +21,18 @@ import type {
   UsageRecordRow,
   UsageTotals,
 } from '../../../server/usage/usage-schemas.js';
+import type {
+  CapturedBody,
+  CapturedCallView,
+  Redaction,
+} from '../../../server/usage/capture-schemas.js';
 import { callApi, segment } from './console-api.js';
 
 export type {
   AccountStanding,
+  CapturedBody,
+  CapturedCallView,
+  Redaction,
   PlanWindow,
   SubscriptionStanding,
   AccountTrend,
@@ -63,6 +72,16 @@ export function queryString(values: Record<string, string | number | undefined>)
 
 const base = (namespace: string) => `/accounts/${segment(namespace)}/usage`;
 
+/** One record of a key, by request id. */
+export interface RecordRef {
+  namespace: string;
+  name: string;
+  requestId: string;
+}
+
+const recordPath = (ref: RecordRef) =>
+  `/accounts/${segment(ref.namespace)}/keys/${segment(ref.name)}/records/${segment(ref.requestId)}`;
+
 export const usageApi = {
   trend: (input: { namespace: string; bucket: 'hour' | 'day'; from: string; to: string }) =>
     callApi<AccountTrend>(
@@ -82,6 +101,9 @@ export const usageApi = {
     callApi<RecordsPage>(
       `${base(input.namespace)}/records${queryString({ ...input.filter, limit: input.limit, cursor: input.cursor })}`,
     ),
+  record: (ref: RecordRef) => callApi<UsageRecordRow>(recordPath(ref)),
+  /** 403 without `get apikeys/captures` on the key, 404 when the call was not captured. */
+  capture: (ref: RecordRef) => callApi<CapturedCallView>(`${recordPath(ref)}/capture`),
   /** The address of the filtered records as CSV (a plain GET with the session cookie). */
   recordsCsvHref: (input: { namespace: string; filter: RecordFilter }) =>
     `/api/v1${base(input.namespace)}/records.csv${queryString({ ...input.filter })}`,

@@ -51,7 +51,13 @@ export function KeyRecordsPage(props: { namespace: string; name: string }) {
             <p className="time-zone">{timeZoneCaption(page.records[0]?.time ?? Date.now())}</p>
           )}
           {page.records.length > 0 && (
-            <RecordsTable label={label} records={page.records} busy={records.isPlaceholderData} />
+            <RecordsTable
+              namespace={props.namespace}
+              name={props.name}
+              label={label}
+              records={page.records}
+              busy={records.isPlaceholderData}
+            />
           )}
           <RecordsPager
             paging={paging}

@@ -3,6 +3,9 @@ import type { UsageRecordRow } from '../api/usage-api.js';
 import { RecordRow } from './record-row.js';
 
 export function RecordsTable(props: {
+  namespace: string;
+  /** The key's object name (the records' links). */
+  name: string;
   label: string;
   records: UsageRecordRow[];
   /** The rows shown are the previous page's while the next one is read. */
@@ -44,7 +47,12 @@ export function RecordsTable(props: {
         </thead>
         <tbody aria-busy={props.busy}>
           {props.records.map((record) => (
-            <RecordRow key={record.requestId} record={record} />
+            <RecordRow
+              key={record.requestId}
+              record={record}
+              namespace={props.namespace}
+              name={props.name}
+            />
           ))}
         </tbody>
       </table>

@@ -7,35 +7,10 @@
 import { useState } from 'react';
 import type { ClientConfig } from '../api/console-api.js';
 import { KEY_PLACEHOLDER } from '../../../server/client-config/client-config-types.js';
+import { CopyBlock } from '../ui/copy-block.js';
 import './use-key-panel.css';
 
 type ToolConfig = ClientConfig['tools'][number];
-
-function CopyBlock(props: { label: string; text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="copy-block">
-      <div className="copy-head">
-        <span>{props.label}</span>
-        <button
-          type="button"
-          className="quiet"
-          aria-label={`Copy ${props.label}`}
-          onClick={() => {
-            void navigator.clipboard.writeText(props.text).then(() => {
-              setCopied(true);
-            });
-          }}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </div>
-      <pre tabIndex={0} aria-label={props.label}>
-        <code>{props.text}</code>
-      </pre>
-    </div>
-  );
-}
 
 /** The shell lines: one of the two, for the shell in use. */
 function ShellBlocks(props: { tool: ToolConfig }) {

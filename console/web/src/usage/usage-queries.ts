@@ -1,10 +1,10 @@
 /**
  * The usage queries (the ledger through /accounts/{ns}/usage/…): the account's trend, models, top
- * keys and standing, and a key's models and records. Pages add their own refresh options; every key
- * is made here.
+ * keys and standing, a key's models and records, and one record with its capture. Pages add their
+ * own refresh options; every key is made here.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { usageApi, type RecordFilter } from '../api/usage-api.js';
+import { usageApi, type RecordFilter, type RecordRef } from '../api/usage-api.js';
 
 /** A range of ISO date-times. */
 export interface UsageRange {
@@ -24,6 +24,8 @@ export const usageKeys = {
     ['key-models', ref.namespace, ref.name] as const,
   records: (namespace: string, page: { filter: RecordFilter; limit: number; cursor?: string }) =>
     ['key-records', namespace, page.filter, page.limit, page.cursor] as const,
+  record: (ref: RecordRef) => ['key-record', ref.namespace, ref.name, ref.requestId] as const,
+  capture: (ref: RecordRef) => ['key-capture', ref.namespace, ref.name, ref.requestId] as const,
 };
 
 export const usageQueries = {
@@ -69,5 +71,18 @@ export const usageQueries = {
           limit: page.limit,
           ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
         }),
+    }),
+  record: (ref: RecordRef) =>
+    queryOptions({
+      queryKey: usageKeys.record(ref),
+      queryFn: () => usageApi.record(ref),
+      staleTime: Infinity,
+    }),
+  /** A record's captured bodies (never change once written; 403 and 404 are not retried). */
+  capture: (ref: RecordRef) =>
+    queryOptions({
+      queryKey: usageKeys.capture(ref),
+      queryFn: () => usageApi.capture(ref),
+      staleTime: Infinity,
     }),
 };
