@@ -24,7 +24,7 @@ export interface RecorderServiceOptions {
   source: RecordSource;
   db: LedgerDatabase;
   store: RestoreStore;
-  /** The store's capture hand-off, drained into `captured_calls` (docs/captures-storage.md). */
+  /** The store's capture hand-off, drained into `captured_calls` (docs/captures.md). */
   captures?: CaptureSource;
   registry: Registry;
   retentionDays: number;

@@ -1,5 +1,5 @@
 /**
- * Captured bodies (opt-in per Group or ApiKey, docs/captures-storage.md): `captured_calls`, one row
+ * Captured bodies (opt-in per Group or ApiKey, docs/captures.md): `captured_calls`, one row
  * per captured call with its request and response body and their metadata, partitioned by the UTC
  * day the capture EXPIRES (`expires_at`), so retention drops whole partitions of expired captures
  * whatever each key's `retentionDays`. `captured_call_ids` admits each request id once (as

@@ -1,7 +1,7 @@
 /**
  * One usage record's page: the record (to users allowed to `get` the namespace's ApiKeys, like
  * every usage route) and its captured bodies, only to users allowed `get` on the subresource
- * `apikeys/captures` of that key (SelfSubjectAccessReview as the user; docs/captures-storage.md).
+ * `apikeys/captures` of that key (SelfSubjectAccessReview as the user; docs/captures.md).
  * A capture is read by request id only, never listed; each read and each refusal is audited.
  */
 import type { ApiKey } from '../../../crds/schema/resources.js';
