@@ -4,6 +4,8 @@
  * prompt and one in the simulated reply (split across stream frames). What reaches the store's
  * hand-off queue is redacted and says what was redacted, a stream is kept as the reassembled
  * message, the size limit cuts and flags, and a key without capture settings hands nothing off.
+ * Responses over WebSocket (a real socket client), to an HTTP upstream and to one with
+ * `responsesWebSocket`: each turn, chained or not, is captured like the streamed call it runs as.
  */
 import { randomUUID } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
@@ -25,10 +27,12 @@ import {
   createKey,
   newSecrets,
   openStore,
+  putApiKeyUpstream,
   writeAccount,
   writeUpstreams,
   type StoreKind,
 } from '../../support/gateway-fixture.js';
+import { openResponsesSocket } from '../../support/responses-websocket-client.js';
 
 const PROMPT_SECRET = 'sk-proj-Zq3vN8xR2mK7pL4wT9yB6cH1jD5fG0sA';
 const AWS_SECRET = 'AKIAQ3EXAMPLEZ7KTR2M';
@@ -69,19 +73,23 @@ async function captureOf(store: Store, tag: string, timeoutMs = 5_000): Promise<
   }
 }
 
-/** The checks every capture with both bodies passes. */
-function expectRedactedCapture(call: CapturedCall, streamed: boolean): unknown {
+const ONE_OF_EACH = [
+  { kind: 'openai-key', count: 1 },
+  { kind: 'aws-access-key', count: 1 },
+];
+
+/** The checks every capture with both bodies passes (the request's redactions as given). */
+function expectRedactedCapture(
+  call: CapturedCall,
+  streamed: boolean,
+  requestRedactions: { kind: string; count: number }[] = ONE_OF_EACH,
+): unknown {
   expect(call.streamed).toBe(streamed);
   const request = call.request!;
   expect(request.text).not.toContain(PROMPT_SECRET);
   expect(request.text).not.toContain(AWS_SECRET);
   expect(request.text).toContain('OPENAI_API_KEY=[REDACTED:openai-key]');
-  expect(request.redactions).toEqual(
-    expect.arrayContaining([
-      { kind: 'openai-key', count: 1 },
-      { kind: 'aws-access-key', count: 1 },
-    ]),
-  );
+  expect(request.redactions).toEqual(expect.arrayContaining(requestRedactions));
   expect(request.truncated).toBe(false);
   // Valid JSON stays valid once redacted.
   JSON.parse(request.text);
@@ -96,6 +104,51 @@ function expectRedactedCapture(call: CapturedCall, streamed: boolean): unknown {
   return JSON.parse(response.text);
 }
 
+const BETA = 'responses_websockets=2026-02-06';
+/** An OpenAI upstream (the same simulator) whose turns go over its own WebSocket. */
+const SOCKETED_UPSTREAM = 'capture-socketed';
+
+function userText(text: string) {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 250 && !(await check()); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The captures of one key once there are `count`, oldest call first. */
+async function capturesOfKey(store: Store, keyUid: string, count: number) {
+  let calls: CapturedCall[] = [];
+  await until(async () => {
+    calls = (await store.pendingCaptures(10_000))
+      .map(({ call }) => call)
+      .filter((call) => call.keyUid === keyUid);
+    return calls.length >= count;
+  });
+  return calls.sort((a, b) => a.at - b.at);
+}
+
+/** The usage records of one key once there are `count`. */
+async function recordsOfKey(store: Store, keyUid: string, count: number) {
+  let records: Awaited<ReturnType<Store['pendingUsageRecords']>> = [];
+  await until(async () => {
+    records = (await store.pendingUsageRecords('team-capture', 10_000)).filter(
+      (record) => record.keyUid === keyUid,
+    );
+    return records.length >= count;
+  });
+  return records;
+}
+
+/** The `response` of a turn's last event (`response.completed`). */
+function completedResponse(events: Record<string, unknown>[]) {
+  const last = events.at(-1) as { type: string; response: { id: string } };
+  expect(last.type).toBe('response.completed');
+  return last.response;
+}
+
 function describeCaptures(kind: StoreKind): void {
   describe(`captured calls (${kind} store)`, () => {
     let env: Env;
@@ -104,9 +157,15 @@ function describeCaptures(kind: StoreKind): void {
 
     beforeAll(async () => {
       const store = await openStore(kind, inject('redisUrl'));
-      fake = await startFakeProvider({});
+      fake = await startFakeProvider({ keepRequests: 100 });
       fake.setBehaviour({ text: REPLY_TEXT, chunks: 4 });
       await writeUpstreams(store, { secrets, baseURL: fake.url });
+      await putApiKeyUpstream(store, secrets, {
+        name: SOCKETED_UPSTREAM,
+        platform: 'OpenAI',
+        baseURL: fake.url,
+        responsesWebSocket: true,
+      });
       await writeAccount(store, 'team-capture');
       const keys = {} as Env['keys'];
       for (const platform of ['Anthropic', 'OpenAI', 'Gemini', 'Antigravity'] as const) {
@@ -203,6 +262,125 @@ function describeCaptures(kind: StoreKind): void {
       const text = rebuilt.output.flatMap((item) => item.content ?? []).map((part) => part.text);
       expect(text.join('')).toBe('Your key is [REDACTED:anthropic-key] keep it safe.');
     });
+
+    it.each([
+      ['an HTTP upstream', null],
+      ['an upstream with responsesWebSocket', SOCKETED_UPSTREAM],
+    ] as const)(
+      'Responses over WebSocket to %s: each turn captured, the chained one too',
+      async (_upstream, upstreamName) => {
+        const key = await createKey(env.store, secrets, {
+          platform: 'OpenAI',
+          namespace: 'team-capture',
+          overrides: { capture: CAPTURE_ALL },
+          ...(upstreamName === null
+            ? {}
+            : { upstreams: [{ name: upstreamName, weight: 1, priority: 0 }] }),
+        });
+        const client = await openResponsesSocket(env.base, {
+          authorization: `Bearer ${key.value}`,
+          'openai-beta': BETA,
+        });
+        const [one, two] = [randomUUID(), randomUUID()];
+        const since = fake.requests.length;
+        try {
+          const first = completedResponse(
+            await client.turn({
+              type: 'response.create',
+              model: 'gpt-5',
+              store: false,
+              input: [userText(prompt(one))],
+            }),
+          );
+          const second = completedResponse(
+            await client.turn({
+              type: 'response.create',
+              model: 'gpt-5',
+              store: false,
+              previous_response_id: first.id,
+              input: [userText(prompt(two))],
+            }),
+          );
+          // The turns reached the simulator as HTTP posts, or as messages on its socket (the
+          // second chained there, so the upstream saw only its new input).
+          const reached = fake.requests
+            .slice(since)
+            .filter((request) => request.path === '/v1/responses');
+          expect(reached.map((request) => request.method)).toEqual(
+            upstreamName === null ? ['POST', 'POST'] : ['WEBSOCKET', 'WEBSOCKET'],
+          );
+          if (upstreamName !== null) {
+            const chained = JSON.parse(reached[1]!.rawBody) as Record<string, unknown>;
+            expect(chained.previous_response_id).toBe(first.id);
+            expect(chained.input).toEqual([userText(prompt(two))]);
+          }
+          const calls = await capturesOfKey(env.store, key.policy.keyUid, 2);
+          expect(calls).toHaveLength(2);
+          // Each turn is its own call: its capture has the request id of its own usage record.
+          const records = await recordsOfKey(env.store, key.policy.keyUid, 2);
+          expect(new Set(records.map((record) => record.requestId))).toEqual(
+            new Set(calls.map((call) => call.requestId)),
+          );
+          expect(new Set(calls.map((call) => call.requestId)).size).toBe(2);
+          for (const call of calls) {
+            expect(call).toMatchObject({
+              platform: 'OpenAI',
+              path: '/v1/responses',
+              model: 'gpt-5',
+            });
+          }
+          const [firstCall, secondCall] = calls as [CapturedCall, CapturedCall];
+
+          // The request is the body the turn posts: the message as a streamed Responses create.
+          const firstReply = expectRedactedCapture(firstCall, true);
+          const firstRequest = JSON.parse(firstCall.request!.text) as { input: unknown[] };
+          expect(firstRequest).toEqual({
+            model: 'gpt-5',
+            store: false,
+            input: [
+              userText(
+                prompt(one)
+                  .replace(PROMPT_SECRET, '[REDACTED:openai-key]')
+                  .replace(AWS_SECRET, '[REDACTED:aws-access-key]'),
+              ),
+            ],
+            stream: true,
+          });
+          // The reply is the Response the turn's events carried, as the client received it.
+          const redacted = (response: unknown): unknown =>
+            JSON.parse(JSON.stringify(response).replace(REPLY_SECRET, '[REDACTED:anthropic-key]'));
+          expect(firstReply).toEqual(redacted(first));
+          expect(JSON.stringify(firstReply)).toContain(
+            'Your key is [REDACTED:anthropic-key] keep it safe.',
+          );
+
+          // The chained turn carries the whole input it was answered from: the first turn's
+          // input and output (their secrets redacted too), then its own.
+          const secondReply = expectRedactedCapture(secondCall, true, [
+            { kind: 'openai-key', count: 2 },
+            { kind: 'aws-access-key', count: 2 },
+            { kind: 'anthropic-key', count: 1 },
+          ]);
+          const secondRequest = JSON.parse(secondCall.request!.text) as {
+            input: unknown[];
+            previous_response_id?: unknown;
+          };
+          expect(secondRequest.previous_response_id).toBeUndefined();
+          expect(secondRequest.input).toEqual([
+            firstRequest.input[0],
+            ...(redacted(first) as { output: unknown[] }).output,
+            userText(
+              prompt(two)
+                .replace(PROMPT_SECRET, '[REDACTED:openai-key]')
+                .replace(AWS_SECRET, '[REDACTED:aws-access-key]'),
+            ),
+          ]);
+          expect(secondReply).toEqual(redacted(second));
+        } finally {
+          client.socket.close();
+        }
+      },
+    );
 
     it('OpenAI chat completions (translated), whole and streamed: the chat.completion', async () => {
       const whole = randomUUID();
@@ -359,6 +537,36 @@ function describeCaptures(kind: StoreKind): void {
       expect(call.response?.text).toContain('[REDACTED:anthropic-key]');
       const all = await env.store.pendingCaptures(10_000);
       expect(all.filter(({ call: each }) => each.keyUid === plain.policy.keyUid)).toEqual([]);
+    });
+
+    it('hands nothing off for the WebSocket turns of a key without capture settings', async () => {
+      const plain = await createKey(env.store, secrets, {
+        platform: 'OpenAI',
+        namespace: 'team-capture',
+      });
+      const captured = await createKey(env.store, secrets, {
+        platform: 'OpenAI',
+        namespace: 'team-capture',
+        overrides: { capture: CAPTURE_ALL },
+      });
+      for (const key of [plain, captured]) {
+        const client = await openResponsesSocket(env.base, {
+          authorization: `Bearer ${key.value}`,
+          'openai-beta': BETA,
+        });
+        try {
+          const message = { type: 'response.create', model: 'gpt-5', input: prompt(randomUUID()) };
+          const first = completedResponse(await client.turn(message));
+          completedResponse(await client.turn({ ...message, previous_response_id: first.id }));
+        } finally {
+          client.socket.close();
+        }
+      }
+      // Both keys' turns ended and were settled; only the captured key's were handed off.
+      expect(await recordsOfKey(env.store, plain.policy.keyUid, 2)).toHaveLength(2);
+      expect(await capturesOfKey(env.store, captured.policy.keyUid, 2)).toHaveLength(2);
+      const all = await env.store.pendingCaptures(10_000);
+      expect(all.filter(({ call }) => call.keyUid === plain.policy.keyUid)).toEqual([]);
     });
   });
 }
