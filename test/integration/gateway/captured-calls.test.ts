@@ -382,6 +382,70 @@ function describeCaptures(kind: StoreKind): void {
       },
     );
 
+    it.each([
+      ['an HTTP upstream', null],
+      ['an upstream with responsesWebSocket', SOCKETED_UPSTREAM],
+    ] as const)(
+      'Responses over WebSocket to %s: an upstream error and a turn the client left, as far as they went',
+      async (_upstream, upstreamName) => {
+        const key = await createKey(env.store, secrets, {
+          platform: 'OpenAI',
+          namespace: 'team-capture',
+          overrides: { capture: CAPTURE_ALL },
+          ...(upstreamName === null
+            ? {}
+            : { upstreams: [{ name: upstreamName, weight: 1, priority: 0 }] }),
+        });
+        const headers = { authorization: `Bearer ${key.value}`, 'openai-beta': BETA };
+        const [refused, left] = [randomUUID(), randomUUID()];
+        fake.setBehaviour({ status: 400 }, '/v1/responses');
+        const client = await openResponsesSocket(env.base, headers);
+        try {
+          const events = await client.turn({
+            type: 'response.create',
+            model: 'gpt-5',
+            input: prompt(refused),
+          });
+          expect(events.map((event) => event.type)).toEqual(['error']);
+        } finally {
+          client.socket.close();
+          fake.setBehaviour({ chunkGapMs: 200, chunks: 10 }, '/v1/responses');
+        }
+        const errorCall = await captureOf(env.store, refused);
+        expect(errorCall.request!.text).toContain('OPENAI_API_KEY=[REDACTED:openai-key]');
+        // The error body the turn received, which the client got wrapped in its error event.
+        expect(JSON.parse(errorCall.response!.text)).toMatchObject({
+          error: { type: 'invalid_request_error' },
+        });
+
+        const leaving = await openResponsesSocket(env.base, headers);
+        try {
+          leaving.socket.send(
+            JSON.stringify({ type: 'response.create', model: 'gpt-5', input: prompt(left) }),
+          );
+          const created = (await leaving.next()) as { type: string; response: { id: string } };
+          expect(created.type).toBe('response.created');
+          leaving.socket.terminate();
+          const leftCall = await captureOf(env.store, left);
+          expect(leftCall.request!.text).toContain('OPENAI_API_KEY=[REDACTED:openai-key]');
+          // Kept as far as it went: the response as created, no output item done yet.
+          expect(JSON.parse(leftCall.response!.text)).toMatchObject({
+            id: created.response.id,
+            status: 'in_progress',
+            output: [],
+          });
+        } finally {
+          fake.setBehaviour({}, '/v1/responses');
+        }
+        const records = await recordsOfKey(env.store, key.policy.keyUid, 2);
+        expect(new Set(records.map((record) => record.requestId))).toEqual(
+          new Set(
+            (await capturesOfKey(env.store, key.policy.keyUid, 2)).map((call) => call.requestId),
+          ),
+        );
+      },
+    );
+
     it('OpenAI chat completions (translated), whole and streamed: the chat.completion', async () => {
       const whole = randomUUID();
       await openai().chat.completions.create({
