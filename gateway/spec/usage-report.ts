@@ -20,6 +20,11 @@ export interface UsageReport {
   provisional: boolean;
   /** The in-stream or body error type, when the upstream reported one. */
   error: string | null;
+  /**
+   * Why generation stopped, in the wire format's own words (`end_turn`, `stop`, `STOP`…), one per
+   * generated choice or candidate; absent when the reply named none (an error, a cut stream).
+   */
+  finishReasons?: readonly string[];
 }
 
 /** A stream accumulator: feed every parsed event payload, read the report at any time. */
@@ -64,8 +69,9 @@ export function completeReport(parts: {
   model: string | null;
   textChars: number;
   error: string | null;
+  finishReasons?: readonly string[];
 }): UsageReport {
-  return {
+  const report: UsageReport = {
     usage: parts.converted?.usage ?? null,
     flags: parts.converted?.flags ?? [],
     model: parts.model,
@@ -74,6 +80,10 @@ export function completeReport(parts: {
     provisional: false,
     error: parts.error,
   };
+  if (parts.finishReasons !== undefined && parts.finishReasons.length > 0) {
+    report.finishReasons = parts.finishReasons;
+  }
+  return report;
 }
 
 /** Narrows an unknown JSON value to a plain object. */

@@ -68,6 +68,7 @@ describe('the span attributes', () => {
         },
         costNano: 1_234_567,
         responseModel: 'claude-sonnet-4-6-20260101',
+        finishReasons: ['max_tokens'],
       }),
     ).toEqual({
       'gen_ai.usage.input_tokens': 135,
@@ -77,6 +78,26 @@ describe('the span attributes', () => {
       'tollgate.usage.reasoning_tokens': 12,
       'tollgate.cost_usd': 0.001234567,
       'gen_ai.response.model': 'claude-sonnet-4-6-20260101',
+      'gen_ai.response.finish_reasons': ['max_tokens'],
     });
+  });
+
+  it('leave out the finish reasons when the reply named none', () => {
+    const attributes = usageAttributes({
+      usage: {
+        inputUncached: 1,
+        cacheRead: 0,
+        cacheWrite5m: 0,
+        cacheWrite1h: 0,
+        output: 0,
+        reasoning: 0,
+      },
+      costNano: 0,
+      responseModel: null,
+      finishReasons: [],
+    });
+    expect(attributes).not.toHaveProperty('gen_ai.response.finish_reasons');
+    expect(attributes).not.toHaveProperty('gen_ai.response.model');
+    expect(attributes['gen_ai.usage.input_tokens']).toBe(1);
   });
 });

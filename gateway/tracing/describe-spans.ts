@@ -78,9 +78,14 @@ export interface CallBill {
   costNano: number;
   /** The model the upstream reported; null when it named none. */
   responseModel: string | null;
+  /** Why generation stopped, in the upstream's words; empty when the reply named no reason. */
+  finishReasons: readonly string[];
 }
 
-/** The GenAI usage attributes and the cost (input includes cache reads and writes). */
+/**
+ * The GenAI usage attributes, the response model and finish reasons, and the cost (input includes
+ * cache reads and writes).
+ */
 export function usageAttributes(bill: CallBill): Attributes {
   const { usage } = bill;
   const cacheCreation = usage.cacheWrite5m + usage.cacheWrite1h;
@@ -93,5 +98,8 @@ export function usageAttributes(bill: CallBill): Attributes {
     'tollgate.cost_usd': bill.costNano / 1e9,
   };
   if (bill.responseModel !== null) attributes['gen_ai.response.model'] = bill.responseModel;
+  if (bill.finishReasons.length > 0) {
+    attributes['gen_ai.response.finish_reasons'] = [...bill.finishReasons];
+  }
   return attributes;
 }

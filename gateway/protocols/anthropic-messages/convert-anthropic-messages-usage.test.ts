@@ -25,6 +25,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       complete: true,
       provisional: false,
       error: null,
+      finishReasons: ['end_turn'],
     },
   },
   {
@@ -63,6 +64,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       complete: true,
       provisional: false,
       error: null,
+      finishReasons: ['tool_use'],
     },
   },
   {
@@ -106,7 +108,19 @@ describe('an Anthropic stream without usage', () => {
     accumulator.feed({ type: 'message_start', message: { model: 'claude-x' } });
     accumulator.feed({ type: 'message_delta', delta: { stop_reason: 'end_turn' } });
     accumulator.feed({ type: 'message_stop' });
-    expect(accumulator.result()).toMatchObject({ usage: null, complete: true, model: 'claude-x' });
+    expect(accumulator.result()).toMatchObject({
+      usage: null,
+      complete: true,
+      model: 'claude-x',
+      finishReasons: ['end_turn'],
+    });
+  });
+
+  it('keeps the stop reason of a message_delta through a later one without it', () => {
+    const accumulator = createAnthropicMessagesUsageAccumulator();
+    accumulator.feed({ type: 'message_delta', delta: { stop_reason: 'max_tokens' } });
+    accumulator.feed({ type: 'message_delta', delta: { stop_reason: null } });
+    expect(accumulator.result().finishReasons).toEqual(['max_tokens']);
   });
 });
 
@@ -155,6 +169,7 @@ describe('extractAnthropicMessagesUsage', () => {
       type: 'message',
       model: 'claude-haiku-4-5-20251001',
       content: [{ type: 'text', text: 'Hi!' }],
+      stop_reason: 'max_tokens',
       usage: {
         input_tokens: 12,
         cache_creation_input_tokens: 30,
@@ -178,6 +193,7 @@ describe('extractAnthropicMessagesUsage', () => {
       complete: true,
       provisional: false,
       error: null,
+      finishReasons: ['max_tokens'],
     });
   });
 
@@ -188,5 +204,6 @@ describe('extractAnthropicMessagesUsage', () => {
     });
     expect(report.usage).toBeNull();
     expect(report.error).toBe('rate_limit_error');
+    expect(report.finishReasons).toBeUndefined();
   });
 });

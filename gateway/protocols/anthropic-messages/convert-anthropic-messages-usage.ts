@@ -3,7 +3,8 @@
  * reads and writes; cache writes split into 5m / 1h by `cache_creation`, all at 5m when that object
  * is absent; `output_tokens` includes thinking. In a stream, `message_start` gives the input side
  * and a provisional output; every `message_delta` carries running totals that replace (never add to)
- * the earlier values; `message_stop` ends the message.
+ * the earlier values; `message_stop` ends the message. The stop reason is the whole reply's
+ * `stop_reason`, or the `delta.stop_reason` of the stream's `message_delta`.
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
@@ -74,7 +75,14 @@ export function extractAnthropicMessagesUsage(body: unknown): UsageReport {
     model: stringField(fields.model),
     textChars: text.chars,
     error: stringField(asRecord(fields.error)?.type),
+    finishReasons: reasonsOf(fields.stop_reason),
   });
+}
+
+/** A stop reason as the report's list (empty when there is none). */
+function reasonsOf(value: unknown): string[] {
+  const reason = stringField(value);
+  return reason === null ? [] : [reason];
 }
 
 /** Merges running-total usage: a non-null field replaces the earlier value. */
@@ -116,6 +124,7 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
   let complete = false;
   let model: string | null = null;
   let error: string | null = null;
+  let stopReason: string | null = null;
   return {
     feed(payload) {
       const event = asRecord(payload);
@@ -137,6 +146,7 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
             sawUsage = true;
             sawDelta = true;
           }
+          stopReason = stringField(asRecord(event.delta)?.stop_reason) ?? stopReason;
           break;
         }
         case 'content_block_delta': {
@@ -171,7 +181,7 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
     ignoresEvent: (name) => IGNORED_EVENTS.has(name),
     result() {
       const converted = sawUsage ? convertAnthropicMessagesUsage(usage) : null;
-      return {
+      const report: UsageReport = {
         usage: converted?.usage ?? null,
         flags: converted?.flags ?? [],
         model,
@@ -180,6 +190,8 @@ export function createAnthropicMessagesUsageAccumulator(): UsageAccumulator {
         provisional: converted !== null && !sawDelta,
         error,
       };
+      if (stopReason !== null) report.finishReasons = [stopReason];
+      return report;
     },
   };
 }

@@ -24,6 +24,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       textChars: 25,
       complete: true,
       provisional: false,
+      finishReasons: ['STOP'],
     },
   },
   {
@@ -78,9 +79,11 @@ describe('extractAntigravityUsage', () => {
       reasoning: 2,
     });
     expect(report.model).toBe('gemini-3-pro-high');
+    expect(report.finishReasons).toEqual(['STOP']);
     const failure = extractAntigravityUsage({
       error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' },
     });
     expect(failure).toMatchObject({ usage: null, error: 'RESOURCE_EXHAUSTED' });
+    expect(failure.finishReasons).toBeUndefined();
   });
 });

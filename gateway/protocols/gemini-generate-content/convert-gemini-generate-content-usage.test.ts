@@ -33,6 +33,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       textChars: 15,
       complete: true,
       provisional: false,
+      finishReasons: ['STOP'],
     },
   },
   {
@@ -66,6 +67,18 @@ describe('createGeminiGenerateContentUsageAccumulator', () => {
       }
     }
   });
+
+  it('reads a string finish reason from the bytes, and parses a chunk whose reason is not one', () => {
+    const accumulator = createGeminiGenerateContentUsageAccumulator();
+    const last = Buffer.from(
+      '{"candidates":[{"content":{"parts":[{"text":"ab"}]},"finishReason":"MAX_TOKENS"}],' +
+        '"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2},"modelVersion":"g"}',
+    );
+    expect(accumulator.feedBytes?.(last, 0, last.length)).toBe(true);
+    expect(accumulator.result()).toMatchObject({ complete: true, finishReasons: ['MAX_TOKENS'] });
+    const odd = Buffer.from('{"candidates":[{"finishReason":null}]}');
+    expect(accumulator.feedBytes?.(odd, 0, odd.length)).toBe(false);
+  });
 });
 
 describe('convertGeminiGenerateContentUsage', () => {
@@ -95,17 +108,26 @@ describe('convertGeminiGenerateContentUsage', () => {
 describe('extractGeminiGenerateContentUsage', () => {
   it('reads a non-streamed reply, and a blocked prompt without candidates', () => {
     const report = extractGeminiGenerateContentUsage({
-      candidates: [{ content: { parts: [{ text: 'ok' }] }, finishReason: 'STOP' }],
+      candidates: [
+        { content: { parts: [{ text: 'ok' }] }, finishReason: 'STOP' },
+        { content: { parts: [] }, finishReason: 'MAX_TOKENS' },
+      ],
       usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 1, totalTokenCount: 10 },
       modelVersion: 'gemini-2.5-pro',
     });
-    expect(report).toMatchObject({ model: 'gemini-2.5-pro', complete: true, provisional: false });
+    expect(report).toMatchObject({
+      model: 'gemini-2.5-pro',
+      complete: true,
+      provisional: false,
+      finishReasons: ['STOP', 'MAX_TOKENS'],
+    });
     expect(report.usage).toMatchObject({ inputUncached: 9, output: 1 });
     const blocked = extractGeminiGenerateContentUsage({
       promptFeedback: { blockReason: 'SAFETY' },
       usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
     });
     expect(blocked).toMatchObject({ complete: true, provisional: false, textChars: 0 });
+    expect(blocked.finishReasons).toBeUndefined();
     expect(blocked.usage?.inputUncached).toBe(9);
   });
 });

@@ -45,16 +45,18 @@ export function convertGoogleUsageMetadata(metadata: unknown): {
 }
 
 /**
- * What a stream chunk is read for without parsing it: the usage snapshot, the model, whether a
- * candidate finished, and the text of the parts. A chunk with an error or a function call is parsed.
+ * What a stream chunk is read for without parsing it: the usage snapshot, the model, a candidate's
+ * `finishReason` (the last one of the chunk), and the text of the parts. A chunk with an error, a
+ * function call or a `finishReason` that is not a string is parsed.
  * The snapshot's counts are read as they are walked when they are plain integers; any other
  * snapshot is kept as text and parsed only if it is still the last one at the end.
  */
 const TEXT = 0;
-const FINISH = 1;
 const USAGE = 0;
 const MODEL = 1;
 const RESPONSE = 2;
+const FINISH = 3;
+const QUOTE = 0x22;
 /** The members of `usageMetadata` the conversion reads (`convertGoogleUsageMetadata`). */
 const USAGE_KEYS = [
   'promptTokenCount',
@@ -65,7 +67,7 @@ const USAGE_KEYS = [
   'totalTokenCount',
 ] as const;
 /** The capture slot of the first of `USAGE_KEYS`. */
-const FIRST_COUNT = 3;
+const FIRST_COUNT = 4;
 /** Digits a count read from bytes may have (below 2^53, so exact). */
 const MAX_DIGITS = 15;
 const responseMembers = {
@@ -79,7 +81,7 @@ const responseMembers = {
   modelVersion: fieldRules.capture(MODEL),
   candidates: fieldRules.array(
     fieldRules.object({
-      finishReason: fieldRules.count(FINISH),
+      finishReason: fieldRules.capture(FINISH),
       content: fieldRules.object({
         parts: fieldRules.array(
           fieldRules.object({ text: fieldRules.count(TEXT), functionCall: fieldRules.bail() }),
@@ -88,7 +90,7 @@ const responseMembers = {
     }),
   ),
 };
-const slots = { counts: 2, captures: FIRST_COUNT + USAGE_KEYS.length };
+const slots = { counts: 1, captures: FIRST_COUNT + USAGE_KEYS.length };
 const responseFields = createJsonFieldReader(fieldRules.object(responseMembers), slots);
 // Antigravity wraps the response: `{response: {…}}` (read only when `response` is an object).
 const envelopeFields = createJsonFieldReader(
@@ -122,6 +124,8 @@ class ResponseReader implements GoogleResponseReader {
   private countsHeld = false;
   private model: string | null = null;
   private finished = false;
+  /** The finish reasons of the last chunk that named any. */
+  private finishReasons: string[] = [];
   private error: string | null = null;
 
   constructor(envelope: boolean) {
@@ -143,9 +147,13 @@ class ResponseReader implements GoogleResponseReader {
     }
     if (typeof response.modelVersion === 'string') this.model = response.modelVersion;
     const candidates = Array.isArray(response.candidates) ? response.candidates : [];
+    let reasons: string[] | null = null;
     for (const candidate of candidates) {
       const fields = asRecord(candidate);
-      if (typeof fields?.finishReason === 'string') this.finished = true;
+      if (typeof fields?.finishReason === 'string') {
+        this.finished = true;
+        if (fields.finishReason !== '') (reasons ??= []).push(fields.finishReason);
+      }
       const parts = asRecord(fields?.content)?.parts;
       for (const part of Array.isArray(parts) ? parts : []) {
         const partFields = asRecord(part);
@@ -154,11 +162,13 @@ class ResponseReader implements GoogleResponseReader {
         if (call !== undefined) this.text.add(JSON.stringify(call.args ?? {}));
       }
     }
+    if (reasons !== null) this.finishReasons = reasons;
   }
 
   readBytes(bytes: Uint8Array, start: number, end: number): boolean {
     if (!this.fields.read(bytes, start, end)) return false;
     if (this.envelope && this.fields.start(RESPONSE) === -1) return false;
+    if (!this.plainFinish(bytes)) return false;
     this.take(bytes);
     return true;
   }
@@ -166,6 +176,7 @@ class ResponseReader implements GoogleResponseReader {
   readBytesPrefix(bytes: Uint8Array, start: number, end: number): number {
     const stop = this.fields.readPrefix(bytes, start, end);
     if (stop === -1 || (this.envelope && this.fields.start(RESPONSE) === -1)) return -1;
+    if (!this.plainFinish(bytes)) return -1;
     this.take(bytes);
     return stop;
   }
@@ -186,7 +197,7 @@ class ResponseReader implements GoogleResponseReader {
     }
     const { metadata, finished } = this;
     const converted = metadata === undefined ? null : convertGoogleUsageMetadata(metadata);
-    return {
+    const report: UsageReport = {
       usage: converted?.usage ?? null,
       flags: converted?.flags ?? [],
       model: this.model,
@@ -195,6 +206,14 @@ class ResponseReader implements GoogleResponseReader {
       provisional: converted !== null && !finished,
       error: this.error,
     };
+    if (this.finishReasons.length > 0) report.finishReasons = this.finishReasons;
+    return report;
+  }
+
+  /** False when the chunk's last `finishReason` is not a string (only a parse reads the others). */
+  private plainFinish(bytes: Uint8Array): boolean {
+    const finishStart = this.fields.start(FINISH);
+    return finishStart === -1 || bytes[finishStart] === QUOTE;
   }
 
   /** What `fields` read from a chunk's bytes, taken into the report. */
@@ -219,7 +238,12 @@ class ResponseReader implements GoogleResponseReader {
     if (modelStart !== -1) {
       this.model = this.readString(bytes, modelStart, fields.end(MODEL)) ?? this.model;
     }
-    if (fields.counted(FINISH)) this.finished = true;
+    const finishStart = fields.start(FINISH);
+    if (finishStart !== -1) {
+      this.finished = true;
+      const reason = this.readString(bytes, finishStart, fields.end(FINISH));
+      if (reason !== undefined && reason !== '') this.finishReasons = [reason];
+    }
     this.text.addChars(fields.count(TEXT));
   }
 

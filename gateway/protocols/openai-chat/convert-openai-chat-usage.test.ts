@@ -25,9 +25,13 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       },
       textChars: 5,
       complete: true,
+      finishReasons: ['stop'],
     },
   },
-  { fixture: 'chat-no-usage', expected: { ...base, usage: null, textChars: 5, complete: true } },
+  {
+    fixture: 'chat-no-usage',
+    expected: { ...base, usage: null, textChars: 5, complete: true, finishReasons: ['stop'] },
+  },
   {
     fixture: 'chat-stream-error',
     expected: { ...base, usage: null, textChars: 5, complete: false, error: 'server_error' },
@@ -46,6 +50,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       },
       textChars: 20,
       complete: true,
+      finishReasons: ['tool_calls'],
     },
   },
 ];
@@ -69,7 +74,10 @@ describe('extractOpenAIChatUsage', () => {
     const report = extractOpenAIChatUsage({
       object: 'chat.completion',
       model: 'gpt-4o-mini-2024-07-18',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there' } }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' },
+        { index: 1, message: { role: 'assistant', content: ' there' }, finish_reason: 'length' },
+      ],
       usage: {
         prompt_tokens: 30,
         completion_tokens: 12,
@@ -90,7 +98,14 @@ describe('extractOpenAIChatUsage', () => {
       },
       textChars: 11,
       complete: true,
+      finishReasons: ['stop', 'length'],
     });
+  });
+
+  it('names no finish reason for an error body', () => {
+    const report = extractOpenAIChatUsage({ error: { type: 'server_error', message: 'oops' } });
+    expect(report.error).toBe('server_error');
+    expect(report.finishReasons).toBeUndefined();
   });
 });
 
@@ -132,4 +147,18 @@ describe('the Chat stream fast path (text deltas read from the bytes)', () => {
         expect(rawTaken).toBeGreaterThan(0);
     },
   );
+
+  it('reads the finish reason from the bytes of the chunk that names it', () => {
+    const chunk = Buffer.from(
+      '{"id":"c","object":"chat.completion.chunk","model":"gpt-4.1","choices":' +
+        '[{"index":0,"delta":{},"logprobs":null,"finish_reason":"length"}],"usage":null}',
+    );
+    const accumulator = createOpenAIChatUsageAccumulator();
+    expect(accumulator.feedBytes?.(chunk, 0, chunk.length)).toBe(true);
+    const pending = Buffer.from(
+      '{"model":"gpt-4.1","choices":[{"index":1,"delta":{"content":"x"},"finish_reason":null}]}',
+    );
+    expect(accumulator.feedBytes?.(pending, 0, pending.length)).toBe(true);
+    expect(accumulator.result().finishReasons).toEqual(['length']);
+  });
 });

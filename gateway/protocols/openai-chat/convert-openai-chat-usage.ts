@@ -2,6 +2,8 @@
  * OpenAI Chat Completions usage to buckets (wire-formats.md 3.3): `prompt_tokens` includes
  * cached and cache-write tokens; `completion_tokens` includes reasoning. In a stream, usage comes in
  * one chunk with `choices: []` (only with `stream_options.include_usage`), and `[DONE]` ends it.
+ * The finish reasons are the choices' `finish_reason` (a stream names each choice's once, in the
+ * chunk that ends it).
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator } from '../../metering/accumulate-text.js';
@@ -42,7 +44,10 @@ function choicesOf(value: unknown): Record<string, unknown>[] {
 export function extractOpenAIChatUsage(body: unknown): UsageReport {
   const fields = asRecord(body) ?? {};
   const text = createTextAccumulator();
+  const finishReasons: string[] = [];
   for (const choice of choicesOf(fields.choices)) {
+    const reason = stringField(choice.finish_reason);
+    if (reason !== null) finishReasons.push(reason);
     const message = asRecord(choice.message);
     text.add(message?.content);
     for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
@@ -58,16 +63,20 @@ export function extractOpenAIChatUsage(body: unknown): UsageReport {
     model: stringField(fields.model),
     textChars: text.chars,
     error: stringField(asRecord(fields.error)?.type),
+    finishReasons,
   });
 }
 
 /**
- * What a stream chunk is read for without parsing it: the model, and the text of the deltas and tool
- * call arguments. A chunk with usage (`"usage":null`, sent on every chunk when usage was asked for,
+ * What a stream chunk is read for without parsing it: the model, the text of the deltas and tool
+ * call arguments, and a choice's `finish_reason` (the last one of the chunk: a stream ends each
+ * choice in a chunk of its own). A chunk with usage (`"usage":null`, sent on every chunk when usage was asked for,
  * is not) or an error is parsed.
  */
 const TEXT = 0;
 const MODEL = 0;
+const FINISH = 1;
+const QUOTE = 0x22;
 const chunkFields = createJsonFieldReader(
   fieldRules.object({
     model: fieldRules.capture(MODEL),
@@ -75,6 +84,7 @@ const chunkFields = createJsonFieldReader(
     error: fieldRules.bailUnlessNull(),
     choices: fieldRules.array(
       fieldRules.object({
+        finish_reason: fieldRules.capture(FINISH),
         delta: fieldRules.object({
           content: fieldRules.count(TEXT),
           tool_calls: fieldRules.array(
@@ -86,7 +96,7 @@ const chunkFields = createJsonFieldReader(
       }),
     ),
   }),
-  { counts: 1, captures: 1 },
+  { counts: 1, captures: 2 },
 );
 
 export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
@@ -96,6 +106,7 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
   let model: string | null = null;
   let complete = false;
   let error: string | null = null;
+  const finishReasons: string[] = [];
   return {
     // Text deltas (most of a stream) are read from the bytes, not parsed.
     feedBytes(bytes, start, end) {
@@ -104,6 +115,11 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
       if (modelStart !== -1) {
         const named = readString(bytes, modelStart, chunkFields.end(MODEL));
         if (named !== undefined && named !== '') model = named;
+      }
+      const finishStart = chunkFields.start(FINISH);
+      if (finishStart !== -1 && bytes[finishStart] === QUOTE) {
+        const reason = readString(bytes, finishStart, chunkFields.end(FINISH));
+        if (reason !== undefined && reason !== '') finishReasons.push(reason);
       }
       text.addChars(chunkFields.count(TEXT));
       return true;
@@ -120,6 +136,8 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
       model = stringField(chunk.model) ?? model;
       if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
       for (const choice of choicesOf(chunk.choices)) {
+        const reason = stringField(choice.finish_reason);
+        if (reason !== null) finishReasons.push(reason);
         const delta = asRecord(choice.delta);
         text.add(delta?.content);
         for (const call of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
@@ -129,7 +147,7 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
     },
     result() {
       const converted = usage === null ? null : convertOpenAIChatUsage(usage);
-      return {
+      const report: UsageReport = {
         usage: converted?.usage ?? null,
         flags: converted?.flags ?? [],
         model,
@@ -138,6 +156,8 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
         provisional: false,
         error,
       };
+      if (finishReasons.length > 0) report.finishReasons = [...finishReasons];
+      return report;
     },
   };
 }

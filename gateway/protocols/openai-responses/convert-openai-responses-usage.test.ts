@@ -24,6 +24,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       },
       complete: true,
       error: null,
+      finishReasons: ['completed'],
     },
   },
   {
@@ -40,6 +41,7 @@ const cases: { fixture: string; expected: UsageReport }[] = [
       },
       complete: true,
       error: null,
+      finishReasons: ['max_output_tokens'],
     },
   },
   {
@@ -48,7 +50,14 @@ const cases: { fixture: string; expected: UsageReport }[] = [
   },
   {
     fixture: 'responses-failed',
-    expected: { ...base, textChars: 0, usage: null, complete: true, error: 'server_error' },
+    expected: {
+      ...base,
+      textChars: 0,
+      usage: null,
+      complete: true,
+      error: 'server_error',
+      finishReasons: ['failed'],
+    },
   },
   {
     fixture: 'responses-error-event',
@@ -127,5 +136,20 @@ describe('extractOpenAIResponsesUsage', () => {
     });
     expect(report).toMatchObject({ model: 'gpt-5-2025-08-07', textChars: 7, complete: true });
     expect(report.usage?.inputUncached).toBe(20);
+    expect(report.finishReasons).toBeUndefined();
+  });
+
+  it('names the status of a finished reply, or why an incomplete one stopped', () => {
+    const reply = (fields: Record<string, unknown>) =>
+      extractOpenAIResponsesUsage({ object: 'response', model: 'gpt-5', output: [], ...fields });
+    expect(reply({ status: 'completed' }).finishReasons).toEqual(['completed']);
+    expect(
+      reply({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } })
+        .finishReasons,
+    ).toEqual(['content_filter']);
+    expect(reply({ status: 'incomplete', incomplete_details: null }).finishReasons).toEqual([
+      'incomplete',
+    ]);
+    expect(reply({ status: 'in_progress' }).finishReasons).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@
  * OpenAI Responses usage to buckets (wire-formats.md 2.3, 2.4). `input_tokens` includes cached and
  * cache-write tokens; `output_tokens` includes reasoning. In a stream, usage is only on the terminal
  * event's `response` (`response.completed`, `.incomplete`, `.failed`, or `response.done`); an `error`
- * event also ends the stream.
+ * event also ends the stream. The finish reason is the response's `status` (`completed`, `failed`…),
+ * or for an `incomplete` one its `incomplete_details.reason` (`max_output_tokens`, `content_filter`).
  */
 import type { UsageBuckets } from '../../../store/usage-buckets.js';
 import { createTextAccumulator, type TextAccumulator } from '../../metering/accumulate-text.js';
@@ -49,6 +50,14 @@ function addOutputText(output: unknown, text: TextAccumulator): void {
   }
 }
 
+/** The finish reason of a finished response (none while it is `in_progress` or `queued`). */
+function finishReasonsOf(response: Record<string, unknown>): string[] {
+  const status = stringField(response.status);
+  if (status === null || status === 'in_progress' || status === 'queued') return [];
+  if (status !== 'incomplete') return [status];
+  return [stringField(asRecord(response.incomplete_details)?.reason) ?? status];
+}
+
 function reportFromResponse(response: Record<string, unknown>, text: TextAccumulator): UsageReport {
   const converted =
     response.usage === undefined || response.usage === null
@@ -60,6 +69,7 @@ function reportFromResponse(response: Record<string, unknown>, text: TextAccumul
     textChars: text.chars,
     error:
       stringField(asRecord(response.error)?.code) ?? stringField(asRecord(response.error)?.type),
+    finishReasons: finishReasonsOf(response),
   });
 }
 

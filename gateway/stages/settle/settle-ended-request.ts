@@ -94,6 +94,7 @@ export async function settleEndedRequest(
       usage: bill.usage,
       costNano: bill.costNano,
       responseModel: reply?.report.model ?? attempts?.upstreamModel ?? null,
+      finishReasons: reply?.report.finishReasons ?? [],
     });
     const now = dependencies.clock();
     const timeToFirstByteMs = attempts?.timeToFirstByteMs ?? null;

@@ -3,10 +3,11 @@
  * real receiver (test/support/otlp-receiver.ts, which decodes the protobuf), the fake provider is
  * every upstream and the official Anthropic SDK is the caller. The span tree (a server span per
  * call, a client span per upstream attempt, the caller's `traceparent` continued and the attempt's
- * sent upstream), the GenAI and Tollgate attributes against the settled record, a streamed call, a
- * refused call, sampling ratio 0, the drop counter with a collector that hangs, and tracing off.
+ * sent upstream), the GenAI and Tollgate attributes against the settled record, the finish reasons
+ * the caller received (whole, streamed, and a Gemini stream read from its bytes), a refused call, sampling ratio 0, the drop counter with a collector that hangs, and tracing off.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
@@ -164,6 +165,10 @@ describe('with --otlp-endpoint', () => {
     expect(record.costNano).toBeGreaterThan(0);
     expect(server?.attributes['tollgate.ttfb_ms']).toBe(record.timeToFirstByteMs);
     expect(server?.attributes['gen_ai.response.model']).toBe(record.upstreamModel);
+    // The stop reason the caller received, on the server span and the serving attempt's.
+    expect(data.stop_reason).toBe('end_turn');
+    expect(server?.attributes['gen_ai.response.finish_reasons']).toEqual(['end_turn']);
+    expect(attempt?.attributes['gen_ai.response.finish_reasons']).toEqual(['end_turn']);
     // The session is the digest the pools use, never the client's value.
     const session = server?.attributes['session.id'];
     expect(typeof session).toBe('string');
@@ -269,6 +274,39 @@ describe('with --otlp-endpoint', () => {
     // The serving attempt's span lasts as long as the stream it relayed.
     const attempt = spans.find((span) => span.kind === CLIENT);
     expect(attempt?.endTimeUnixNano).toBe(server?.endTimeUnixNano);
+    // The stop reason of the stream's message_delta.
+    expect(message.stop_reason).toBe('end_turn');
+    expect(server?.attributes['gen_ai.response.finish_reasons']).toEqual([message.stop_reason]);
+    expect(attempt?.attributes['gen_ai.response.finish_reasons']).toEqual([message.stop_reason]);
+  });
+
+  it('sets the finish reason of a Gemini stream, whose chunks the meter reads from their bytes', async () => {
+    const { value: apiKey } = await createKey(store, secrets, { platform: 'Gemini', namespace });
+    const caller = callerContext();
+    const client = new GoogleGenAI({
+      apiKey,
+      httpOptions: { baseUrl: base, headers: { traceparent: caller.header } },
+    });
+    const reasons: string[] = [];
+    for await (const chunk of await client.models.generateContentStream({
+      model: 'gemini-2.5-flash',
+      contents: 'stream a trace',
+    })) {
+      for (const candidate of chunk.candidates ?? []) {
+        if (candidate.finishReason !== undefined) reasons.push(candidate.finishReason);
+      }
+    }
+    expect(reasons).toEqual(['STOP']);
+
+    const spans = await receiver.waitForSpans(inTrace(caller.traceId), 2);
+    const server = spans.find((span) => span.kind === SERVER);
+    expect(server?.attributes).toMatchObject({
+      'gen_ai.provider.name': 'gcp.gemini',
+      'gen_ai.operation.name': 'generate_content',
+    });
+    expect(server?.attributes['gen_ai.response.finish_reasons']).toEqual(reasons);
+    const attempt = spans.find((span) => span.kind === CLIENT);
+    expect(attempt?.attributes['gen_ai.response.finish_reasons']).toEqual(reasons);
   });
 
   it('sends the attempt span upstream through a cloud provider (AWS Bedrock, outside the signature)', async () => {
