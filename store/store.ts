@@ -10,6 +10,7 @@ import type { Platform } from '../crds/schema/resources.js';
 import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './policy-documents.js';
 import type { LeaseRecord, SettledRecord, UsageRecord } from './usage-records.js';
 import type { UpstreamHealthStore } from './upstream-health.js';
+import type { NotificationStore } from './notification-deliveries.js';
 import type {
   BudgetCharge,
   CalendarEnds,
@@ -346,7 +347,13 @@ export interface CounterRestoreStore {
 }
 
 export interface Store
-  extends PolicyWriter, PolicyReader, SpendStore, CounterRestoreStore, UpstreamHealthStore {
+  extends
+    PolicyWriter,
+    PolicyReader,
+    SpendStore,
+    CounterRestoreStore,
+    UpstreamHealthStore,
+    NotificationStore {
   readonly kind: 'redis' | 'memory';
   /**
    * The records of a namespace appended to its usage stream and not yet taken by the recorder,
