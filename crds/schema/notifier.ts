@@ -4,6 +4,7 @@
  * Secret that holds the credential, and the events wanted (docs/notifications.md).
  */
 import { API_GROUP, dateTime, money, objectName, statusBase } from './common-fields.js';
+import type { Field } from './schema-builder.js';
 import { boolean, enumOf, integer, list, object, string } from './schema-builder.js';
 
 export const NOTIFIER_KEY_WINDOWS = ['FiveHour', 'Daily', 'SevenDay', 'Quota'] as const;
@@ -70,14 +71,19 @@ const tenantEvents = {
 const clusterEvents = {
   ...tenantEvents,
   upstreamCredentialsInvalid: object({
-    enabled: boolean({ description: 'Fire when an Upstream is cooling down after a 401/403.' }),
+    enabled: boolean({
+      description:
+        'Fire when an Upstream refused its credentials (401/403) and has not succeeded since; present = on unless false.',
+    }),
   }),
   upstreamCircuitOpen: object({
-    enabled: boolean({ description: 'Fire when an Upstream is cooling down (circuit open).' }),
+    enabled: boolean({
+      description: 'Fire each time an Upstream\'s circuit opens; present = on unless false.',
+    }),
   }),
 };
 
-function notifierSpec(secretNamespace: string, events: typeof tenantEvents | typeof clusterEvents) {
+function notifierSpec<E extends Record<string, Field>>(secretNamespace: string, events: E) {
   return object(
     {
       webhook: object(
