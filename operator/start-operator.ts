@@ -33,6 +33,8 @@ export interface StartOperatorOptions {
   credentialKey: Buffer;
   logger?: Logger;
   identity?: string;
+  /** The leader Lease's name (default `tollgate-operator`). */
+  leaseName?: string;
   resyncMs?: number;
   leaseDurationMs?: number;
   renewIntervalMs?: number;
@@ -168,7 +170,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   const elector = new LeaderElector({
     kubeConfig: options.kubeConfig,
     namespace: options.namespace,
-    leaseName: 'tollgate-operator',
+    leaseName: options.leaseName ?? 'tollgate-operator',
     identity: options.identity ?? `${hostname()}-${randomUUID().slice(0, 8)}`,
     leaseDurationMs: options.leaseDurationMs ?? 10_000,
     renewIntervalMs: options.renewIntervalMs ?? 2_000,
