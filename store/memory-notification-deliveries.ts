@@ -42,7 +42,10 @@ export function createMemoryNotificationDeliveries(
         const { documents, due, histories } = maps();
         const now = Date.now();
         if (live(delivery.id, now) !== undefined) return false;
-        documents.set(delivery.id, { delivery: structuredClone(delivery), expiresAt: now + claimTtlMs });
+        documents.set(delivery.id, {
+          delivery: structuredClone(delivery),
+          expiresAt: now + claimTtlMs,
+        });
         due.set(delivery.id, delivery.dueAt);
         const ids = [delivery.id, ...(histories.get(delivery.notifier) ?? [])];
         histories.set(delivery.notifier, ids.slice(0, NOTIFICATION_HISTORY_KEPT));

@@ -19,7 +19,7 @@ import type {
   WindowName,
 } from './store.js';
 
-/** An entry of the usage record queue (the memory form of the per-account usage streams). */import type { NotificationDelivery } from './notification-deliveries.js';
+/** An entry of the usage record queue (the memory form of the per-account usage streams). */ import type { NotificationDelivery } from './notification-deliveries.js';
 
 export interface QueuedUsageEntry {
   /** The namespace whose stream it belongs to. */

@@ -110,7 +110,8 @@ export function createRedisNotificationDeliveries(
     notificationHistory: (notifier, limit) =>
       guardRedis(async () => {
         const ids = await client.lrange(history(notifier), 0, limit - 1);
-        const documents = ids.length === 0 ? [] : await client.mget(ids.map((id) => documentPrefix + id));
+        const documents =
+          ids.length === 0 ? [] : await client.mget(ids.map((id) => documentPrefix + id));
         const [delivered, failed] = await client.hmget(
           counts,
           `${notifier}|Delivered`,

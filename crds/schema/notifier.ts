@@ -33,7 +33,8 @@ const secretKeyRef = (description: string) =>
   );
 
 const thresholds = list(integer({ minimum: 1, maximum: 1000 }), {
-  description: 'Percentages of the cap that fire an event once per window period; absent = [80, 100].',
+  description:
+    'Percentages of the cap that fire an event once per window period; absent = [80, 100].',
   maxItems: 10,
   listType: 'set',
 });
@@ -78,7 +79,7 @@ const clusterEvents = {
   }),
   upstreamCircuitOpen: object({
     enabled: boolean({
-      description: 'Fire each time an Upstream\'s circuit opens; present = on unless false.',
+      description: "Fire each time an Upstream's circuit opens; present = on unless false.",
     }),
   }),
 };

@@ -66,8 +66,7 @@ export function resolveTargetOf(
   return resolveNotifierTarget({
     spec: input.spec,
     secretNamespace: input.namespace ?? context.namespace,
-    readSecret: (namespace, name) =>
-      context.cache.get('Secret', name, namespace),
+    readSecret: (namespace, name) => context.cache.get('Secret', name, namespace),
     guard: input.guard,
   });
 }

@@ -73,7 +73,11 @@ function startReceiver(): Promise<Server> {
       res.writeHead(answered).end();
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => { resolve(server); }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      resolve(server);
+    }),
+  );
 }
 
 function world(): string {
