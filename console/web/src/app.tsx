@@ -11,6 +11,7 @@ import { KeyPage } from './keys/key-page.js';
 import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { MembersPage } from './members/members-page.js';
+import { NotifiersPage } from './notifiers/notifiers-page.js';
 import { AppShell } from './shell/app-shell.js';
 import { ErrorNote } from './ui/error-note.js';
 import { accountQueries } from './shell/account-queries.js';
@@ -56,6 +57,9 @@ export function App() {
         </Route>
         <Route path="/accounts/:namespace/members">
           {(params) => <MembersPage namespace={params.namespace} />}
+        </Route>
+        <Route path="/accounts/:namespace/notifiers">
+          {(params) => <NotifiersPage scope={{ namespace: params.namespace }} />}
         </Route>
         <Route path="/admin" nest>
           <AdminRoutes />
