@@ -181,6 +181,7 @@ export function NotifierForm(props: {
           error={thresholdError}
           hint="Each fires once per window period."
           onChange={(thresholds) => {
+            setThresholdError(undefined);
             update({ thresholds });
           }}
         />
@@ -204,7 +205,7 @@ export function NotifierForm(props: {
             }}
           />
           <TextField
-            label="Subscription ending within (days)"
+            label="Subscription ends within (days)"
             inputMode="numeric"
             value={form.subscriptionExpiringDays}
             hint="Empty: not watched."
