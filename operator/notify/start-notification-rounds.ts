@@ -45,11 +45,16 @@ export function startNotificationRounds(
       });
   }, options.intervalMs);
   timer.unref();
+  let stopping: Promise<void> | null = null;
   return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-      await sender.close();
+    // Idempotent: an operator may be closed twice (by its owner and by a harness).
+    stop: () => {
+      stopping ??= (async () => {
+        clearInterval(timer);
+        await running;
+        await sender.close();
+      })();
+      return stopping;
     },
   };
 }
