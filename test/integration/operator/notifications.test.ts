@@ -307,10 +307,17 @@ it('delivers each event once, signed, retried with the same id, and shows the hi
   expect(status.deliveries?.find((delivery) => delivery.type === 'KeyExpiring')?.attempts).toBe(3);
   expect(new Set(status.deliveries?.map((delivery) => delivery.id))).toEqual(new Set(ids));
 
-  const metrics = await operators[0]!.metrics.registry.getSingleMetricAsString(
-    'tollgate_operator_notification_deliveries_total',
-  );
-  expect(metrics).toContain('outcome="delivered"');
+  // Both operators' counters together: each event delivered once, by one of them.
+  let delivered = 0;
+  for (const operator of operators) {
+    const text = await operator.metrics.registry.getSingleMetricAsString(
+      'tollgate_operator_notification_deliveries_total',
+    );
+    for (const line of text.split('\n')) {
+      if (line.includes('outcome="delivered"')) delivered += Number(line.split(' ').pop());
+    }
+  }
+  expect(delivered).toBe(4);
 });
 
 it('reports a missing Secret on the status', async () => {
