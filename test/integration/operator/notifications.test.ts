@@ -48,6 +48,7 @@ let provider: FakeProvider;
 let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
+const slackMessages: { text: string; blocks: unknown[] }[] = [];
 const gateways: { child: ChildProcess; url: string }[] = [];
 const operators: RunningOperator[] = [];
 
@@ -57,6 +58,11 @@ function startReceiver(): Promise<Server> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
+      if (req.url === '/slack') {
+        slackMessages.push(JSON.parse(text) as { text: string; blocks: unknown[] });
+        res.writeHead(200).end('ok');
+        return;
+      }
       const body = JSON.parse(text) as Record<string, unknown>;
       const eventId = String(req.headers['tollgate-event-id']);
       const type = String(body.type);
@@ -215,9 +221,14 @@ async function call(url: string, value: string): Promise<number> {
       messages: [{ role: 'user', content: 'hi' }],
     }),
   });
-  await response.body.text();
+  const text = await response.body.text();
+  if (response.statusCode !== 200)
+    refusals.push(`${String(response.statusCode)} ${text.slice(0, 200)}`);
   return response.statusCode;
 }
+
+/** The refusals' bodies, for the message of a failed expectation. */
+const refusals: string[] = [];
 
 interface NotifierObject extends KubeObject {
   status?: KubeObject['status'] & {
@@ -247,7 +258,7 @@ it('delivers each event once, signed, retried with the same id, and shows the hi
   // Calls through both gateways until the daily window is at 80 %: the first threshold event.
   let calls = 0;
   while ((await dailyUsed()) < 0.8 * Number(DAILY_CAP) * 1e9 && calls < 500) {
-    expect(await call(gateways[calls % 2]!.url, value)).toBe(200);
+    expect(await call(gateways[calls % 2]!.url, value), refusals.join('; ')).toBe(200);
     calls += 1;
   }
   await waitFor(
@@ -339,4 +350,33 @@ spec:
     return object.status?.conditions?.find((condition) => condition.type === 'Ready');
   });
   expect(ready).toMatchObject({ status: 'False', reason: 'SecretMissing' });
+});
+
+it('sends a ClusterNotifier its Slack message, from its Secret in the operator namespace', async () => {
+  const slackUrl = receiverUrl.replace('/hooks', '/slack');
+  await harness.apply(`
+apiVersion: v1
+kind: Secret
+metadata: { name: ops-slack, namespace: tollgate-system }
+stringData: { url: "${slackUrl}" }
+---
+apiVersion: tollgate.dev/v1alpha1
+kind: ClusterNotifier
+metadata: { name: ops }
+spec:
+  slack: { webhookURLSecretRef: { name: ops-slack, key: url } }
+  events: { keyExpiring: { withinDays: 3 }, upstreamCircuitOpen: {} }
+`);
+  await waitFor('the Slack message', () =>
+    Promise.resolve(slackMessages.length > 0 ? true : undefined),
+  );
+  // More rounds: the same fact is not sent again.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(slackMessages).toHaveLength(1);
+  expect(slackMessages[0]?.text).toMatch(/^API key expiring: team-notify\/ApiKey\/ci \(expiresAt /);
+  const status = await waitFor('the ClusterNotifier history', async () => {
+    const object = await harness.getJson<NotifierObject>(['clusternotifier', 'ops']);
+    return object.status?.delivered === 1 ? object.status : undefined;
+  });
+  expect(status.deliveries?.[0]).toMatchObject({ type: 'KeyExpiring', state: 'Delivered' });
 });
