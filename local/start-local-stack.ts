@@ -178,6 +178,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Per-account and per-key spend gauges: a local world has few keys, and the dashboards use them.
       spendGauges: true,
       ...(options.usageRefreshMs === undefined ? {} : { usageRefreshMs: options.usageRefreshMs }),
+      // A small world on one machine: notifiers are evaluated every 10 s, and may send to a
+      // receiver on this machine (docs/notifications.md).
+      notificationIntervalMs: 10_000,
+      notifierAllowLoopback: true,
     });
     closers.push(() => operator.close());
     const config: AppConfig = {

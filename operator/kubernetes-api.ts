@@ -23,6 +23,8 @@ export const PLURALS = {
   Upstream: 'upstreams',
   Account: 'accounts',
   Plan: 'plans',
+  Notifier: 'notifiers',
+  ClusterNotifier: 'clusternotifiers',
 } as const;
 export type TollgateKind = keyof typeof PLURALS;
 

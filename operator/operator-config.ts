@@ -28,6 +28,10 @@ export const operatorSettingsSchema = z.object({
   usageRefreshSeconds: seconds(60),
   /** How often the leader reads upstream health from the store into Upstream status. */
   upstreamHealthRefreshSeconds: seconds(10),
+  /** How often notifiers are evaluated and due deliveries attempted (docs/notifications.md). */
+  notificationIntervalSeconds: seconds(30),
+  /** Lets notifiers send to loopback addresses (tests, local mode); link-local stays refused. */
+  notifierAllowLoopback: flagBoolean,
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -49,6 +53,8 @@ const ENVIRONMENT: Record<string, keyof OperatorSettings> = {
   TOLLGATE_RENEW_INTERVAL_SECONDS: 'renewIntervalSeconds',
   TOLLGATE_USAGE_REFRESH_SECONDS: 'usageRefreshSeconds',
   TOLLGATE_UPSTREAM_HEALTH_REFRESH_SECONDS: 'upstreamHealthRefreshSeconds',
+  TOLLGATE_NOTIFICATION_INTERVAL_SECONDS: 'notificationIntervalSeconds',
+  TOLLGATE_NOTIFIER_ALLOW_LOOPBACK: 'notifierAllowLoopback',
   TOLLGATE_LOG_LEVEL: 'logLevel',
 };
 

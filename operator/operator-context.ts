@@ -1,6 +1,7 @@
 /** What every reconciler shares: the API, the informer caches, the store, secrets and the queue. */
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
+import type { TargetGuard } from './notify/guard-target-url.js';
 import type { KeyHashIndex } from './index-key-hashes.js';
 import type { KubernetesApi } from './kubernetes-api.js';
 import type { OperatorMetrics } from './operator-metrics.js';
@@ -18,6 +19,8 @@ export interface OperatorContext {
   namespace: string;
   pepper: Buffer;
   credentialKey: Buffer;
+  /** Which notifier URLs are allowed (docs/notifications.md). */
+  notifierGuard: TargetGuard;
   now: () => number;
   /** Key hash currently written per ApiKey uid (what this process knows it wrote). */
   writtenKeyHashes: Map<string, string>;

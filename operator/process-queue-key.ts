@@ -6,6 +6,7 @@ import { reconcileApiKey } from './reconcile-api-key.js';
 import { reconcileGroup, reconcileUpstream } from './reconcile-cluster-resources.js';
 import { sweepKeyPolicies } from './sweep-key-policies.js';
 import { reconcilePlan } from './reconcile-plan.js';
+import { reconcileNotifier } from './notify/reconcile-notifier.js';
 
 function dispatch(context: OperatorContext, key: string): Promise<void> {
   const { kind, namespace, name } = parseQueueKey(key);
@@ -20,6 +21,10 @@ function dispatch(context: OperatorContext, key: string): Promise<void> {
       return reconcileAccount(context, { namespace, name });
     case 'Plan':
       return reconcilePlan(context, name);
+    case 'Notifier':
+      return reconcileNotifier(context, { kind, namespace, name });
+    case 'ClusterNotifier':
+      return reconcileNotifier(context, { kind, namespace: undefined, name });
     case 'Sweep':
       return sweepKeyPolicies(context);
     default:

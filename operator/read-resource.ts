@@ -1,6 +1,10 @@
 /** The edge between cached objects and typed resources: specs are parsed with the CRD zod schemas. */
 import {
   accountSpecSchema,
+  clusterNotifierSpecSchema,
+  notifierSpecSchema,
+  type ClusterNotifier,
+  type Notifier,
   apiKeySpecSchema,
   groupSpecSchema,
   planSpecSchema,
@@ -20,6 +24,8 @@ const SCHEMAS = {
   Upstream: upstreamSpecSchema,
   Account: accountSpecSchema,
   Plan: planSpecSchema,
+  Notifier: notifierSpecSchema,
+  ClusterNotifier: clusterNotifierSpecSchema,
 };
 
 interface KindTypes {
@@ -28,6 +34,8 @@ interface KindTypes {
   Upstream: Upstream;
   Account: Account;
   Plan: Plan;
+  Notifier: Notifier;
+  ClusterNotifier: ClusterNotifier;
 }
 
 function toMeta(object: CachedObject): ObjectMeta {

@@ -1,5 +1,13 @@
 /** Typed reads from the informer cache; objects whose spec does not parse count as absent. */
-import type { Account, ApiKey, Group, Plan, Upstream } from '../crds/schema/resources.js';
+import type {
+  Account,
+  ApiKey,
+  ClusterNotifier,
+  Group,
+  Notifier,
+  Plan,
+  Upstream,
+} from '../crds/schema/resources.js';
 import type { OperatorContext } from './operator-context.js';
 import { readResource } from './read-resource.js';
 
@@ -9,6 +17,8 @@ interface KindTypes {
   Upstream: Upstream;
   Account: Account;
   Plan: Plan;
+  Notifier: Notifier;
+  ClusterNotifier: ClusterNotifier;
 }
 
 export function readResourceOrNull<K extends keyof KindTypes>(

@@ -9,6 +9,11 @@ import type { OperatorContext } from './operator-context.js';
 import { queueKey } from './operator-context.js';
 import type { CachedObject, SourceName, WatchEventType } from './watch-resources.js';
 
+interface NotifierRefs {
+  webhook?: { signingSecretRef?: { name?: string } };
+  slack?: { webhookURLSecretRef?: { name?: string } };
+}
+
 interface KeySpecRefs {
   groupName?: string;
 }
@@ -106,6 +111,9 @@ export class EventRouter {
             .list('Group')
             .map((group) => queueKey('Group', undefined, group.metadata.name)),
         ];
+      case 'Notifier':
+      case 'ClusterNotifier':
+        return [queueKey(source, namespace, name)];
       case 'Namespace':
         return [undefined, ...this.keysInNamespace(name)];
       case 'Secret':
@@ -144,12 +152,32 @@ export class EventRouter {
       .map((key) => queueKey('ApiKey', key.metadata.namespace, key.metadata.name));
   }
 
+  /** The notifiers whose target Secret this is (their Ready condition follows it). */
+  private notifiersOfSecret(namespace: string, secretName: string): string[] {
+    const refers = (object: CachedObject) => {
+      const spec = (object as { spec?: NotifierRefs }).spec;
+      const ref = spec?.webhook?.signingSecretRef ?? spec?.slack?.webhookURLSecretRef;
+      return ref?.name === secretName;
+    };
+    const namespaced = this.context.cache
+      .list('Notifier', namespace)
+      .filter(refers)
+      .map((object) => queueKey('Notifier', namespace, object.metadata.name));
+    if (namespace !== this.context.namespace) return namespaced;
+    const cluster = this.context.cache
+      .list('ClusterNotifier')
+      .filter(refers)
+      .map((object) => queueKey('ClusterNotifier', undefined, object.metadata.name));
+    return [...namespaced, ...cluster];
+  }
+
   /** The keys reading the Secret (the first one counts as the Secret's own: a rotation is urgent). */
   private readersOfSecret(namespace: string, secretName: string): (string | undefined)[] {
     const keys: (string | undefined)[] = this.references
       .readersOf(namespace, secretName)
       .map((name) => queueKey('ApiKey', namespace, name));
     if (keys.length === 0) keys.push(undefined);
+    keys.push(...this.notifiersOfSecret(namespace, secretName));
     // A changed value may free (or take) a value another key was refused for as a duplicate.
     for (const duplicate of this.references.duplicateKeys()) {
       keys.push(queueKey('ApiKey', duplicate.namespace, duplicate.name));

@@ -32,6 +32,8 @@ export async function run(args: readonly string[]): Promise<void> {
     renewIntervalMs: settings.renewIntervalSeconds * 1000,
     usageRefreshMs: settings.usageRefreshSeconds * 1000,
     upstreamHealthRefreshMs: settings.upstreamHealthRefreshSeconds * 1000,
+    notificationIntervalMs: settings.notificationIntervalSeconds * 1000,
+    notifierAllowLoopback: settings.notifierAllowLoopback,
     metricsPort: settings.metricsPort,
     metricsHost: settings.metricsHost,
     spendGauges: settings.spendGauges,

@@ -21,6 +21,8 @@ import { reuseApiConnections } from './reuse-api-connections.js';
 import { EventRouter } from './route-events.js';
 import { ResourceWatch } from './watch-resources.js';
 import { WorkQueue } from './work-queue.js';
+import { startNotificationRounds } from './notify/start-notification-rounds.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './notify/plan-next-attempt.js';
 
 export interface StartOperatorOptions {
   kubeConfig: KubeConfig;
@@ -31,12 +33,22 @@ export interface StartOperatorOptions {
   credentialKey: Buffer;
   logger?: Logger;
   identity?: string;
+  /** The leader Lease's name (default `tollgate-operator`). */
+  leaseName?: string;
   resyncMs?: number;
   leaseDurationMs?: number;
   renewIntervalMs?: number;
   usageRefreshMs?: number;
   /** How often the leader reads upstream health from the store into status (default 10 s). */
   upstreamHealthRefreshMs?: number;
+  /** How often the leader evaluates notifiers and attempts due deliveries (default 30 s). */
+  notificationIntervalMs?: number;
+  /** Lets notifiers send to loopback addresses (tests, local mode); default false. */
+  notifierAllowLoopback?: boolean;
+  /** Retries of notification deliveries (default: 8 attempts, 2 s doubling to 5 min). */
+  notificationRetry?: RetryPolicy;
+  /** How long one notification attempt may take (default 10 s). */
+  notificationTimeoutMs?: number;
   /** How often the leader reads the policy cache's generation marker (default 1 s). */
   policyMarkerCheckMs?: number;
   /** Serve `/metrics` on this port (0 = any free port); absent = no metrics server. */
@@ -91,6 +103,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     namespace: options.namespace,
     pepper: options.pepper,
     credentialKey: options.credentialKey,
+    notifierGuard: { allowLoopback: options.notifierAllowLoopback ?? false },
     now: () => Date.now(),
     writtenKeyHashes: new Map(),
     usageReadRounds: new Map(),
@@ -140,6 +153,13 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   }, options.upstreamHealthRefreshMs ?? 10_000);
   availabilityTimer.unref();
 
+  const notifications = startNotificationRounds(context, {
+    isLeader: () => elector.isLeader(),
+    intervalMs: options.notificationIntervalMs ?? 30_000,
+    retry: options.notificationRetry ?? DEFAULT_RETRY_POLICY,
+    timeoutMs: options.notificationTimeoutMs ?? 10_000,
+  });
+
   const markerWatch = new PolicyMarkerWatch({
     context,
     isLeader: () => elector.isLeader(),
@@ -150,7 +170,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
   const elector = new LeaderElector({
     kubeConfig: options.kubeConfig,
     namespace: options.namespace,
-    leaseName: 'tollgate-operator',
+    leaseName: options.leaseName ?? 'tollgate-operator',
     identity: options.identity ?? `${hostname()}-${randomUUID().slice(0, 8)}`,
     leaseDurationMs: options.leaseDurationMs ?? 10_000,
     renewIntervalMs: options.renewIntervalMs ?? 2_000,
@@ -179,6 +199,7 @@ export async function startOperator(options: StartOperatorOptions): Promise<Runn
     close: async () => {
       clearInterval(usageTimer);
       clearInterval(availabilityTimer);
+      await notifications.stop();
       await markerWatch.stop();
       await queue.stop();
       await elector.stop();

@@ -1,5 +1,5 @@
 /**
- * Informers (list + watch, an object cache each) for the four Tollgate kinds, Secrets and
+ * Informers (list + watch, an object cache each) for the Tollgate kinds, Secrets and
  * Namespaces. A watch that ends with 410 relists (ListWatch does that); one that fails otherwise is
  * restarted with backoff. Every `resyncMs` each cached object is replayed as a `resync` event.
  */
@@ -41,6 +41,8 @@ const NAMESPACED: Record<TollgateKind, boolean> = {
   Upstream: false,
   Account: true,
   Plan: false,
+  Notifier: true,
+  ClusterNotifier: false,
 };
 
 export const SOURCES: readonly SourceName[] = [
@@ -51,6 +53,8 @@ export const SOURCES: readonly SourceName[] = [
   'Plan',
   'Account',
   'ApiKey',
+  'Notifier',
+  'ClusterNotifier',
 ];
 
 function listFunctions(
@@ -79,6 +83,8 @@ function listFunctions(
     Upstream: customSource('Upstream'),
     Account: customSource('Account'),
     Plan: customSource('Plan'),
+    Notifier: customSource('Notifier'),
+    ClusterNotifier: customSource('ClusterNotifier'),
     Secret: { path: '/api/v1/secrets', list: () => core.listSecretForAllNamespaces() },
     Namespace: { path: '/api/v1/namespaces', list: () => core.listNamespace() },
   };

@@ -20,7 +20,8 @@ import type {
 } from './store.js';
 import type { QueuedCapture } from './memory-capture-queue.js';
 
-/** An entry of the usage record queue (the memory form of the per-account usage streams). */
+/** An entry of the usage record queue (the memory form of the per-account usage streams). */ import type { NotificationDelivery } from './notification-deliveries.js';
+
 export interface QueuedUsageEntry {
   /** The namespace whose stream it belongs to. */
   source: string;
@@ -102,6 +103,19 @@ export interface MemoryState extends UpstreamHealthMaps {
   policyMarker: string | null;
   /** The full program of the policy cache in progress, if any. */
   policyReload: string | null;
+  /** Notification deliveries (memory-notification-deliveries.ts); absent until the first. */
+  notifications?: NotificationMaps;
+}
+
+export interface NotificationMaps {
+  /** Event id -> the delivery and when its claim ends. */
+  documents: Map<string, { delivery: NotificationDelivery; expiresAt: number }>;
+  /** Event id -> when its next attempt is due (or its lease ends). */
+  due: Map<string, number>;
+  /** Notifier -> its newest event ids, newest first. */
+  histories: Map<string, string[]>;
+  /** `<notifier>|Delivered` and `|Failed` -> count. */
+  counts: Map<string, number>;
 }
 
 export function createEmptyState(): MemoryState {

@@ -8,6 +8,7 @@
  */
 import { readMemberCounters, readPlanWindows } from './memory-budgets.js';
 import { createMemoryUpstreamHealth } from './memory-upstream-health-store.js';
+import { createMemoryNotificationDeliveries } from './memory-notification-deliveries.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryRecordQueue } from './memory-usage-record-source.js';
@@ -195,6 +196,7 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     releaseUpstreamSlot: (upstream, requestId) =>
       change(() => void state.upstreamSlots.get(upstream)?.delete(requestId)),
     ...createMemoryUpstreamHealth(state, change, read),
+    ...createMemoryNotificationDeliveries(state, { change, read }),
     keyCounters: (namespace, keyUid, now) =>
       change(() => readKeyCounters(context, state, { namespace, keyUid, now })),
     accountCounters: (namespace) =>

@@ -10,6 +10,7 @@ import { createRedisPolicyStore } from './redis-policy-store.js';
 import { createRedisSpendStore } from './redis-spend-store.js';
 import { createRedisCounterRestore } from './redis-counter-restore.js';
 import { createRedisUpstreamHealth } from './redis-upstream-health.js';
+import { createRedisNotificationDeliveries } from './redis-notification-deliveries.js';
 import { LEASE_CHARGE_MARKER_TTL_MS, MIN_SETTLEMENT_MARKER_TTL_MS } from './settled-markers.js';
 import { createRedisCaptureStore } from './redis-capture-store.js';
 import { DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
@@ -58,6 +59,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       runScript,
       queueLimit: options.captureQueueLimit ?? DEFAULT_CAPTURE_QUEUE_LIMIT,
     }),
+    ...createRedisNotificationDeliveries(client, options.prefix ?? 'tg:'),
     pendingUsageRecords: (namespace, limit) =>
       guardRedis(async () => {
         const stream = names.namespace(namespace).usageStream;

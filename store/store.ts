@@ -11,6 +11,7 @@ import type { KeyPolicy, UpstreamPolicy, AccountPolicy, GroupPolicy } from './po
 import type { LeaseRecord, SettledRecord, UsageRecord } from './usage-records.js';
 import type { UpstreamHealthStore } from './upstream-health.js';
 import type { CapturedCall, CaptureHandOffResult, PendingCapture } from './captured-call.js';
+import type { NotificationStore } from './notification-deliveries.js';
 import type {
   BudgetCharge,
   CalendarEnds,
@@ -371,7 +372,8 @@ export interface Store
     SpendStore,
     CounterRestoreStore,
     UpstreamHealthStore,
-    CaptureStore {
+    CaptureStore,
+    NotificationStore {
   readonly kind: 'redis' | 'memory';
   /**
    * The records of a namespace appended to its usage stream and not yet taken by the recorder,

@@ -96,5 +96,18 @@ export const OPERATOR_FLAGS: readonly FlagSpec[] = [
     fallback: '10',
     about: "Upstream health into each Upstream's status",
   },
+  {
+    name: 'notification-interval-seconds',
+    value: 'N',
+    env: 'TOLLGATE_NOTIFICATION_INTERVAL_SECONDS',
+    fallback: '30',
+    about: 'How often notifiers are evaluated and deliveries attempted',
+  },
+  {
+    name: 'notifier-allow-loopback',
+    env: 'TOLLGATE_NOTIFIER_ALLOW_LOOPBACK',
+    fallback: 'false',
+    about: 'Let notifiers send to loopback addresses (tests, local mode)',
+  },
   LOG_LEVEL_FLAG,
 ];

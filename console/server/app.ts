@@ -38,6 +38,7 @@ import { accountRoutes } from './routes/account-routes.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { clientConfigRoutes } from './routes/client-config-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
+import { notifierRoutes } from './routes/notifier-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 import { recordRoutes } from './routes/record-routes.js';
@@ -136,6 +137,7 @@ export function build(config: ConsoleConfig, parts: ConsoleParts = {}): ConsoleA
     ...sessionRoutes(context),
     ...accountRoutes(context),
     ...keyRoutes(context),
+    ...notifierRoutes(context),
     ...clientConfigRoutes(context),
     ...usageRoutes(context),
     ...recordRoutes(context),

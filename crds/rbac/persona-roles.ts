@@ -39,22 +39,26 @@ function clusterRole(name: string, description: string, rules: PolicyRule[]): Cl
 export const personaRoles: ClusterRoleManifest[] = [
   clusterRole(
     'tollgate-viewer',
-    'Reads ApiKeys (and so their usage) and the Account of the namespaces it is bound in, and the ' +
-      'Groups when bound cluster-wide. Never Secrets.',
+    'Reads ApiKeys (and so their usage), the Account and the Notifiers of the namespaces it is ' +
+      'bound in, and the Groups when bound cluster-wide. Never Secrets.',
     [
       { verbs: read, apiGroups: [API_GROUP], resources: ['apikeys', 'accounts'] },
       { verbs: read, apiGroups: [API_GROUP], resources: ['groups', 'plans'] },
+      // Notifications: the namespace's Notifiers and their delivery history.
+      { verbs: read, apiGroups: [API_GROUP], resources: ['notifiers'] },
     ],
   ),
   clusterRole(
     'tollgate-key-manager',
-    'The viewer, plus creating, editing (and resetting the quota of) and deleting ApiKeys, and ' +
-      'creating the Secret of a chosen key value, without reading Secrets.',
+    'The viewer, plus creating, editing (and resetting the quota of) and deleting ApiKeys and ' +
+      'Notifiers, and creating the Secret of a chosen key value or a notifier, without reading Secrets.',
     [
       { verbs: read, apiGroups: [API_GROUP], resources: ['apikeys', 'accounts'] },
       { verbs: read, apiGroups: [API_GROUP], resources: ['groups', 'plans'] },
       { verbs: write, apiGroups: [API_GROUP], resources: ['apikeys'] },
       { verbs: ['create'], apiGroups: [''], resources: ['secrets'] },
+      // Notifications: the namespace's Notifiers (their Secret is created like a key's).
+      { verbs: [...read, ...write], apiGroups: [API_GROUP], resources: ['notifiers'] },
     ],
   ),
   clusterRole(
@@ -65,8 +69,8 @@ export const personaRoles: ClusterRoleManifest[] = [
   ),
   clusterRole(
     'tollgate-admin',
-    'Everything on Groups, Upstreams, Accounts, ApiKeys and Plans (not their status, which the operator ' +
-      'owns). Upstream credentials need tollgate-upstream-credentials in the operator namespace.',
+    'Everything on Groups, Upstreams, Accounts, ApiKeys, Plans, Notifiers and ClusterNotifiers (not ' +
+      'their status, which the operator owns). Upstream credentials need tollgate-upstream-credentials in the operator namespace.',
     [
       {
         verbs: all,
@@ -74,6 +78,8 @@ export const personaRoles: ClusterRoleManifest[] = [
         resources: ['groups', 'upstreams', 'accounts', 'apikeys', 'plans'],
       },
       { verbs: ['get'], apiGroups: [API_GROUP], resources: ['apikeys/captures'] },
+      // Notifications: every Notifier, and the ClusterNotifiers (administrators only).
+      { verbs: all, apiGroups: [API_GROUP], resources: ['notifiers', 'clusternotifiers'] },
     ],
   ),
   clusterRole(

@@ -1,10 +1,11 @@
-/** The four Tollgate kinds: zod schemas and TypeScript types, from the same source as crds/*.yaml. */
+/** The Tollgate kinds: zod schemas and TypeScript types, from the same source as crds/*.yaml. */
 import type { z } from 'zod';
 import { accountDefinition } from './account.js';
 import { apiKeyDefinition } from './api-key.js';
 import type { API_VERSION } from './common-fields.js';
 import { API_GROUP } from './common-fields.js';
 import { groupDefinition } from './group.js';
+import { clusterNotifierDefinition, notifierDefinition } from './notifier.js';
 import { planDefinition } from './plan.js';
 import { upstreamDefinition } from './upstream.js';
 
@@ -17,6 +18,8 @@ export const resourceDefinitions = [
   upstreamDefinition,
   accountDefinition,
   planDefinition,
+  notifierDefinition,
+  clusterNotifierDefinition,
 ] as const;
 
 export type ResourceDefinition = (typeof resourceDefinitions)[number];
@@ -41,6 +44,12 @@ export type UpstreamSpec = z.output<typeof upstreamSpecSchema>;
 export type UpstreamStatus = z.output<typeof upstreamStatusSchema>;
 export type AccountSpec = z.output<typeof accountSpecSchema>;
 export type AccountStatus = z.output<typeof accountStatusSchema>;
+export const notifierSpecSchema = notifierDefinition.spec.zod;
+export const notifierStatusSchema = notifierDefinition.status.zod;
+export const clusterNotifierSpecSchema = clusterNotifierDefinition.spec.zod;
+export type NotifierSpec = z.output<typeof notifierSpecSchema>;
+export type ClusterNotifierSpec = z.output<typeof clusterNotifierSpecSchema>;
+export type NotifierStatus = z.output<typeof notifierStatusSchema>;
 export type PlanSpec = z.output<typeof planSpecSchema>;
 export type PlanStatus = z.output<typeof planStatusSchema>;
 export type Condition = NonNullable<ApiKeyStatus['conditions']>[number];
@@ -79,6 +88,8 @@ export type Group = Resource<'Group', GroupSpec, GroupStatus>;
 export type Upstream = Resource<'Upstream', UpstreamSpec, UpstreamStatus>;
 export type Account = Resource<'Account', AccountSpec, AccountStatus>;
 export type Plan = Resource<'Plan', PlanSpec, PlanStatus>;
+export type Notifier = Resource<'Notifier', NotifierSpec, NotifierStatus>;
+export type ClusterNotifier = Resource<'ClusterNotifier', ClusterNotifierSpec, NotifierStatus>;
 
 export const FINALIZER = `${API_GROUP}/finalizer`;
 export const RESET_QUOTA_ANNOTATION = `${API_GROUP}/reset-quota`;

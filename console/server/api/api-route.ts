@@ -28,7 +28,7 @@ export interface ApiRoute<B = unknown, Q = unknown> {
   /** OpenAPI style, under /api/v1: `/accounts/{namespace}/keys`. */
   path: string;
   summary: string;
-  tag: 'Session' | 'Accounts' | 'Keys' | 'Usage' | 'Admin' | 'Meta';
+  tag: 'Session' | 'Accounts' | 'Keys' | 'Notifiers' | 'Usage' | 'Admin' | 'Meta';
   /** Public routes need no session (sign-in, the OpenAPI document). */
   public?: boolean;
   body?: z.ZodType<B>;

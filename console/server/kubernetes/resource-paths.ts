@@ -7,6 +7,8 @@ export const TOLLGATE_PLURALS = {
   Upstream: 'upstreams',
   Account: 'accounts',
   Plan: 'plans',
+  Notifier: 'notifiers',
+  ClusterNotifier: 'clusternotifiers',
 } as const;
 
 export type ConsoleKind = keyof typeof TOLLGATE_PLURALS | 'Secret' | 'Event' | 'Namespace';

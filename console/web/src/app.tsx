@@ -12,6 +12,7 @@ import { KeyRecordsPage } from './keys/key-records-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { RecordPage } from './keys/record-page.js';
 import { MembersPage } from './members/members-page.js';
+import { NotifiersPage } from './notifiers/notifiers-page.js';
 import { AppShell } from './shell/app-shell.js';
 import { ErrorNote } from './ui/error-note.js';
 import { accountQueries } from './shell/account-queries.js';
@@ -66,6 +67,9 @@ export function App() {
         </Route>
         <Route path="/accounts/:namespace/members">
           {(params) => <MembersPage namespace={params.namespace} />}
+        </Route>
+        <Route path="/accounts/:namespace/notifiers">
+          {(params) => <NotifiersPage scope={{ namespace: params.namespace }} />}
         </Route>
         <Route path="/admin" nest>
           <AdminRoutes />

@@ -128,6 +128,7 @@ describe('dashboard in Chromium', () => {
       `Keys -> /accounts/${LONELY}/keys`,
       `Dashboard -> /accounts/${LONELY}/dashboard`,
       `Members -> /accounts/${LONELY}/members`,
+      `Notifications -> /accounts/${LONELY}/notifiers`,
       'Administration -> /admin',
     ]);
     await shootWidthsAndThemes(run.browser, 'dashboard-admin-top-bar');
@@ -153,6 +154,7 @@ describe('dashboard in Chromium', () => {
         'Keys -> /accounts/demo/keys',
         'Dashboard -> /accounts/demo/dashboard',
         'Members -> /accounts/demo/members',
+        'Notifications -> /accounts/demo/notifiers',
         'Administration -> /admin',
       ]);
   });

@@ -47,6 +47,8 @@ const JUSTIFIED: Record<Component, Record<string, string>> = {
       'plane) requires it to create key Secrets whose owner reference blocks owner deletion',
     'patch tollgate.dev/plans/status cluster-wide (tollgate-operator)':
       "writes a Plan's status (Ready, subscribedAccounts); the examples define no Plan",
+    'patch tollgate.dev/clusternotifiers/status cluster-wide (tollgate-operator)':
+      "writes a ClusterNotifier's status (Ready, delivery history); the examples define none",
   },
   console: {},
 };

@@ -180,6 +180,15 @@ function payloadOf(route: Route): object | undefined {
   if (route.path === '/accounts/{namespace}/keys') return { displayName: 'intruder' };
   if (route.path === '/accounts/{namespace}/keys/{name}') return { displayName: 'renamed' };
   if (route.path === '/admin/accounts/{namespace}') return { spec: { displayName: 'taken' } };
+  if (route.path.endsWith('notifiers') || route.path.endsWith('notifiers/{name}')) {
+    const spec = {
+      webhook: { url: 'https://hooks.example.com/x' },
+      events: { keyExpiring: { withinDays: 3 } },
+    };
+    return route.method === 'POST'
+      ? { name: 'intruder', spec, secretValue: 'signing-secret' }
+      : { spec, secretValue: 'signing-secret' };
+  }
   if (route.path.startsWith('/admin/groups')) {
     return {
       name: 'intruder',
@@ -305,6 +314,32 @@ describe('key values after creation', () => {
       payload: { name: 'starter', spec: { displayName: 'Starter', limits: { dailyUSD: '5' } } },
     });
     expect(plan.statusCode).toBe(201);
+    // A notifier of each kind, with the Secret values the console writes (and must never return).
+    const events = { keyExpiring: { withinDays: 3 } };
+    const notifiers = [
+      {
+        signed: alice,
+        url: '/api/v1/accounts/team-a/notifiers',
+        secretValue: 'notifier-signing-secret-0123456789',
+        spec: { webhook: { url: 'https://hooks.example.com/t' }, events },
+      },
+      {
+        signed: root,
+        url: '/api/v1/admin/clusternotifiers',
+        secretValue: 'https://hooks.slack.example/services/T0/B0/secret-0123456789',
+        spec: { slack: {}, events },
+      },
+    ];
+    for (const notifier of notifiers) {
+      const created = await call(app, notifier.signed, {
+        method: 'POST',
+        url: notifier.url,
+        payload: { name: 'alerts', spec: notifier.spec, secretValue: notifier.secretValue },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.body).not.toContain(notifier.secretValue);
+      secrets.push(notifier.secretValue);
+    }
     for (const signed of [root, alice]) {
       for (const route of readable) {
         const name = route.path.startsWith('/admin/groups')
@@ -313,7 +348,9 @@ describe('key values after creation', () => {
             ? 'anthropic-main'
             : route.path.startsWith('/admin/plans')
               ? 'starter'
-              : 'k1';
+              : route.path.includes('notifiers')
+                ? 'alerts'
+                : 'k1';
         const url = urlOf(route, { namespace: 'team-a', name });
         const answer = await call(app, signed, { method: 'GET', url });
         if (answer.statusCode === 200) answered.push(route.path);

@@ -13,7 +13,11 @@ import { pino } from 'pino';
 import { startLocal, type Local } from '../../../local/start-local.js';
 import { createStore } from '../../../store/create-store.js';
 import type { Store } from '../../../store/store.js';
-import { startOperator, type RunningOperator } from '../../../operator/start-operator.js';
+import {
+  startOperator,
+  type RunningOperator,
+  type StartOperatorOptions,
+} from '../../../operator/start-operator.js';
 
 export interface Harness {
   local: Local;
@@ -22,7 +26,10 @@ export interface Harness {
   pepper: Buffer;
   credentialKey: Buffer;
   kubeConfig: KubeConfig;
-  startOperator(identity: string): Promise<RunningOperator>;
+  startOperator(
+    identity: string,
+    overrides?: Partial<StartOperatorOptions>,
+  ): Promise<RunningOperator>;
   kubectl(args: readonly string[], input?: string): Promise<string>;
   apply(yaml: string): Promise<string>;
   getJson<T>(args: readonly string[]): Promise<T>;
@@ -73,7 +80,7 @@ export async function startHarness(options: {
     pepper,
     credentialKey,
     kubeConfig,
-    startOperator: async (identity) => {
+    startOperator: async (identity, overrides = {}) => {
       const operator = await startOperator({
         kubeConfig,
         store,
@@ -86,6 +93,7 @@ export async function startHarness(options: {
         renewIntervalMs: 500,
         metricsPort: 0,
         spendGauges: true,
+        ...overrides,
       });
       operators.push(operator);
       return operator;

@@ -16,6 +16,7 @@ import { describePolicyMarkerContract } from './describe-policy-marker-contract.
 import { describeSpendContract } from './describe-spend-contract.js';
 import { describeUpstreamHealthContract } from './describe-upstream-health-contract.js';
 import { describeUsageContract } from './describe-usage-contract.js';
+import { describeNotificationContract } from './describe-notification-contract.js';
 import {
   accountPolicy,
   admission,
@@ -59,6 +60,7 @@ export function describeStoreContract(
     describeUsageContract(holder);
     describeCounterRestoreContract(holder);
     describeBudgetRestoreContract(holder);
+    describeNotificationContract(holder);
     describeUpstreamHealthContract(holder);
     describeCaptureContract(holder);
   });

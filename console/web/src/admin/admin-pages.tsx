@@ -17,6 +17,7 @@ import { PlanFormPage } from './plan-form-page.js';
 import { recordOf, textOf, listOf } from './spec-values.js';
 import { credentialIsSet } from './upstream-form-state.js';
 import { UpstreamFormPage } from './upstream-form-page.js';
+import { NotifiersPage } from '../notifiers/notifiers-page.js';
 import './admin.css';
 
 function condition(item: AdminObject, type: string): string {
@@ -126,6 +127,7 @@ export function AdminPages() {
         {access.upstreams.list && <AdminTab href="/upstreams">Upstreams</AdminTab>}
         {access.plans.list && <AdminTab href="/plans">Plans</AdminTab>}
         {access.accounts.list && <AdminTab href="/accounts">Accounts</AdminTab>}
+        <AdminTab href="/clusternotifiers">Cluster notifiers</AdminTab>
       </nav>
       <Switch>
         <Route path="/groups/new">
@@ -193,6 +195,9 @@ export function AdminPages() {
             deleteConsequence="Keys of its namespace are refused until it has an Account again."
             empty="No accounts yet."
           />
+        </Route>
+        <Route path="/clusternotifiers">
+          <NotifiersPage scope={null} />
         </Route>
         <Route>
           <Redirect to={first} replace />

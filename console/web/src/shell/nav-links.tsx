@@ -1,5 +1,5 @@
 /**
- * The shell's navigation: the account's keys, dashboard and members, and "Administration" for users whom
+ * The shell's navigation: the account's keys, dashboard, members and notifications, and "Administration" for users whom
  * Kubernetes RBAC lets change Groups, Upstreams or Accounts (GET /me/access). Every link stays on
  * every page: outside an account's pages (administration) they lead to the account last shown,
  * else to the first one with an Account. The link of the current page carries aria-current="page".
@@ -56,6 +56,12 @@ export function NavLinks() {
             current={under(`/accounts/${account}/members`)}
           >
             Members
+          </NavLink>
+          <NavLink
+            href={`/accounts/${account}/notifiers`}
+            current={under(`/accounts/${account}/notifiers`)}
+          >
+            Notifications
           </NavLink>
         </>
       )}
