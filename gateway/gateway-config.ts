@@ -8,8 +8,10 @@ import { trustedProxyList } from '../network/trusted-proxy-list.js';
 import type { ProviderEndpoints } from './spec/upstream-provider.js';
 import {
   DEFAULT_OTLP_EXPORT,
+  checkOtlpExporter,
   otlpSettingsFromEnvironment,
   parseOtlpExport,
+  tracingSwitchedOff,
   type OtlpExportSettings,
 } from './tracing/otlp-environment.js';
 
@@ -113,6 +115,11 @@ export const gatewaySettingsSchema = z.object({
   otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
   /** Share of new traces sampled (parent-based: a caller's sampled flag decides its own trace). */
   traceSampleRatio: z.coerce.number().min(0).max(1).default(1),
+  /**
+   * Whether a caller's `traceparent` sampled flag decides for its trace (`respect`) or the ratio
+   * decides every call, continuing the caller's trace id and parent either way (`ignore`).
+   */
+  traceParentSampling: z.enum(['respect', 'ignore']).default('respect'),
   /** Ended spans waiting for export at most; beyond it they are dropped and counted. */
   traceQueueSize: z.coerce.number().int().positive().max(1_000_000).default(2_048),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -226,8 +233,12 @@ export function parseGatewaySettings(
   if (!result.success) {
     throw new Error(`invalid gateway configuration: ${z.prettifyError(result.error)}`);
   }
+  // `OTEL_SDK_DISABLED` / `OTEL_TRACES_EXPORTER=none` turn tracing off, whatever endpoint is set.
+  const otlpEndpoint = tracingSwitchedOff(environment) ? undefined : result.data.otlpEndpoint;
+  if (otlpEndpoint !== undefined) checkOtlpExporter(environment);
   return Object.freeze({
     ...result.data,
+    otlpEndpoint,
     providerEndpoints: parseProviderEndpoints(environment),
     otlpExport: parseOtlpExport(environment, {
       endpointFlagGiven: flags.otlpEndpoint !== undefined,

@@ -103,11 +103,19 @@ describe('parseLocalConfig: logging', () => {
   it("passes the tracing flags on to its gateway, over the gateway's variables", () => {
     expect(parseLocalConfig([], {}).gateway.otlpEndpoint).toBeUndefined();
     const config = parseLocalConfig(
-      ['--otlp-endpoint', 'http://127.0.0.1:4318', '--trace-sample-ratio=0.5'],
+      [
+        '--otlp-endpoint',
+        'http://127.0.0.1:4318',
+        '--trace-sample-ratio=0.5',
+        '--trace-parent-sampling',
+        'ignore',
+      ],
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'laptop' },
     );
     expect(config.gateway.otlpEndpoint).toBe('http://127.0.0.1:4318');
     expect(config.gateway.traceSampleRatio).toBe(0.5);
+    expect(config.gateway.traceParentSampling).toBe('ignore');
+    expect(parseLocalConfig([], {}).gateway.traceParentSampling).toBe('respect');
     expect(config.gateway.otlpExport.serviceName).toBe('laptop');
     expect(
       parseLocalConfig([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).gateway

@@ -66,6 +66,7 @@ export function parseLocalConfig(
       'log-level': { type: 'string' },
       'otlp-endpoint': { type: 'string' },
       'trace-sample-ratio': { type: 'string' },
+      'trace-parent-sampling': { type: 'string' },
     },
     strict: true,
   });
@@ -98,7 +99,7 @@ export function parseLocalConfig(
   }
   // The tracing flags are the gateway's own: passed on as they are.
   const gatewayFlags: string[] = [];
-  for (const name of ['otlp-endpoint', 'trace-sample-ratio'] as const) {
+  for (const name of ['otlp-endpoint', 'trace-sample-ratio', 'trace-parent-sampling'] as const) {
     const value = values[name];
     if (value !== undefined) gatewayFlags.push(`--${name}`, value);
   }

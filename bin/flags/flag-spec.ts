@@ -52,4 +52,11 @@ export const TRACING_FLAGS: readonly FlagSpec[] = [
     fallback: '1',
     about: "Share of new traces sampled, 0 to 1 (a caller's sampled flag is kept)",
   },
+  {
+    name: 'trace-parent-sampling',
+    value: 'MODE',
+    env: 'TOLLGATE_TRACE_PARENT_SAMPLING',
+    fallback: 'respect',
+    about: "respect a caller's sampled flag, or ignore it (the ratio decides every call)",
+  },
 ];

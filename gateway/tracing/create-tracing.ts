@@ -1,6 +1,7 @@
 /**
  * Tracing, when `--otlp-endpoint` is set (docs/observability.md): one tracer provider for the
- * gateway process, a parent-based ratio sampler, the bounded batching processor and the OTLP/HTTP
+ * gateway process, a parent-based ratio sampler (a caller's sampled flag trusted or not:
+ * `--trace-parent-sampling`), the bounded batching processor and the OTLP/HTTP
  * protobuf exporter. Nothing global is registered: the request's end starts each call's server
  * span from here (`startCall`), continuing the caller's W3C `traceparent`/`tracestate`. Without an
  * endpoint there is no tracing object at all (`createTracing` gives null) and the request path
@@ -26,6 +27,7 @@ import { tracesUrl, type OtlpExportSettings } from './otlp-environment.js';
 export interface TracingSettings {
   otlpEndpoint?: string | undefined;
   traceSampleRatio: number;
+  traceParentSampling: 'respect' | 'ignore';
   traceQueueSize: number;
   otlpExport: OtlpExportSettings;
 }
@@ -84,6 +86,20 @@ function startCall(
   return new CallTrace(tracer, span);
 }
 
+/**
+ * Parent-based on the ratio. With `ignore`, a caller's (remote) sampled flag does not decide: the
+ * ratio does, over the caller's trace id; spans of the gateway's own (local) parents follow them.
+ */
+function sampler(settings: TracingSettings): ParentBasedSampler {
+  const ratio = new TraceIdRatioBasedSampler(settings.traceSampleRatio);
+  if (settings.traceParentSampling === 'respect') return new ParentBasedSampler({ root: ratio });
+  return new ParentBasedSampler({
+    root: ratio,
+    remoteParentSampled: ratio,
+    remoteParentNotSampled: ratio,
+  });
+}
+
 /** The tracing of a gateway process; null when no endpoint is set. */
 export function createTracing(
   settings: TracingSettings,
@@ -111,9 +127,7 @@ export function createTracing(
   });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.otlpExport.serviceName }),
-    sampler: new ParentBasedSampler({
-      root: new TraceIdRatioBasedSampler(settings.traceSampleRatio),
-    }),
+    sampler: sampler(settings),
     spanProcessors: [processor],
   });
   const tracer = provider.getTracer('tollgate-gateway');

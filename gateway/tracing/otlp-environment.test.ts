@@ -85,10 +85,99 @@ describe('the tracing settings', () => {
       headers: { authorization: 'Bearer secret-one', 'x-scope-orgid': 'traces' },
       wholeTracesUrl: false,
     });
-    for (const broken of ['secret-two', 'name=%E0%A4%A', '=secret-three']) {
-      expect(() => parseOtlpExport({ OTEL_EXPORTER_OTLP_HEADERS: broken })).toThrow(
-        expect.objectContaining({ message: expect.not.stringContaining('secret') as unknown }),
+    for (const variable of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
+      for (const broken of ['secret-two', 'name=%E0%A4%A', '=secret-three']) {
+        const environment = {
+          OTEL_EXPORTER_OTLP_HEADERS: 'x-scope-orgid=tenant',
+          OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-scope-orgid=traces',
+          [variable]: broken,
+        };
+        expect(() => parseOtlpExport(environment)).toThrow(
+          expect.objectContaining({
+            message: expect.stringMatching(
+              new RegExp(`configuration: ${variable}: a header is not name=value$`),
+            ) as unknown,
+          }),
+        );
+        expect(() => parseOtlpExport(environment)).toThrow(
+          expect.objectContaining({ message: expect.not.stringContaining('secret') as unknown }),
+        );
+      }
+    }
+  });
+
+  it('refuse, with tracing on, an export protocol other than http/protobuf, naming the variable', () => {
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    for (const variable of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
+      for (const protocol of ['grpc', 'http/json']) {
+        expect(() => parseGatewaySettings([], { ...on, [variable]: protocol })).toThrow(
+          new RegExp(`${variable} '${protocol}' is not supported.*http/protobuf`),
+        );
+      }
+      expect(parseGatewaySettings([], { ...on, [variable]: 'http/protobuf' }).otlpEndpoint).toBe(
+        'http://collector:4318',
       );
     }
+    // The traces variable is the one followed when both are set.
+    expect(
+      parseGatewaySettings([], {
+        ...on,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      }).otlpEndpoint,
+    ).toBe('http://collector:4318');
+    expect(() =>
+      parseGatewaySettings(['--otlp-endpoint', 'http://flag:4318'], {
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc',
+      }),
+    ).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL 'grpc'/);
+    expect(() => parseGatewaySettings([], { ...on, OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(
+      /OTEL_TRACES_EXPORTER 'zipkin' is not supported/,
+    );
+    expect(parseGatewaySettings([], { ...on, OTEL_TRACES_EXPORTER: 'otlp' }).otlpEndpoint).toBe(
+      'http://collector:4318',
+    );
+    // With tracing off the variables are not the gateway's concern.
+    expect(
+      parseGatewaySettings([], { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).otlpEndpoint,
+    ).toBeUndefined();
+  });
+
+  it('are off with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, whatever endpoint is set', () => {
+    const environment = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      TOLLGATE_OTLP_ENDPOINT: 'http://tollgate:4318',
+      // Not followed: tracing is off.
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    };
+    const flag = ['--otlp-endpoint', 'http://flag:4318'];
+    for (const off of [
+      { OTEL_SDK_DISABLED: 'true' },
+      { OTEL_SDK_DISABLED: 'TRUE' },
+      { OTEL_TRACES_EXPORTER: 'none' },
+    ]) {
+      expect(parseGatewaySettings([], { ...environment, ...off }).otlpEndpoint).toBeUndefined();
+      expect(parseGatewaySettings(flag, { ...environment, ...off }).otlpEndpoint).toBeUndefined();
+    }
+    const on = { ...environment, OTEL_EXPORTER_OTLP_PROTOCOL: undefined };
+    expect(parseGatewaySettings([], { ...on, OTEL_SDK_DISABLED: 'false' }).otlpEndpoint).toBe(
+      'http://tollgate:4318',
+    );
+  });
+
+  it("respect the caller's sampled flag unless told to ignore it", () => {
+    expect(parseGatewaySettings([], {}).traceParentSampling).toBe('respect');
+    expect(
+      parseGatewaySettings([], { TOLLGATE_TRACE_PARENT_SAMPLING: 'ignore' }).traceParentSampling,
+    ).toBe('ignore');
+    expect(
+      parseGatewaySettings(['--trace-parent-sampling', 'respect'], {
+        TOLLGATE_TRACE_PARENT_SAMPLING: 'ignore',
+      }).traceParentSampling,
+    ).toBe('respect');
+    expect(() => parseGatewaySettings(['--trace-parent-sampling', 'trust'], {})).toThrow(
+      /traceParentSampling/,
+    );
   });
 });

@@ -6,6 +6,9 @@
  * `parentbased_always_off` = 0, `traceidratio`/`parentbased_traceidratio` = the argument, 1 without
  * one), `OTEL_EXPORTER_OTLP_HEADERS` / `OTEL_EXPORTER_OTLP_TRACES_HEADERS` (`name=value` pairs,
  * URL-encoded; sent with every export, never logged) and `OTEL_SERVICE_NAME`.
+ * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn tracing off whatever endpoint is set;
+ * with tracing on, `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL` must be
+ * `http/protobuf` (the one protocol the exporter speaks) and `OTEL_TRACES_EXPORTER` `otlp`.
  */
 import { z } from 'zod';
 
@@ -80,6 +83,46 @@ export function otlpSettingsFromEnvironment(environment: Environment): {
   };
 }
 
+/**
+ * Whether the standard switches turn tracing off: `OTEL_SDK_DISABLED=true` or
+ * `OTEL_TRACES_EXPORTER=none` (an endpoint given as well is then not used).
+ */
+export function tracingSwitchedOff(environment: Environment): boolean {
+  return (
+    present(environment.OTEL_SDK_DISABLED)?.toLowerCase() === 'true' ||
+    present(environment.OTEL_TRACES_EXPORTER)?.toLowerCase() === 'none'
+  );
+}
+
+const EXPORT_PROTOCOL = 'http/protobuf';
+
+/**
+ * Refuses, with tracing on, the standard settings the exporter cannot follow: a protocol other than
+ * `http/protobuf` (`grpc`, `http/json`: every export would fail) and an exporter other than `otlp`.
+ */
+export function checkOtlpExporter(environment: Environment): void {
+  for (const variable of [
+    'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+    'OTEL_EXPORTER_OTLP_PROTOCOL',
+  ] as const) {
+    const protocol = present(environment[variable]);
+    if (protocol === undefined) continue;
+    if (protocol.toLowerCase() !== EXPORT_PROTOCOL) {
+      throw new Error(
+        `invalid gateway configuration: ${variable} '${protocol}' is not supported: the gateway exports traces over OTLP/HTTP with protobuf only (${EXPORT_PROTOCOL}; the collector's port 4318)`,
+      );
+    }
+    // The traces variable, when set, is the one the exporter follows.
+    break;
+  }
+  const exporters = present(environment.OTEL_TRACES_EXPORTER);
+  if (exporters !== undefined && exporters.toLowerCase() !== 'otlp') {
+    throw new Error(
+      `invalid gateway configuration: OTEL_TRACES_EXPORTER '${exporters}' is not supported: otlp, or none to turn tracing off`,
+    );
+  }
+}
+
 /** Percent-decoded, or null when the encoding is broken. */
 function decoded(text: string): string | null {
   try {
@@ -111,6 +154,18 @@ const headerList = z
   })
   .optional();
 
+/** The headers of one variable; a broken one is named in the error, its value never quoted. */
+function headersOf(
+  environment: Environment,
+  variable: 'OTEL_EXPORTER_OTLP_HEADERS' | 'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+): Record<string, string> | undefined {
+  const parsed = headerList.safeParse(present(environment[variable]));
+  if (!parsed.success) {
+    throw new Error(`invalid gateway configuration: ${variable}: a header is not name=value`);
+  }
+  return parsed.data;
+}
+
 /** Whether the endpoint in use is `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`'s (no flag or TOLLGATE_*). */
 function usesTracesVariable(environment: Environment, flagGiven: boolean): boolean {
   return (
@@ -125,16 +180,11 @@ export function parseOtlpExport(
   environment: Environment,
   options: { endpointFlagGiven: boolean } = { endpointFlagGiven: false },
 ): OtlpExportSettings {
-  const general = headerList.safeParse(present(environment.OTEL_EXPORTER_OTLP_HEADERS));
-  const traces = headerList.safeParse(present(environment.OTEL_EXPORTER_OTLP_TRACES_HEADERS));
-  if (!general.success || !traces.success) {
-    throw new Error(
-      'invalid gateway configuration: OTEL_EXPORTER_OTLP_HEADERS: a header is not name=value',
-    );
-  }
+  const general = headersOf(environment, 'OTEL_EXPORTER_OTLP_HEADERS');
+  const traces = headersOf(environment, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS');
   return Object.freeze({
     serviceName: present(environment.OTEL_SERVICE_NAME) ?? DEFAULT_OTLP_EXPORT.serviceName,
-    headers: Object.freeze({ ...general.data, ...traces.data }),
+    headers: Object.freeze({ ...general, ...traces }),
     wholeTracesUrl: usesTracesVariable(environment, options.endpointFlagGiven),
   });
 }

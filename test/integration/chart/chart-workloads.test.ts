@@ -164,6 +164,7 @@ describe('gateway.nodeOptions', () => {
       'http://tempo-distributor.monitoring:4318',
     );
     expect(env(container, 'TOLLGATE_TRACE_SAMPLE_RATIO')?.value).toBe('0.2');
+    expect(env(container, 'TOLLGATE_TRACE_PARENT_SAMPLING')?.value).toBe('respect');
     expect(env(container, 'OTEL_SERVICE_NAME')?.value).toBe('tollgate-gateway');
     expect(env(container, 'OTEL_EXPORTER_OTLP_HEADERS')?.valueFrom?.secretKeyRef?.name).toBe(
       'tollgate-otlp',
