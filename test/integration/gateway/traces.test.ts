@@ -468,6 +468,45 @@ describe('sampling and the export queue', () => {
     }
   });
 
+  it('with --trace-parent-sampling ignore, a sampled caller cannot force a trace the ratio does not sample', async () => {
+    const otherReceiver = await startOtlpReceiver();
+    try {
+      const { app, base } = await startGateway({
+        config: {
+          otlpEndpoint: otherReceiver.url,
+          traceSampleRatio: 0,
+          traceParentSampling: 'ignore',
+        },
+      });
+      const { value: apiKey } = await createKey(store, secrets, {
+        platform: 'Anthropic',
+        namespace,
+      });
+      provider.reset();
+      const sampled = callerContext(true);
+      const answer = await request(`${base}/v1/messages`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': apiKey,
+          traceparent: sampled.header,
+        },
+        body: messageBody(),
+      });
+      await answer.body.text();
+      expect(answer.statusCode).toBe(200);
+      // The caller's trace still goes on to the upstream, unsampled, with the gateway's span id.
+      const forwarded = String(provider.requests.at(-1)?.headers.traceparent);
+      expect(forwarded).toMatch(new RegExp(`^00-${sampled.traceId}-[0-9a-f]{16}-00$`));
+      expect(forwarded).not.toContain(sampled.spanId);
+      // Closing flushes the queue: nothing was queued.
+      await app.close();
+      expect(otherReceiver.exports).toBe(0);
+    } finally {
+      await otherReceiver.close();
+    }
+  });
+
   it('counts the spans it drops when the collector hangs, and never holds a call', async () => {
     const hanging = await startOtlpReceiver();
     hanging.stall();
