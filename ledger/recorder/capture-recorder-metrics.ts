@@ -9,9 +9,12 @@ export interface CaptureRecorderMetrics {
   failures: Counter<'stage'>;
 }
 
+/** The stages of `tollgate_recorder_captures_failed_total`, at zero from the start. */
+const FAILURE_STAGES = ['read', 'write', 'acknowledge'] as const;
+
 export function createCaptureRecorderMetrics(registry: Registry): CaptureRecorderMetrics {
   const registers = [registry];
-  return {
+  const metrics = {
     written: new Counter({
       name: 'tollgate_recorder_captures_written_total',
       help: 'Captured calls written to the ledger.',
@@ -39,4 +42,7 @@ export function createCaptureRecorderMetrics(registry: Registry): CaptureRecorde
       registers,
     }),
   };
+  // Every stage's series exists before its first failure, so that rate() and the alert see it.
+  for (const stage of FAILURE_STAGES) metrics.failures.inc({ stage }, 0);
+  return metrics;
 }

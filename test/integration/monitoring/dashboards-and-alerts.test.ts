@@ -3,8 +3,9 @@
  * scraping `tollgate local` under traffic: every dashboard variable lists values, every panel query
  * returns data over the run, every alert expression evaluates and reads metrics that exist, every
  * rule evaluates without error, and the conditions the traffic caused (a store outage, keys near
- * and at their quota, failing upstreams, a burst of failed console sign-ins) fire their alerts
- * while the healthy parts fire none.
+ * and at their quota, failing upstreams, a burst of failed console sign-ins, trace exports to a
+ * closed port, notifications a receiver refuses) fire their alerts while the healthy parts fire
+ * none.
  * Queries that read only metrics listed in PENDING_UPSTREAM_POOL_METRICS (none now) may be empty;
  * the test prints them. Every other query must return data.
  */
@@ -203,6 +204,8 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
     expect(run.statuses.outageStreams).toEqual([200, 200]);
     expect(run.statuses.handedOver).toEqual([1]);
     expect(run.quotaGaugesSeen).toBe(true);
+    // The quota keys' notifications reached the receiver, which refused them for good.
+    expect(run.providers?.refusedDeliveries()).toBeGreaterThanOrEqual(1);
     // The console: the admin signed in and read; a missing key; 3 wrong passwords from one
     // (user, address), then the growing wait (a slow password check may let one more through).
     expect(run.console?.signIn).toBe(200);
@@ -409,6 +412,8 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
       'TollgateUpstreamFailuresReachCallers',
       'TollgateGatewayErrorRate',
       'TollgateConsoleSignInFailures',
+      'TollgateTraceSpansDropped',
+      'TollgateNotificationDeliveriesFailing',
     ]) {
       expect([...active.keys()], name).toContain(name);
     }
@@ -426,6 +431,8 @@ describe('monitoring: dashboards and alerts on a real Prometheus', () => {
       'TollgateCountersRestoring',
       'TollgatePolicyCacheReloaded',
       'TollgateConsoleErrors',
+      'TollgateCapturesDropped',
+      'TollgateCaptureFailures',
     ]) {
       expect([...active.keys()], name).not.toContain(name);
     }

@@ -2,10 +2,13 @@
  * Test support: the world the monitoring test watches. `tollgate local` on its own Redis (so the
  * test can pause it), with a short settlement retry window; two fake providers of the test's own
  * (one answering 529, one streaming slowly) and a closed port as extra Upstreams; keys of every
- * kind; then traffic: answered and streamed calls on every platform, refusals, upstream failures,
- * two keys brought to and past their quota, and a store outage during streams.
+ * kind; a Notifier whose receiver refuses its deliveries; tracing on towards a closed port; then
+ * traffic: answered and streamed calls on every platform, refusals, upstream failures, two keys
+ * brought to and past their quota, and a store outage during streams.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,8 +49,14 @@ const ENVIRONMENT = {
 export async function startMonitoringStack(): Promise<MonitoringStack> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'tollgate-monitoring-'));
   const redis = await startRedisServer();
+  // Tracing on, towards a closed port: every export fails and its spans are counted as dropped.
+  const collector = `http://127.0.0.1:${String(await freePort())}`;
   const saved: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries({ ...ENVIRONMENT, REDIS_URL: redis.url })) {
+  for (const [name, value] of Object.entries({
+    ...ENVIRONMENT,
+    REDIS_URL: redis.url,
+    TOLLGATE_OTLP_ENDPOINT: collector,
+  })) {
     saved[name] = process.env[name];
     process.env[name] = value;
   }
@@ -83,24 +92,67 @@ export interface Providers {
   flaky: FakeProvider;
   slow: FakeProvider;
   closedPort: number;
+  /** A notification receiver that refuses every delivery for good (410). */
+  refusingReceiver: string;
+  /** Deliveries the refusing receiver was sent. */
+  refusedDeliveries(): number;
   close(): Promise<void>;
 }
 
-/** The test's own upstreams: one that answers 529 (overloaded), one that streams slowly. */
+/**
+ * The test's own upstreams: one that answers 529 (overloaded), one that streams slowly; and a
+ * webhook receiver that answers 410 Gone, so that notifications to it are given up at once.
+ */
 export async function startTestProviders(): Promise<Providers> {
   const flaky = await startFakeProvider({ port: 0, credential: null });
   flaky.setBehaviour({ status: 529 });
   const slow = await startFakeProvider({ port: 0, credential: null, keepRequests: 1_000 });
   slow.setBehaviour({ chunks: 6, chunkGapMs: 700 });
+  let refused = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      refused += 1;
+      response.writeHead(410).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
   return {
     flaky,
     slow,
     closedPort: await freePort(),
+    refusingReceiver: `http://127.0.0.1:${String(port)}/hooks`,
+    refusedDeliveries: () => refused,
     close: async () => {
       await flaky.close();
       await slow.close();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A Notifier in the demo namespace for the quota keys' 80 % and 100 % events, to the refusing
+ * receiver: the operator delivers them and gives up (`outcome="failed"`).
+ */
+function refusedNotifier(receiverUrl: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Secret',
+    'metadata: {name: monitoring-hooks, namespace: demo}',
+    'stringData: {signingSecret: monitoring-signing-secret}',
+    '---',
+    'apiVersion: tollgate.dev/v1alpha1',
+    'kind: Notifier',
+    'metadata: {name: monitoring-quota, namespace: demo}',
+    'spec:',
+    '  webhook:',
+    `    url: ${receiverUrl}`,
+    '    signingSecretRef: {name: monitoring-hooks, key: signingSecret}',
+    '  events:',
+    '    keyWindows: {windows: [Quota], thresholds: [80, 100], keyNames: [monitoring-near, monitoring-full]}',
+  ].join('\n');
 }
 
 function upstream(name: string, platform: string, baseURL: string, secret: string): string {
@@ -161,6 +213,7 @@ export async function createWorld(
     group('slow', 'OpenAI', ['slow-openai']),
   ];
   await local.kubectl(['apply', '-f', '-'], manifests.join('\n---\n'));
+  await local.kubectl(['apply', '-f', '-'], refusedNotifier(providers.refusingReceiver));
   const names = Object.keys(KEY_GROUPS) as KeyName[];
   const values = await Promise.all(
     names.map((name) => local.createKey({ name: `monitoring-${name}`, group: KEY_GROUPS[name] })),
