@@ -113,7 +113,7 @@ export const gatewaySettingsSchema = z.object({
    * tracing is off (docs/observability.md).
    */
   otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
-  /** Share of new traces sampled (parent-based: a caller's sampled flag decides its own trace). */
+  /** Share of new traces sampled (parent-based; a caller's sampled flag: traceParentSampling). */
   traceSampleRatio: z.coerce.number().min(0).max(1).default(1),
   /**
    * Whether a caller's `traceparent` sampled flag decides for its trace (`respect`) or the ratio

@@ -50,7 +50,7 @@ export const TRACING_FLAGS: readonly FlagSpec[] = [
     value: 'RATIO',
     env: 'TOLLGATE_TRACE_SAMPLE_RATIO, OTEL_TRACES_SAMPLER(_ARG)',
     fallback: '1',
-    about: "Share of new traces sampled, 0 to 1 (a caller's sampled flag is kept)",
+    about: "Share of new traces sampled, 0 to 1 (a caller's sampled flag: see below)",
   },
   {
     name: 'trace-parent-sampling',
