@@ -116,7 +116,9 @@ export async function startTestProviders(): Promise<Providers> {
       response.writeHead(410).end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => {
+    receiver.listen(0, '127.0.0.1', resolve);
+  });
   const { port } = receiver.address() as AddressInfo;
   return {
     flaky,
@@ -127,7 +129,11 @@ export async function startTestProviders(): Promise<Providers> {
     close: async () => {
       await flaky.close();
       await slow.close();
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        receiver.close(() => {
+          resolve();
+        });
+      });
     },
   };
 }
