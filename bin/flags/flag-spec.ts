@@ -50,7 +50,7 @@ export const TRACING_FLAGS: readonly FlagSpec[] = [
     value: 'RATIO',
     env: 'TOLLGATE_TRACE_SAMPLE_RATIO, OTEL_TRACES_SAMPLER(_ARG)',
     fallback: '1',
-    about: "Share of new traces sampled, 0 to 1 (a caller's sampled flag: see below)",
+    about: "Share of new traces sampled, 0 to 1 (a caller's flag: --trace-parent-sampling)",
   },
   {
     name: 'trace-parent-sampling',

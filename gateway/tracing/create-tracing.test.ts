@@ -60,4 +60,23 @@ describe("the sampler and a caller's sampled flag", () => {
     expect(decide('ignore', 0, true)).toEqual({ sameTrace: true, sampled: false });
     expect(decide('ignore', 1, false)).toEqual({ sameTrace: true, sampled: true });
   });
+
+  it('registers the drop counter with both reasons at zero', async () => {
+    const registry = new Registry();
+    createTracing(
+      {
+        otlpEndpoint: 'http://127.0.0.1:4318',
+        traceSampleRatio: 1,
+        traceParentSampling: 'respect',
+        traceQueueSize: 16,
+        otlpExport: DEFAULT_OTLP_EXPORT,
+      },
+      { registry, exporter: new InMemorySpanExporter() },
+    );
+    const dropped = await registry.getSingleMetric('tollgate_trace_spans_dropped_total')?.get();
+    expect(dropped?.values.map((value) => [value.labels.reason, value.value])).toEqual([
+      ['queue_full', 0],
+      ['export_failed', 0],
+    ]);
+  });
 });
