@@ -1,10 +1,11 @@
 /**
  * The upstream success body as the client's body, metered on the way (STYLE.md 8): every upstream
  * chunk goes through the tap first (usage is read from the upstream bytes), then through the
- * route's reply translator when there is one; pass-through bytes are never re-serialised. A
- * translator that reads the same SSE frames shares the tap's framing. The
- * meter's outcome resolves exactly once: at the upstream's end, when it fails mid-stream (the
- * caller's protocol error event ends the stream, or it is closed), or when the client goes away.
+ * route's reply translator when there is one, then is written to the caller's response by the
+ * relay itself (`writeTo`); pass-through bytes are never re-serialised. A translator that reads
+ * the same SSE frames shares the tap's framing. The meter's outcome resolves exactly once: at the
+ * upstream's end, when it fails mid-stream (the caller's protocol error event ends the stream, or
+ * it is closed), or when the client goes away.
  */
 import type { Dispatcher } from 'undici';
 import type { StreamFraming, TapOutcome } from '../../bytes/create-stream-tap.js';
