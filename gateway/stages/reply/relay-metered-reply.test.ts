@@ -147,6 +147,19 @@ describe('relayMeteredReply', () => {
     expect((await metered.outcome).end).toBe('upstream-failed');
   });
 
+  it('settles at once when the caller went away before it started, the upstream having failed', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source);
+    source.destroy(new Error('reset'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const { out, text } = collector();
+    out.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    await metered.writeTo(out);
+    expect(text()).toBe('');
+    expect((await metered.outcome).end).toBe('upstream-failed');
+  });
+
   it('runs the first-output step once, before the first byte, and resolves then', async () => {
     const source = new Readable({ read: () => undefined });
     const metered = relay(source);

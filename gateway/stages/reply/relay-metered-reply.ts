@@ -136,7 +136,10 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     else target.end(tail);
   };
   const deliverFailure = (target: RelayTarget, error: unknown): void => {
-    if (target.destroyed) return;
+    if (target.destroyed) {
+      started?.resolve();
+      return;
+    }
     options.onUpstreamError(error);
     const frame = options.streamError(error);
     const failure = error instanceof Error ? error : new Error(String(error));
@@ -216,6 +219,11 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     const running = new Promise<void>((resolve, reject) => {
       started = { resolve, reject };
     });
+    if (target.destroyed) {
+      // The caller went away before the relay started: its `close` has been and gone.
+      onClose();
+      return running;
+    }
     target.once('close', onClose);
     if (early !== null) {
       deliverFailure(target, early.error);
