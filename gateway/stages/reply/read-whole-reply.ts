@@ -24,7 +24,7 @@ import {
 
 export type WholeReplyRead =
   | { kind: 'whole'; body: Buffer }
-  /** Too large to hold: relayed from here on (the caller's reply sends `relay.body`). */
+  /** Too large to hold: relayed from here on (the caller's reply writes it: `relay.writeTo`). */
   | { kind: 'relay'; relay: MeteredRelay };
 
 export interface WholeReplyReader {

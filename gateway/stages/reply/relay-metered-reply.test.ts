@@ -1,9 +1,14 @@
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { USAGE_READERS } from '../../protocols/registry.js';
 import type { EventObserver, StreamTap } from '../../bytes/create-stream-tap.js';
-import { relayMeteredReply, type RelayMeteredReplyOptions } from './relay-metered-reply.js';
+import {
+  relayMeteredReply,
+  type MeteredRelay,
+  type RelayMeteredReplyOptions,
+} from './relay-metered-reply.js';
 
 const frames = [
   'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-x","usage":{"input_tokens":12,"output_tokens":1}}}\n\n',
@@ -25,16 +30,29 @@ function relay(source: Readable, overrides: Partial<RelayMeteredReplyOptions> = 
   });
 }
 
-async function collect(stream: Readable): Promise<string> {
+function collector(): { out: Writable; text: () => string } {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  return { out, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Everything the relay writes, once it ended. */
+async function collect(metered: MeteredRelay): Promise<string> {
+  const { out, text } = collector();
+  await metered.writeTo(out);
+  await finished(out);
+  return text();
 }
 
 describe('relayMeteredReply', () => {
   it('passes the bytes through unchanged and meters the usage', async () => {
     const metered = relay(Readable.from(frames.map((frame) => Buffer.from(frame))));
-    expect(await collect(metered.body)).toBe(frames.join(''));
+    expect(await collect(metered)).toBe(frames.join(''));
     const outcome = await metered.outcome;
     expect(outcome.end).toBe('ended');
     expect(outcome.report.usage).toMatchObject({ inputUncached: 12, output: 7 });
@@ -48,7 +66,7 @@ describe('relayMeteredReply', () => {
         end: () => Buffer.from('TAIL'),
       },
     });
-    expect(await collect(metered.body)).toBe(`${frames.join('').toUpperCase()}TAIL`);
+    expect(await collect(metered)).toBe(`${frames.join('').toUpperCase()}TAIL`);
     expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
   });
 
@@ -57,7 +75,7 @@ describe('relayMeteredReply', () => {
     const metered = relay(source);
     source.push(Buffer.from(frames[0]!));
     setImmediate(() => source.destroy(new Error('reset')));
-    const text = await collect(metered.body);
+    const text = await collect(metered);
     expect(text).toBe(`${frames[0]!}event: error\ndata: {"type":"error"}\n\n`);
     const outcome = await metered.outcome;
     expect(outcome.end).toBe('upstream-failed');
@@ -67,9 +85,11 @@ describe('relayMeteredReply', () => {
   it('reports a client that went away once, and stops reading the upstream', async () => {
     const source = new Readable({ read: () => undefined });
     const metered = relay(source);
+    const { out } = collector();
+    void metered.writeTo(out);
     source.push(Buffer.from(frames[0]! + frames[1]!));
     await new Promise((resolve) => setImmediate(resolve));
-    metered.body.destroy();
+    out.destroy();
     metered.clientClosed();
     const outcome = await metered.outcome;
     expect(outcome.end).toBe('client-closed');
@@ -90,13 +110,73 @@ describe('relayMeteredReply', () => {
       },
     });
     const metered = relay(source, { stream: false, contentType: 'application/octet-stream' });
+    // A caller that does not read: nothing written completes until it starts.
+    let reading = false;
+    const held: Array<() => void> = [];
+    let received = 0;
+    const out = new Writable({
+      highWaterMark: 64 * 1024,
+      write(piece: Buffer, _encoding, done) {
+        received += piece.length;
+        if (reading) done();
+        else held.push(done);
+      },
+    });
+    void metered.writeTo(out);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Nobody read the reply yet: a few chunks were taken, not the 200 the upstream offers.
     expect(produced).toBeLessThan(10);
-    let received = 0;
-    for await (const piece of metered.body) received += (piece as Buffer).length;
+    reading = true;
+    for (const done of held.splice(0)) done();
+    await finished(out);
     expect(received).toBe(200 * chunk.length);
     expect((await metered.outcome).end).toBe('ended');
+  });
+
+  it('writes nothing and rejects when the upstream fails before any byte with no error frame', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source, { streamError: () => null });
+    let firstOutput = 0;
+    const { out, text } = collector();
+    const started = metered.writeTo(out, () => (firstOutput += 1));
+    setImmediate(() => source.destroy(new Error('reset')));
+    await expect(started).rejects.toThrow('reset');
+    expect(firstOutput).toBe(0);
+    expect(text()).toBe('');
+    expect(out.destroyed).toBe(false);
+    expect((await metered.outcome).end).toBe('upstream-failed');
+  });
+
+  it('settles at once when the caller went away before it started, the upstream having failed', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source);
+    source.destroy(new Error('reset'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const { out, text } = collector();
+    out.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    await metered.writeTo(out);
+    expect(text()).toBe('');
+    expect((await metered.outcome).end).toBe('upstream-failed');
+  });
+
+  it('runs the first-output step once, before the first byte, and resolves then', async () => {
+    const source = new Readable({ read: () => undefined });
+    const metered = relay(source);
+    const seen: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        seen.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const started = metered.writeTo(out, () => seen.push('head'));
+    source.push(Buffer.from(frames[0]!));
+    await started;
+    source.push(Buffer.from(frames[1]!));
+    source.push(null);
+    await finished(out);
+    expect(seen).toEqual(['head', frames[0]!, frames[1]!]);
   });
 
   it('relays the chunks read before it first, then the rest', async () => {
@@ -104,7 +184,7 @@ describe('relayMeteredReply', () => {
     const metered = relay(source, { prefix: [Buffer.from(frames[0]!)] });
     source.push(Buffer.from(frames.slice(1).join('')));
     source.push(null);
-    expect(await collect(metered.body)).toBe(frames.join(''));
+    expect(await collect(metered)).toBe(frames.join(''));
     expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
   });
   it('gives a translator that shares the framing the tap frames, prefix and pieces alike', async () => {
@@ -129,7 +209,7 @@ describe('relayMeteredReply', () => {
     const metered = relay(source, { translator, prefix: pieces.slice(0, 3) });
     for (const piece of pieces.slice(3)) source.push(piece);
     source.push(null);
-    expect(await collect(metered.body)).toBe(stream.toString('utf8').toLowerCase());
+    expect(await collect(metered)).toBe(stream.toString('utf8').toLowerCase());
     expect(shared).toBe(true);
     expect((await metered.outcome).report.usage).toMatchObject({ inputUncached: 12, output: 7 });
   });
@@ -148,7 +228,7 @@ describe('relayMeteredReply', () => {
       stream: false,
       contentType: 'application/json',
     });
-    expect(await collect(metered.body)).toBe('{"usage":{}}');
+    expect(await collect(metered)).toBe('{"usage":{}}');
     expect(shared).toBeUndefined();
   });
 });

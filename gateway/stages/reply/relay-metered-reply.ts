@@ -1,12 +1,12 @@
 /**
  * The upstream success body as the client's body, metered on the way (STYLE.md 8): every upstream
  * chunk goes through the tap first (usage is read from the upstream bytes), then through the
- * route's reply translator when there is one; pass-through bytes are never re-serialised. A
- * translator that reads the same SSE frames shares the tap's framing. The
- * meter's outcome resolves exactly once: at the upstream's end, when it fails mid-stream (the
- * caller's protocol error event ends the stream, or it is closed), or when the client goes away.
+ * route's reply translator when there is one, then is written to the caller's response by the
+ * relay itself (`writeTo`); pass-through bytes are never re-serialised. A translator that reads
+ * the same SSE frames shares the tap's framing. The meter's outcome resolves exactly once: at the
+ * upstream's end, when it fails mid-stream (the caller's protocol error event ends the stream, or
+ * it is closed), or when the client goes away.
  */
-import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { StreamFraming, TapOutcome } from '../../bytes/create-stream-tap.js';
 import { createStreamTap, sharesFraming } from '../../bytes/create-stream-tap.js';
@@ -43,8 +43,27 @@ export interface RelayMeteredReplyOptions {
   collect?: ReplyCollector | undefined;
 }
 
+/**
+ * Where a relay writes: the caller's response (node:http), or any writable that collects it. The
+ * relay writes each chunk itself (no stream in between), stops reading the upstream while `write`
+ * returns false and resumes on `drain`; `close` before the end means the caller went away.
+ */
+export interface RelayTarget {
+  write(chunk: Buffer | string): boolean;
+  end(chunk?: Buffer | string): unknown;
+  destroy(error?: Error): unknown;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  readonly destroyed: boolean;
+}
+
 export interface MeteredRelay {
-  body: Readable;
+  /**
+   * Starts relaying into `out`. `onFirstOutput` runs once, just before the first byte (or the end
+   * of an empty reply) is handed to `out`. Resolves then, or when `out` closes first; rejects,
+   * having written nothing, when the upstream fails before any byte and the caller's protocol has
+   * no error frame (the caller answers the failure instead).
+   */
+  writeTo(out: RelayTarget, onFirstOutput?: () => void): Promise<void>;
   outcome: Promise<MeteredReply>;
   /** Ends the meter as `client-closed` unless it has ended already. */
   clientClosed(): void;
@@ -93,35 +112,73 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     resolve(metered);
   };
 
-  // One readable for the caller's reply, fed from the source's `data` events: no Transform and
-  // PassThrough pair per call. Backpressure: the source pauses when the reply's buffer is full and
-  // resumes when the reply reads again.
+  // The reply is written to `out` from the source's `data` events: no Readable, Transform or pipe
+  // per call. Back-pressure: the source pauses when `out` is full and resumes on its `drain`.
+  let out: RelayTarget | null = null;
+  let onFirstOutput: (() => void) | undefined;
+  let started: { resolve: () => void; reject: (error: Error) => void } | null = null;
+  let output = false;
   let sourceDone = false;
-  const relay = new Readable({
-    read() {
-      if (!sourceDone) source.resume();
-    },
-  });
+  /** A failure of the source before `writeTo`: delivered when it starts. */
+  let early: { error: unknown } | null = null;
+  const firstOutput = (): void => {
+    output = true;
+    onFirstOutput?.();
+    started?.resolve();
+  };
+  const write = (target: RelayTarget, chunk: Buffer | string): boolean => {
+    if (!output) firstOutput();
+    return target.write(chunk);
+  };
+  const endOut = (target: RelayTarget, tail?: Buffer): void => {
+    if (!output) firstOutput();
+    if (tail === undefined) target.end();
+    else target.end(tail);
+  };
+  const deliverFailure = (target: RelayTarget, error: unknown): void => {
+    if (target.destroyed) {
+      started?.resolve();
+      return;
+    }
+    options.onUpstreamError(error);
+    const frame = options.streamError(error);
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (frame === null) {
+      // Nothing sent yet: the caller answers the failure in its protocol.
+      if (!output) {
+        started?.reject(failure);
+        return;
+      }
+      target.destroy(failure);
+      return;
+    }
+    collect?.add(Buffer.from(frame));
+    write(target, frame);
+    endOut(target);
+  };
   const fail = (error: unknown): void => {
     sourceDone = true;
     source.off('data', onData);
     finish('upstream-failed', error);
-    if (relay.destroyed) return;
-    options.onUpstreamError(error);
-    const frame = options.streamError(error);
-    if (frame === null) {
-      relay.destroy(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    collect?.add(Buffer.from(frame));
-    relay.push(frame);
-    relay.push(null);
+    if (out === null) early = { error };
+    else deliverFailure(out, error);
+  };
+  let waitingDrain = false;
+  const onDrain = (): void => {
+    waitingDrain = false;
+    if (!sourceDone) source.resume();
   };
   const pass = (chunk: Buffer): void => {
     tap.write(chunk);
-    const out = translator === null ? chunk : translator.push(chunk);
-    if (collect !== undefined && out.length > 0) collect.add(out);
-    if (out.length > 0 && !relay.push(out)) source.pause();
+    const piece = translator === null ? chunk : translator.push(chunk);
+    if (piece.length === 0) return;
+    if (collect !== undefined) collect.add(piece);
+    const target = out as RelayTarget;
+    if (!write(target, piece) && !waitingDrain) {
+      waitingDrain = true;
+      source.pause();
+      target.once('drain', onDrain);
+    }
   };
   function onData(chunk: Buffer): void {
     if (sourceDone) return;
@@ -131,40 +188,70 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
       fail(error);
     }
   }
-  source.once('end', () => {
+  const onEnd = (): void => {
     if (sourceDone) return;
     sourceDone = true;
     finish('ended');
+    const target = out as RelayTarget;
+    let tail: Buffer | undefined;
     try {
-      const tail = translator?.end();
-      if (tail !== undefined && tail.length > 0) {
-        collect?.add(tail);
-        relay.push(tail);
-      }
+      tail = translator?.end();
     } catch (error) {
       fail(error);
       return;
     }
-    relay.push(null);
-  });
+    if (tail !== undefined && tail.length > 0) {
+      collect?.add(tail);
+      endOut(target, tail);
+    } else endOut(target);
+  };
   source.once('error', (error: unknown) => {
     if (!sourceDone) fail(error);
   });
-  relay.once('close', () => {
+  const onClose = (): void => {
     finish('client-closed');
+    started?.resolve();
     if (!source.destroyed) source.destroy();
-  });
-  try {
-    for (const chunk of options.prefix ?? []) pass(chunk);
-  } catch (error) {
-    fail(error);
-  }
-  source.on('data', onData);
+  };
+  const writeTo = (target: RelayTarget, first?: () => void): Promise<void> => {
+    out = target;
+    onFirstOutput = first;
+    const running = new Promise<void>((resolve, reject) => {
+      started = { resolve, reject };
+    });
+    if (target.destroyed) {
+      // The caller went away before the relay started: its `close` has been and gone.
+      onClose();
+      return running;
+    }
+    target.once('close', onClose);
+    if (early !== null) {
+      deliverFailure(target, early.error);
+      return running;
+    }
+    if (ended) {
+      // The caller went away before the relay started.
+      started = null;
+      return Promise.resolve();
+    }
+    try {
+      for (const chunk of options.prefix ?? []) pass(chunk);
+    } catch (error) {
+      fail(error);
+      return running;
+    }
+    source.once('end', onEnd);
+    source.on('data', onData);
+    // A source paused by a whole read before (read-whole-reply.ts) goes on unless `out` is full.
+    if (!waitingDrain && source.isPaused()) source.resume();
+    return running;
+  };
   return {
-    body: relay,
+    writeTo,
     outcome,
     clientClosed: () => {
       finish('client-closed');
+      if (out === null && !source.destroyed) source.destroy();
     },
     delivered: () => sink.result(),
   };

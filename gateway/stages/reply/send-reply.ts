@@ -6,14 +6,19 @@
  * - A success that is one JSON document: read whole, metered and translated once, sent as one
  *   buffer (read-whole-reply.ts); one too large to hold goes on as a relay. A body that breaks
  *   mid-way is answered as an upstream failure in the caller's protocol (nothing was sent yet).
- * - A stream: relayed and metered as it comes (relay-metered-reply.ts); a translated reply that is
- *   not a stream is complete only at its end, and is sent then.
+ * - A stream: relayed and metered as it comes (relay-metered-reply.ts), written by the relay to the
+ *   response itself: its status and headers are set just before the first byte, and the reply is
+ *   then taken from fastify (`reply.hijack()`; its response listeners, the access log's line and
+ *   the request's end still see the response finish or close). A failure before any byte with no
+ *   error frame in the caller's protocol is answered as an error instead. A translated reply that
+ *   is not a stream is complete only at its end, and is sent then.
  *
  * The serving attempt is the only one billed: its meter goes on the record (`record.replied`)
  * before the first byte is read, so the request's end can end it when the client goes away.
  */
 import type { FastifyReply } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamWireFormat, UsageReaders } from '../../spec/protocol-adapter.js';
@@ -70,9 +75,21 @@ const WHOLE_REPLY_LIMIT_BYTES = 16 * 1024 * 1024;
 function send(
   reply: FastifyReply,
   headers: Dispatcher.ResponseData['headers'],
-  body: Buffer | Readable,
+  body: Buffer,
 ): FastifyReply {
   return reply.headers(headersForClient(headers)).send(body);
+}
+
+/**
+ * A relayed reply's headers, set on the response as fastify sets them for a stream it sends (its
+ * own, then the upstream's for the client); the head leaves with the first write.
+ */
+function writeHeaders(reply: FastifyReply, headers: Dispatcher.ResponseData['headers']): void {
+  const raw = reply.raw;
+  const own = reply.getHeaders();
+  for (const name in own) raw.setHeader(name, own[name] as string | string[]);
+  const forClient = headersForClient(headers);
+  for (const name in forClient) raw.setHeader(name, forClient[name] as string | string[]);
 }
 
 function servedOutcome(metered: MeteredReply): 'stream_error' | 'ok' {
@@ -164,12 +181,26 @@ async function sendSuccess(
   if (plan.translator !== null && !plan.stream) {
     // A translated whole reply is complete only at its end, and may carry another status.
     const chunks: Buffer[] = [];
-    for await (const chunk of relay.body) chunks.push(chunk as Buffer);
+    const whole = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    await relay.writeTo(whole);
+    await finished(whole);
     reply.code(plan.translator.status?.() ?? response.statusCode);
     return send(reply, response.headers, Buffer.concat(chunks));
   }
-  coalesceFirstWrites(reply.raw);
-  return send(reply.code(response.statusCode), response.headers, relay.body);
+  const raw = reply.raw;
+  reply.code(response.statusCode);
+  coalesceFirstWrites(raw);
+  await relay.writeTo(raw, () => {
+    writeHeaders(reply, response.headers);
+  });
+  // Written by the relay (or closed by the client before any byte): fastify sends nothing more.
+  reply.hijack();
+  return reply;
 }
 
 export function sendReply(
