@@ -40,7 +40,7 @@ export async function reconcileNotifier(
   if (notifier === null) return;
   const resolved = resolveTargetOf(context, {
     namespace: ref.kind === 'Notifier' ? (ref.namespace ?? '') : null,
-    uid: notifier.metadata.uid ?? '',
+    uid: notifier.metadata.uid,
     spec: notifier.spec,
     guard: context.notifierGuard,
   });

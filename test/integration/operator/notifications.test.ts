@@ -365,7 +365,7 @@ spec:
   const unmarked = await readyOf('unmarked-secret');
   expect(missing).toMatchObject({ status: 'False', reason: 'SecretMissing' });
   expect(unmarked).toMatchObject({ status: 'False', reason: 'SecretMissing' });
-  expect(unmarked?.message).toBe(missing?.message?.replace('/absent ', '/unmarked '));
+  expect(unmarked.message).toBe(missing.message.replace('/absent ', '/unmarked '));
   // A few more rounds: the unmarked Secret's URL is never posted to.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(slackMessages).toHaveLength(0);
