@@ -90,9 +90,16 @@ function notifierSpec<E extends Record<string, Field>>(secretNamespace: string, 
       webhook: object(
         {
           url: string({
-            description: 'http(s) URL the events are POSTed to, as JSON.',
+            description: 'http(s) URL the events are POSTed to, as JSON; no credentials in it.',
             maxLength: 2048,
             pattern: '^https?://[^\\s]+$',
+            rules: [
+              {
+                rule: "!self.matches('^[a-zA-Z][-+.a-zA-Z0-9]*://[^/?#]*@')",
+                message:
+                  'must not carry credentials (user:password@): the signing secret authenticates the events',
+              },
+            ],
           }),
           signingSecretRef: secretKeyRef(
             `Secret (${secretNamespace}) and key holding the HMAC-SHA256 signing secret.`,
@@ -108,7 +115,17 @@ function notifierSpec<E extends Record<string, Field>>(secretNamespace: string, 
         },
         { required: ['webhookURLSecretRef'], description: 'A Slack-compatible incoming webhook.' },
       ),
-      events: object(events),
+      events: object(events, {
+        description: 'The events wanted: at least one.',
+        rules: [
+          {
+            rule: Object.keys(events)
+              .map((name) => `has(self.${name})`)
+              .join(' || '),
+            message: `name at least one event (${Object.keys(events).join(', ')})`,
+          },
+        ],
+      }),
       suspend: boolean({ description: 'A suspended notifier evaluates and sends nothing.' }),
     },
     {

@@ -95,3 +95,5 @@ export const FINALIZER = `${API_GROUP}/finalizer`;
 export const RESET_QUOTA_ANNOTATION = `${API_GROUP}/reset-quota`;
 export const API_KEY_SECRET_TYPE = `${API_GROUP}/api-key`;
 export const API_KEY_NAME_LABEL = `${API_GROUP}/api-key-name`;
+/** Marks a Secret a Notifier may read (value "true"); see docs/notifications.md. */
+export const NOTIFIER_SECRET_LABEL = `${API_GROUP}/notifier-secret`;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, planNextAttempt, retryAfterMs, type RetryPolicy } from './plan-next-attempt.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY,
+  planNextAttempt,
+  retryAfterMs,
+  type RetryPolicy,
+} from './plan-next-attempt.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, baseMs: 1_000, maxMs: 10_000 };
 const now = 1_800_000_000_000;
@@ -51,5 +57,29 @@ describe('planNextAttempt', () => {
       atMs: now + 10_000,
     });
     expect(retryAfterMs('soon', now)).toBeNull();
+  });
+
+  it('retries by default for about an hour: 10 s doubling to a 10 min cap, 12 attempts', () => {
+    const dueTimes: number[] = [];
+    let at = now;
+    for (let attempts = 1; ; attempts++) {
+      const next = planNextAttempt({
+        result: { statusCode: 503 },
+        attempts,
+        now: at,
+        policy: DEFAULT_RETRY_POLICY,
+      });
+      if (next.kind !== 'retry') {
+        expect(next).toEqual({ kind: 'failed', reason: 'gave up after 12 attempts' });
+        break;
+      }
+      dueTimes.push(next.atMs - at);
+      at = next.atMs;
+    }
+    expect(dueTimes.map((wait) => wait / 1000)).toEqual([
+      10, 20, 40, 80, 160, 320, 600, 600, 600, 600, 600,
+    ]);
+    // The last attempt is due 60 min 30 s after the first.
+    expect(at - now).toBe(3_630_000);
   });
 });

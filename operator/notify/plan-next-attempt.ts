@@ -11,7 +11,16 @@ export interface RetryPolicy {
   maxMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 8, baseMs: 2_000, maxMs: 300_000 };
+/**
+ * 12 attempts, waiting 10 s, 20 s, 40 s … 5 min 20 s, then 10 min between the last five: the last
+ * attempt is due about an hour (60 min 30 s) after the first. Attempts run on the notification
+ * rounds (every 30 s by default), so each wait rounds up to the next round.
+ */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 12,
+  baseMs: 10_000,
+  maxMs: 600_000,
+};
 
 export type AttemptOutcome =
   { kind: 'delivered' } | { kind: 'failed'; reason: string } | { kind: 'retry'; atMs: number };

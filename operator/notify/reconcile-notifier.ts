@@ -1,5 +1,6 @@
 /**
- * The status of a Notifier or ClusterNotifier: Ready (or why not: its Secret is missing, its URL
+ * The status of a Notifier or ClusterNotifier: Ready (or why not: its Secret is missing or not
+ * marked for notifiers, its URL
  * is refused), the delivered and failed counts, and the newest deliveries from the store. Queued
  * when the notifier changes and after each round that attempted one of its deliveries.
  */
@@ -39,6 +40,7 @@ export async function reconcileNotifier(
   if (notifier === null) return;
   const resolved = resolveTargetOf(context, {
     namespace: ref.kind === 'Notifier' ? (ref.namespace ?? '') : null,
+    uid: notifier.metadata.uid,
     spec: notifier.spec,
     guard: context.notifierGuard,
   });

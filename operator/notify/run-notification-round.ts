@@ -61,11 +61,12 @@ function loadNotifiers(context: OperatorContext): LoadedNotifier[] {
 
 export function resolveTargetOf(
   context: OperatorContext,
-  input: { namespace: string | null; spec: ClusterNotifierSpec; guard: TargetGuard },
+  input: { namespace: string | null; uid: string; spec: ClusterNotifierSpec; guard: TargetGuard },
 ): ResolvedTarget {
   return resolveNotifierTarget({
     spec: input.spec,
     secretNamespace: input.namespace ?? context.namespace,
+    reader: input.namespace === null ? undefined : { kind: 'Notifier', uid: input.uid },
     readSecret: (namespace, name) => context.cache.get('Secret', name, namespace),
     guard: input.guard,
   });

@@ -2,11 +2,17 @@
  * Notifiers of one account (namespace) and, for administrators, the ClusterNotifiers, all as the
  * signed-in user (RBAC decides: key managers write their namespace's Notifiers, viewers read them,
  * administrators everything). The Secret value sent with a create or an edit (the webhook's
- * signing secret or the Slack incoming-webhook URL) goes to a new Secret owned by the notifier, in
- * its namespace (a ClusterNotifier's in the operator namespace), and is never returned.
+ * signing secret or the Slack incoming-webhook URL) goes to a new Secret, labelled for notifiers,
+ * in its namespace (a ClusterNotifier's in the operator namespace), and is never returned. The
+ * Secret is written before the notifier points at it; on an edit the one written before is removed
+ * after the notifier was changed (and kept when the change fails).
  */
 import { z } from 'zod';
-import { clusterNotifierSpecSchema, notifierSpecSchema } from '../../../crds/schema/resources.js';
+import {
+  clusterNotifierSpecSchema,
+  NOTIFIER_SECRET_LABEL,
+  notifierSpecSchema,
+} from '../../../crds/schema/resources.js';
 import { defineRoute, session, type ApiRoute, type RouteCall } from '../api/api-route.js';
 import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
@@ -89,9 +95,22 @@ function checkedSpec(
   return spec;
 }
 
+function ownerReferenceOf(scope: Scope, owner: KubeObject) {
+  return {
+    apiVersion: 'tollgate.dev/v1alpha1',
+    kind: scope.kind,
+    name: owner.metadata?.name ?? '',
+    uid: owner.metadata?.uid ?? '',
+  };
+}
+
+/**
+ * Writes the notifier's Secret, labelled for notifiers (the operator reads no other Secret for a
+ * Notifier) and, when the notifier exists already, owned by it.
+ */
 async function writeNotifierSecret(
   kube: UserKube,
-  input: { scope: Scope; secretName: string; owner: KubeObject; slack: boolean; value: string },
+  input: { scope: Scope; secretName: string; owner?: KubeObject; slack: boolean; value: string },
 ): Promise<void> {
   const { scope, owner } = input;
   const key = input.slack ? 'webhookURL' : 'signingSecret';
@@ -104,19 +123,39 @@ async function writeNotifierSecret(
       metadata: {
         name: input.secretName,
         namespace: scope.secretNamespace,
-        labels: { 'app.kubernetes.io/managed-by': 'tollgate-console' },
-        ownerReferences: [
-          {
-            apiVersion: 'tollgate.dev/v1alpha1',
-            kind: scope.kind,
-            name: owner.metadata?.name ?? '',
-            uid: owner.metadata?.uid ?? '',
-          },
-        ],
+        labels: {
+          'app.kubernetes.io/managed-by': 'tollgate-console',
+          [NOTIFIER_SECRET_LABEL]: 'true',
+        },
+        ...(owner === undefined ? {} : { ownerReferences: [ownerReferenceOf(scope, owner)] }),
       },
       stringData: { [key]: input.value },
     },
   );
+}
+
+/**
+ * Removes a Secret the console wrote, when the user may read and delete it (key managers may not:
+ * it stays, owned by the notifier when it was written for an existing one).
+ */
+async function removeConsoleSecret(kube: UserKube, scope: Scope, name: string): Promise<void> {
+  const ref = { kind: 'Secret' as const, namespace: scope.secretNamespace, name };
+  try {
+    const secret = await kube.get<{ metadata?: { labels?: Record<string, string> } }>(ref);
+    if (secret.metadata?.labels?.['app.kubernetes.io/managed-by'] !== 'tollgate-console') return;
+    await kube.remove(ref);
+  } catch {
+    // Not allowed, or gone already.
+  }
+}
+
+/** The name of the Secret a notifier spec reads. */
+function secretRefName(spec: unknown): string | undefined {
+  const target = spec as {
+    webhook?: { signingSecretRef?: { name?: string } };
+    slack?: { webhookURLSecretRef?: { name?: string } };
+  } | null;
+  return target?.webhook?.signingSecretRef?.name ?? target?.slack?.webhookURLSecretRef?.name;
 }
 
 /** Refuses before anything is written when the user may not create the notifier's Secret. */
@@ -180,27 +219,42 @@ function notifierRoutesOf(
           async () => {
             const secretName = secretNameOf(name, secretValue);
             const spec = checkedSpec(scope.kind, { spec: call.body.spec, secretName });
-            if (secretName !== undefined) await requireSecretCreation(kube, scope);
-            const created = await kube.create(
-              { kind: scope.kind, namespace: scope.namespace },
-              {
-                apiVersion: 'tollgate.dev/v1alpha1',
-                kind: scope.kind,
-                metadata: {
-                  name,
-                  ...(scope.namespace === undefined ? {} : { namespace: scope.namespace }),
+            const secret =
+              secretName !== undefined && secretValue !== undefined
+                ? { scope, secretName, slack: spec.slack !== undefined, value: secretValue }
+                : undefined;
+            // The Secret first, so the notifier never points at a Secret not there yet.
+            if (secret !== undefined) {
+              await requireSecretCreation(kube, scope);
+              await writeNotifierSecret(kube, secret);
+            }
+            let created: KubeObject;
+            try {
+              created = await kube.create(
+                { kind: scope.kind, namespace: scope.namespace },
+                {
+                  apiVersion: 'tollgate.dev/v1alpha1',
+                  kind: scope.kind,
+                  metadata: {
+                    name,
+                    ...(scope.namespace === undefined ? {} : { namespace: scope.namespace }),
+                  },
+                  spec,
                 },
-                spec,
-              },
-            );
-            if (secretName !== undefined && secretValue !== undefined) {
-              await writeNotifierSecret(kube, {
-                scope,
-                secretName,
-                owner: created,
-                slack: spec.slack !== undefined,
-                value: secretValue,
-              });
+              );
+            } catch (error) {
+              if (secret !== undefined) await removeConsoleSecret(kube, scope, secret.secretName);
+              throw error;
+            }
+            if (secret !== undefined) {
+              // Owned by the notifier now it exists, so it goes with it; only users who may patch
+              // Secrets can do this (the label alone lets the operator read it).
+              await kube
+                .mergePatch(
+                  { kind: 'Secret', namespace: scope.secretNamespace, name: secret.secretName },
+                  { metadata: { ownerReferences: [ownerReferenceOf(scope, created)] } },
+                )
+                .catch(() => undefined);
             }
             return viewOf(created);
           },
@@ -244,21 +298,35 @@ function notifierRoutesOf(
             const { generation, resourceVersion, secretValue } = call.body;
             const secretName = secretNameOf(name, secretValue);
             const spec = checkedSpec(scope.kind, { spec: call.body.spec, secretName });
-            if (secretName !== undefined) await requireSecretCreation(kube, scope);
-            const updated = await patchUnlessRespecified<KubeObject>(kube, ref, {
-              generation,
-              resourceVersion,
-              what: `The ${scope.kind} "${name}"`,
-              patch: (current) => ({ spec: replacing(current.spec, spec) }),
-            });
+            let previous: string | undefined;
             if (secretName !== undefined && secretValue !== undefined) {
+              await requireSecretCreation(kube, scope);
+              const current = await kube.get(ref);
+              previous = secretRefName(current.spec);
               await writeNotifierSecret(kube, {
                 scope,
                 secretName,
-                owner: updated,
+                owner: current,
                 slack: spec.slack !== undefined,
                 value: secretValue,
               });
+            }
+            let updated: KubeObject;
+            try {
+              updated = await patchUnlessRespecified<KubeObject>(kube, ref, {
+                generation,
+                resourceVersion,
+                what: `The ${scope.kind} "${name}"`,
+                patch: (current) => ({ spec: replacing(current.spec, spec) }),
+              });
+            } catch (error) {
+              // The notifier still reads its working Secret: only the new one goes.
+              if (secretName !== undefined) await removeConsoleSecret(kube, scope, secretName);
+              throw error;
+            }
+            // The Secret the console wrote before is no longer read.
+            if (secretName !== undefined && previous !== undefined && previous !== secretName) {
+              await removeConsoleSecret(kube, scope, previous);
             }
             return viewOf(updated);
           },

@@ -111,6 +111,10 @@ describe('notifiers in Chromium', () => {
       '-n',
       'demo',
     ]);
+    // Labelled for notifiers: the operator reads no unmarked Secret for a Notifier.
+    expect((secret.metadata as { labels?: Record<string, string> }).labels).toMatchObject({
+      'tollgate.dev/notifier-secret': 'true',
+    });
     const data = secret.data as Record<string, string>;
     expect(Buffer.from(data[spec.webhook.signingSecretRef.key] ?? '', 'base64').toString()).toBe(
       SIGNING_SECRET,
@@ -143,7 +147,10 @@ describe('notifiers in Chromium', () => {
     const history = page.getByRole('table', { name: 'Deliveries of team-alerts' });
     const row = history.getByRole('row').filter({ hasText: 'demo/ApiKey/expiring' });
     await expect.poll(() => row.innerText(), { timeout: 30_000 }).toContain('Delivered');
-    expect(await row.innerText()).toContain(expiry?.id ?? 'no id');
+    // The id is shortened in the table, whole in its title.
+    const id = row.locator('code');
+    expect(await id.getAttribute('title')).toBe(expiry?.id ?? 'no id');
+    expect(await id.innerText()).toBe(`${(expiry?.id ?? '').slice(0, 12)}…`);
     await page.getByText('Ready', { exact: true }).waitFor();
     await shootWidthsAndThemes(run.browser, 'notifiers-2-history');
 

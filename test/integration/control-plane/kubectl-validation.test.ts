@@ -270,4 +270,30 @@ describe('cloud provider rules', () => {
       'spec.credentials: Invalid value: "object": set exactly the member named by type',
     );
   });
+
+  it('refuses a notifier with no event, or with credentials in its webhook URL', async () => {
+    const notifier = (name: string, url: string, events: string) =>
+      'apiVersion: tollgate.dev/v1alpha1\nkind: Notifier\n' +
+      `metadata: {name: ${name}, namespace: default}\n` +
+      `spec:\n  webhook: {url: "${url}", signingSecretRef: {name: s, key: k}}\n  events: ${events}\n`;
+    const noEvent = await refused(notifier('quiet', 'https://hooks.example.com/t', '{}'));
+    expect(noEvent).toContain('spec.events: Invalid value: "object": name at least one event (');
+    const userinfo = await refused(
+      notifier('creds', 'https://user:pass@hooks.example.com/t', '{keyExpiring: {withinDays: 3}}'),
+    );
+    expect(userinfo).toContain(
+      'spec.webhook.url: Invalid value: "string": must not carry credentials (user:password@)',
+    );
+    const cluster = await refused(
+      'apiVersion: tollgate.dev/v1alpha1\nkind: ClusterNotifier\nmetadata: {name: quiet}\n' +
+        'spec: {slack: {webhookURLSecretRef: {name: s, key: k}}, events: {}}\n',
+    );
+    expect(cluster).toContain('upstreamCircuitOpen)');
+    // An @ after the host (in the path or query) is no credential.
+    const accepted = await plane.kubectl(
+      ['apply', '-f', '-'],
+      notifier('fine', 'https://hooks.example.com/t?to=a@b', '{keyExpiring: {withinDays: 3}}'),
+    );
+    expect(accepted.code, accepted.stderr).toBe(0);
+  });
 });

@@ -135,7 +135,10 @@ function notifier(): string {
   return `
 apiVersion: v1
 kind: Secret
-metadata: { name: hooks, namespace: ${NAMESPACE} }
+metadata:
+  name: hooks
+  namespace: ${NAMESPACE}
+  labels: { tollgate.dev/notifier-secret: "true" }
 stringData: { signingSecret: ${SIGNING_SECRET} }
 ---
 apiVersion: tollgate.dev/v1alpha1
@@ -331,7 +334,8 @@ it('delivers each event once, signed, retried with the same id, and shows the hi
   expect(delivered).toBe(4);
 });
 
-it('reports a missing Secret on the status', async () => {
+it('reports a missing Secret and an unmarked one alike on the status, sending nothing', async () => {
+  const slackUrl = receiverUrl.replace('/hooks', '/slack');
   await harness.apply(`
 apiVersion: tollgate.dev/v1alpha1
 kind: Notifier
@@ -339,17 +343,32 @@ metadata: { name: no-secret, namespace: ${NAMESPACE} }
 spec:
   slack: { webhookURLSecretRef: { name: absent, key: url } }
   events: { keyExpiring: { withinDays: 3 } }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: unmarked, namespace: ${NAMESPACE} }
+stringData: { url: "${slackUrl}" }
+---
+apiVersion: tollgate.dev/v1alpha1
+kind: Notifier
+metadata: { name: unmarked-secret, namespace: ${NAMESPACE} }
+spec:
+  slack: { webhookURLSecretRef: { name: unmarked, key: url } }
+  events: { keyExpiring: { withinDays: 3 } }
 `);
-  const ready = await waitFor('the SecretMissing condition', async () => {
-    const object = await harness.getJson<NotifierObject>([
-      'notifier',
-      'no-secret',
-      '-n',
-      NAMESPACE,
-    ]);
-    return object.status?.conditions?.find((condition) => condition.type === 'Ready');
-  });
-  expect(ready).toMatchObject({ status: 'False', reason: 'SecretMissing' });
+  const readyOf = (name: string) =>
+    waitFor(`the SecretMissing condition of ${name}`, async () => {
+      const object = await harness.getJson<NotifierObject>(['notifier', name, '-n', NAMESPACE]);
+      return object.status?.conditions?.find((condition) => condition.type === 'Ready');
+    });
+  const missing = await readyOf('no-secret');
+  const unmarked = await readyOf('unmarked-secret');
+  expect(missing).toMatchObject({ status: 'False', reason: 'SecretMissing' });
+  expect(unmarked).toMatchObject({ status: 'False', reason: 'SecretMissing' });
+  expect(unmarked.message).toBe(missing.message.replace('/absent ', '/unmarked '));
+  // A few more rounds: the unmarked Secret's URL is never posted to.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(slackMessages).toHaveLength(0);
 });
 
 it('sends a ClusterNotifier its Slack message, from its Secret in the operator namespace', async () => {

@@ -12,6 +12,11 @@ const TYPE_LABELS: Record<string, string> = {
   UpstreamCircuitOpen: 'Upstream circuit open',
 };
 
+/** The event id shortened for the table (`evt_6e6b4d50…`); the full id is in its title. */
+function shortId(id: string): string {
+  return id.length > 16 ? `${id.slice(0, 12)}…` : id;
+}
+
 function timeText(value: unknown): string {
   const text = textOf(value);
   if (text === '') return '';
@@ -54,7 +59,7 @@ export function DeliveryHistory(props: {
                   <span>
                     {TYPE_LABELS[textOf(delivery.type)] ?? textOf(delivery.type)}
                     <span className="sub">
-                      <code>{textOf(delivery.id)}</code>
+                      <code title={textOf(delivery.id)}>{shortId(textOf(delivery.id))}</code>
                     </span>
                   </span>
                 </th>

@@ -18,6 +18,8 @@ import {
   type NotifierForm as FormState,
 } from './notifier-form-state.js';
 import { notifierKeys } from './notifier-queries.js';
+// The administration forms' container (spacing between fields, grids), on the account page too.
+import '../admin/admin.css';
 
 function Check(props: { label: string; checked: boolean; onChange: (value: boolean) => void }) {
   return (
