@@ -45,7 +45,7 @@ export interface StartOperatorOptions {
   notificationIntervalMs?: number;
   /** Lets notifiers send to loopback addresses (tests, local mode); default false. */
   notifierAllowLoopback?: boolean;
-  /** Retries of notification deliveries (default: 8 attempts, 2 s doubling to 5 min). */
+  /** Retries of notification deliveries (default: 12 attempts, 10 s doubling to 10 min, about an hour). */
   notificationRetry?: RetryPolicy;
   /** How long one notification attempt may take (default 10 s). */
   notificationTimeoutMs?: number;
