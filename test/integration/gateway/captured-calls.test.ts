@@ -35,6 +35,8 @@ import {
 import { openResponsesSocket } from '../../support/responses-websocket-client.js';
 
 const PROMPT_SECRET = 'sk-proj-Zq3vN8xR2mK7pL4wT9yB6cH1jD5fG0sA';
+/** The capture's text of PROMPT_SECRET: what the hand-off carries. */
+const REDACTED_OPENAI = '[REDACTED:openai-key]';
 const AWS_SECRET = 'AKIAQ3EXAMPLEZ7KTR2M';
 const REPLY_SECRET = 'sk-ant-api03-Xr7Lm2Qp9Vt4Kw8Nz3Bc6Hd1Jf5Gs0Ay-Tu';
 /** Four frames: the reply's key is cut across them. */
@@ -654,8 +656,14 @@ describe('a capture hand-off that fails (redis store)', () => {
     // The hand-off stream's key holds a string: every XADD on it fails (WRONGTYPE).
     const redis = new Redis(inject('redisUrl'));
     await redis.set(createRedisKeyNames(prefix).captureStream, 'not a stream');
-    const app = buildGateway(store, secrets);
+    // Everything the gateway logs, at every level: no body may reach it.
+    let logged = '';
+    const app = buildGateway(store, secrets, {
+      config: { logLevel: 'trace' },
+      logStream: { write: (line) => void (logged += line) },
+    });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const marker = `body-marker-${randomUUID()}`;
     try {
       const message = await new Anthropic({
         apiKey: key.value,
@@ -664,7 +672,7 @@ describe('a capture hand-off that fails (redis store)', () => {
       }).messages.create({
         model: 'claude-sonnet-4-6',
         max_tokens: 64,
-        messages: [{ role: 'user', content: 'hello' }],
+        messages: [{ role: 'user', content: `${marker} ${PROMPT_SECRET}` }],
       });
       expect(message.type).toBe('message');
       let failures = 0;
@@ -676,6 +684,13 @@ describe('a capture hand-off that fails (redis store)', () => {
         if (failures === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(failures).toBe(1);
+      expect(logged).toContain('capture failed');
+      expect(logged).toContain('WRONGTYPE');
+      const replyText = message.content.map((block) => (block.type === 'text' ? block.text : ''));
+      for (const text of [marker, PROMPT_SECRET, REDACTED_OPENAI, ...replyText]) {
+        expect(text).not.toBe('');
+        expect(logged).not.toContain(text);
+      }
       const records = await store.pendingUsageRecords('team-capture-fails', 10);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ keyUid: key.policy.keyUid, status: 200 });

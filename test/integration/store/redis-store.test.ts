@@ -1,6 +1,7 @@
 /** The store contract against a standalone Redis (the run's shared server, own prefix). */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { RedisKeyNames } from '../../../store/redis-key-names.js';
@@ -9,7 +10,7 @@ import { createRedisStore } from '../../../store/redis-store.js';
 import { startRedisServer } from '../../support/redis-server.js';
 import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
-import { describeCaptureBound } from './describe-capture-contract.js';
+import { capturedCall, describeCaptureBound } from './describe-capture-contract.js';
 import type { LeaseCharge } from '../../../store/store.js';
 import { accountPolicy, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
@@ -50,6 +51,28 @@ describeCaptureBound(
     }),
   { exact: false },
 );
+
+describe('redis script errors', () => {
+  it('leave the store without the command and its args (a captured body never reaches a log)', async () => {
+    const { underTest, client, names } = await standalone();
+    const { store } = underTest;
+    await client.set(names.captureStream, 'not a stream');
+    const marker = `body-marker-${randomUUID()}`;
+    const call = capturedCall();
+    call.request = { ...call.request!, text: `{"content":"${marker}"}` };
+    const error = await store.handOffCapture(call).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^WRONGTYPE/);
+    expect(error).not.toHaveProperty('command');
+    expect(error).not.toHaveProperty('args');
+    expect(inspect(error, { depth: null })).not.toContain(marker);
+    expect(JSON.stringify(error)).not.toContain(marker);
+    await store.close();
+  });
+});
 
 describe('redis counters of a release before the present marker', () => {
   it('putAccount marks them whole instead of queueing them for a restore', async () => {
