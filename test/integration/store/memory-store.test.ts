@@ -80,10 +80,12 @@ describeStoreContract('memory', () =>
 describeStoreContract('memory reloaded from disk before every call', () =>
   memoryStoreUnderTest(reloadingStore),
 );
-describeCaptureBound(
-  'memory',
-  (captureQueueLimit) => createMemoryStore({ dataDir: dataFolder(), captureQueueLimit }),
-  { exact: true },
+describeCaptureBound('memory', ({ queueLimit, queueBytes }) =>
+  createMemoryStore({
+    dataDir: dataFolder(),
+    captureQueueLimit: queueLimit,
+    ...(queueBytes === undefined ? {} : { captureQueueBytes: queueBytes }),
+  }),
 );
 
 describe('memory store persistence', () => {

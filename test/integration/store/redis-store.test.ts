@@ -41,15 +41,13 @@ async function standalone(): Promise<{
 }
 
 describeStoreContract('redis standalone', async () => (await standalone()).underTest);
-describeCaptureBound(
-  'redis',
-  (captureQueueLimit) =>
-    createRedisStore({
-      url: inject('redisUrl'),
-      prefix: `test:store:${randomUUID()}:`,
-      captureQueueLimit,
-    }),
-  { exact: false },
+describeCaptureBound('redis', ({ queueLimit, queueBytes }) =>
+  createRedisStore({
+    url: inject('redisUrl'),
+    prefix: `test:store:${randomUUID()}:`,
+    captureQueueLimit: queueLimit,
+    ...(queueBytes === undefined ? {} : { captureQueueBytes: queueBytes }),
+  }),
 );
 
 describe('redis script errors', () => {
