@@ -702,3 +702,48 @@ describe('a capture hand-off that fails (redis store)', () => {
     }
   });
 });
+
+describe('the process-wide budget of captured replies', () => {
+  it('truncates the capture of a reply it cannot hold; the caller still gets all of it', async () => {
+    const store = await openStore('memory', inject('redisUrl'));
+    const fake = await startFakeProvider({});
+    fake.setBehaviour({ text: REPLY_TEXT, chunks: 4 });
+    const secrets = newSecrets();
+    await writeUpstreams(store, { secrets, baseURL: fake.url });
+    await writeAccount(store, 'team-capture-budget');
+    const key = await createKey(store, secrets, {
+      platform: 'Anthropic',
+      namespace: 'team-capture-budget',
+      overrides: { capture: CAPTURE_ALL },
+    });
+    // Room for the first frame of the stream, not for the rest.
+    const app = buildGateway(store, secrets, { config: { captureReplyBudgetBytes: 700 } });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = new Anthropic({ apiKey: key.value, baseURL: base, maxRetries: 0 });
+      for (const round of [1, 2]) {
+        const tag = `budget-${round}-${randomUUID()}`;
+        const final = await client.messages
+          .stream({
+            model: 'claude-sonnet-4-6',
+            max_tokens: 64,
+            messages: [{ role: 'user', content: prompt(tag) }],
+          })
+          .finalMessage();
+        expect(final.content).toEqual([expect.objectContaining({ text: REPLY_TEXT })]);
+        const call = await captureOf(store, tag);
+        expect(call.request?.truncated).toBe(false);
+        expect(call.response?.truncated).toBe(true);
+        // What the budget held, its first frames, is kept: the message's id, not its end.
+        expect(call.response?.text).toContain(final.id);
+        expect(call.response?.text).not.toContain('keep it safe');
+        // Each call's bytes went back to the budget at its end: the next one gets the same room.
+        await store.ackCaptures((await store.pendingCaptures(100)).map((capture) => capture.id));
+      }
+    } finally {
+      await app.close();
+      await fake.close();
+      await store.close();
+    }
+  });
+});
