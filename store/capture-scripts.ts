@@ -34,7 +34,7 @@ while length > 1 and (length > countBound or bytes > byteBound) do
   dropped = dropped + 1
 end
 if length <= 1 or bytes < size then bytes = size end
-redis.call('SET', KEYS[2], bytes)
+redis.call('SET', KEYS[2], string.format('%d', bytes))
 return dropped
 `;
 
@@ -58,7 +58,7 @@ for index = 2, #ARGV do
 end
 if redis.call('XLEN', KEYS[1]) == 0 then
   redis.call('DEL', KEYS[2])
-elseif freed > 0 and redis.call('DECRBY', KEYS[2], freed) < 0 then
+elseif freed > 0 and redis.call('DECRBY', KEYS[2], string.format('%d', freed)) < 0 then
   redis.call('SET', KEYS[2], 0)
 end
 return deleted
