@@ -52,8 +52,8 @@ const SCRIPTS = {
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
   tollgateCommitPolicyReload: { lua: COMMIT_POLICY_RELOAD_LUA, numberOfKeys: 2 },
   // Nobody waits for a hand-off either: it leaves with the settlement or the next admission.
-  tollgateHandOffCapture: { lua: HAND_OFF_CAPTURE_LUA, numberOfKeys: 2, mayWait: true },
-  tollgateAckCaptures: { lua: ACK_CAPTURES_LUA, numberOfKeys: 2 },
+  tollgateHandOffCapture: { lua: HAND_OFF_CAPTURE_LUA, numberOfKeys: 3, mayWait: true },
+  tollgateAckCaptures: { lua: ACK_CAPTURES_LUA, numberOfKeys: 3 },
   // Any number of keys: the call passes them all.
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
 } as const satisfies Record<

@@ -1,7 +1,7 @@
 /**
  * The capture hand-off on Redis: `handOffCapture` runs one script (appended and trimmed to both
  * bounds in one step, pipelined like the settlement), the recorder reads the stream oldest first
- * and deletes what it took (a script too: the deleted bytes come off the byte count).
+ * and deletes what it took (a script too: the deleted entries' bytes come off the sum).
  */
 import type { RedisClient } from './connect-redis-client.js';
 import { guardRedis } from './connect-redis-client.js';
@@ -25,6 +25,9 @@ export interface RedisCaptureStoreOptions {
   queueBytes: number;
 }
 
+/** Ids deleted by one script call at most. */
+const ACK_SLICE = 1_000;
+
 function bodyOf(fields: readonly string[]): string | null {
   for (let index = 0; index + 1 < fields.length; index += 2) {
     if (fields[index] === CAPTURE_STREAM_FIELD) return fields[index + 1] ?? null;
@@ -35,9 +38,13 @@ function bodyOf(fields: readonly string[]): string | null {
 export function createRedisCaptureStore(options: RedisCaptureStoreOptions): CaptureStore {
   const { client, names, runScript, queueLimit, queueBytes } = options;
   const stream = names.captureStream;
-  const keys = [stream, names.captureBytes];
-  const deleteEntries = (ids: readonly string[]) =>
-    runScript('tollgateAckCaptures', keys, [CAPTURE_STREAM_FIELD, ...ids]);
+  const keys = [stream, names.captureBytes, names.captureSizes];
+  // In slices: Lua's `unpack` takes a few thousand values at most.
+  const deleteEntries = async (ids: readonly string[]) => {
+    for (let start = 0; start < ids.length; start += ACK_SLICE) {
+      await runScript('tollgateAckCaptures', keys, ids.slice(start, start + ACK_SLICE));
+    }
+  };
   return {
     handOffCapture: (call) =>
       guardRedis(async () => {

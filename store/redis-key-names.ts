@@ -46,6 +46,8 @@ export interface RedisKeyNames {
   captureStream: string;
   /** The bytes of capture JSON the hand-off stream holds (capture-scripts.ts). */
   captureBytes: string;
+  /** Each hand-off stream entry's bytes by its id (capture-scripts.ts). */
+  captureSizes: string;
   group(name: string): string;
   upstream(name: string): string;
   upstreamSlots(name: string): string;
@@ -87,6 +89,7 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
     policyReload: `${prefix}{policies}:reload`,
     captureStream: `${prefix}{captures}:stream`,
     captureBytes: `${prefix}{captures}:bytes`,
+    captureSizes: `${prefix}{captures}:sizes`,
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,

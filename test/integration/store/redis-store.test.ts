@@ -72,6 +72,27 @@ describe('redis script errors', () => {
   });
 });
 
+describe('redis capture hand-off keys', () => {
+  it('keep the bytes of each entry and their sum, and leave nothing once all are acknowledged', async () => {
+    const { underTest, client, names } = await standalone();
+    const { store } = underTest;
+    const calls = [capturedCall(), capturedCall({ response: null, request: null })];
+    for (const call of calls) await store.handOffCapture(call);
+    const sizes = calls.map((call) => Buffer.byteLength(JSON.stringify(call)));
+    const pending = await store.pendingCaptures(10);
+    expect(await client.hmget(names.captureSizes, ...pending.map((entry) => entry.id))).toEqual(
+      sizes.map(String),
+    );
+    expect(await client.get(names.captureBytes)).toBe(String(sizes[0]! + sizes[1]!));
+    await store.ackCaptures([pending[0]!.id]);
+    expect(await client.get(names.captureBytes)).toBe(String(sizes[1]));
+    await store.ackCaptures([pending[1]!.id]);
+    expect(await client.xlen(names.captureStream)).toBe(0);
+    expect(await client.exists(names.captureBytes, names.captureSizes)).toBe(0);
+    await store.close();
+  });
+});
+
 describe('redis counters of a release before the present marker', () => {
   it('putAccount marks them whole instead of queueing them for a restore', async () => {
     const { underTest, client, names } = await standalone();
