@@ -42,6 +42,7 @@ import {
 } from './upstreams/upstream-credentials.js';
 import { renderErrorBody } from './errors/render-error.js';
 import { registerForwardRoutes } from './routes/register-forward-routes.js';
+import { CaptureReplyBudget } from './capture/capture-reply-budget.js';
 import { registerHealthRoutes, type HealthState } from './routes/register-health-routes.js';
 import { registerModelRoutes } from './routes/register-model-routes.js';
 import { registerUsageRoutes } from './routes/register-usage-routes.js';
@@ -265,6 +266,7 @@ export function build(options: BuildOptions): FastifyInstance {
   const websocketMetrics = createWebsocketMetrics(registry);
   const websockets = new UpstreamWebsockets(websocketMetrics);
   registerForwardRoutes(app, {
+    captureReplyBudget: new CaptureReplyBudget(config.captureReplyBudgetBytes),
     store: {
       releaseUpstreamSlot: (upstream, requestId) => store.releaseUpstreamSlot(upstream, requestId),
       reportUpstreamSuccess: (upstream) => store.reportUpstreamSuccess(upstream),

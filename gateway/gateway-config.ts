@@ -81,6 +81,21 @@ export const gatewaySettingsSchema = z.object({
    * oldest are dropped.
    */
   captureQueueLimit: z.coerce.number().int().positive().default(10_000),
+  /** Bytes of captured calls' JSON waiting in the store at most; beyond it the oldest are dropped. */
+  captureQueueBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
+  /**
+   * Bytes of replies kept for their capture by all the requests in flight together; a reply that
+   * would pass it is captured truncated (docs/captures.md).
+   */
+  captureReplyBudgetBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
   /** Period of the sweep that charges expired unsettled leases; 0 turns the sweep off. */
   leaseSweepMs: z.coerce.number().int().min(0).default(30_000),
   /** Upstreams one request may try (failover before the first byte); 1 = no failover. */

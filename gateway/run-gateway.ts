@@ -36,6 +36,7 @@ export async function run(args: readonly string[]): Promise<void> {
     ...(settings.redisPrefix !== undefined ? { prefix: settings.redisPrefix } : {}),
     settlementMarkerTtlMs: settlementMarkerTtlMs(config.settlementRetryMs),
     captureQueueLimit: config.captureQueueLimit,
+    captureQueueBytes: config.captureQueueBytes,
   });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });

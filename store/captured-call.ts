@@ -76,6 +76,9 @@ export interface CaptureHandOffResult {
 /** The default bound of the hand-off queue (captures waiting for the recorder). */
 export const DEFAULT_CAPTURE_QUEUE_LIMIT = 10_000;
 
+/** The default byte bound of the hand-off queue (the captures' JSON). */
+export const DEFAULT_CAPTURE_QUEUE_BYTES = 64 * 1024 * 1024;
+
 /** The stream entry's field (Redis) holding the capture's JSON. */
 export const CAPTURE_STREAM_FIELD = 'capture';
 

@@ -51,8 +51,25 @@ export function connectRedisClient(options: RedisClientOptions): RedisClient {
 
 const UNAVAILABLE_REPLIES = ['CLUSTERDOWN', 'LOADING', 'TRYAGAIN', 'MASTERDOWN', 'READONLY'];
 
-/** Maps connection failures to StoreUnavailableError; a Redis error reply stays as it is. */
+/**
+ * ioredis attaches the failed command to its errors (`command: { name, args }`): a script's args
+ * hold request data (a captured body, a settlement's record). Removed from every error before it
+ * leaves the store, so no log or error answer can print them.
+ */
+function stripCommand(error: unknown): void {
+  if (typeof error !== 'object' || error === null) return;
+  const carrier = error as { command?: unknown; args?: unknown; cause?: unknown };
+  delete carrier.command;
+  delete carrier.args;
+  if (carrier.cause !== error) stripCommand(carrier.cause);
+}
+
+/**
+ * Maps connection failures to StoreUnavailableError; a Redis error reply stays as it is. Either
+ * way without the command's args (stripCommand).
+ */
 export function toStoreError(error: unknown): unknown {
+  stripCommand(error);
   if (error instanceof Error && error.name === 'ReplyError') {
     const unavailable = UNAVAILABLE_REPLIES.some((prefix) => error.message.startsWith(prefix));
     if (!unavailable) return error;

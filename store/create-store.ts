@@ -17,6 +17,8 @@ export interface CreateStoreOptions {
   settlementMarkerTtlMs?: number;
   /** Captured bodies kept waiting for the recorder at most (store/captured-call.ts). */
   captureQueueLimit?: number;
+  /** Bytes of captured bodies' JSON kept waiting for the recorder at most. */
+  captureQueueBytes?: number;
 }
 
 export function createStore(options: CreateStoreOptions): Promise<Store> {
@@ -25,8 +27,14 @@ export function createStore(options: CreateStoreOptions): Promise<Store> {
     options.settlementMarkerTtlMs === undefined
       ? {}
       : { settlementMarkerTtlMs: options.settlementMarkerTtlMs };
-  const captureLimit =
-    options.captureQueueLimit === undefined ? {} : { captureQueueLimit: options.captureQueueLimit };
+  const captureLimit = {
+    ...(options.captureQueueLimit === undefined
+      ? {}
+      : { captureQueueLimit: options.captureQueueLimit }),
+    ...(options.captureQueueBytes === undefined
+      ? {}
+      : { captureQueueBytes: options.captureQueueBytes }),
+  };
   if (clusterNodes.length > 0 || (options.redisUrl !== undefined && options.redisUrl !== '')) {
     return createRedisStore({
       ...(clusterNodes.length > 0 ? { clusterNodes } : {}),

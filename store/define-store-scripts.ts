@@ -29,7 +29,7 @@ import {
   SWEEP_EXPIRED_LEASES_LUA,
 } from './counter-scripts.js';
 import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-restore-scripts.js';
-import { HAND_OFF_CAPTURE_LUA } from './capture-scripts.js';
+import { ACK_CAPTURES_LUA, HAND_OFF_CAPTURE_LUA } from './capture-scripts.js';
 import { COMMIT_POLICY_RELOAD_LUA } from './policy-marker-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
 import { ScriptCommand, scriptArgs } from './script-command.js';
@@ -52,7 +52,8 @@ const SCRIPTS = {
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
   tollgateCommitPolicyReload: { lua: COMMIT_POLICY_RELOAD_LUA, numberOfKeys: 2 },
   // Nobody waits for a hand-off either: it leaves with the settlement or the next admission.
-  tollgateHandOffCapture: { lua: HAND_OFF_CAPTURE_LUA, numberOfKeys: 1, mayWait: true },
+  tollgateHandOffCapture: { lua: HAND_OFF_CAPTURE_LUA, numberOfKeys: 3, mayWait: true },
+  tollgateAckCaptures: { lua: ACK_CAPTURES_LUA, numberOfKeys: 3 },
   // Any number of keys: the call passes them all.
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
 } as const satisfies Record<

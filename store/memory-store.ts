@@ -2,7 +2,9 @@
  * The in-process store (local mode without Redis): the same contract and semantics as the Redis
  * store, synchronous inside so each call is atomic, persisted to `<dataDir>/store.json` (atomic
  * replace) shortly after changes and on `close()`, with the settlement markers appended to their
- * journal beside it (settled-marker-journal.ts), and reloaded on start. Settled records go to a
+ * journal beside it (settled-marker-journal.ts) and the captures waiting for the recorder in a
+ * file of their own (`captures.json`, replaced only when the capture queue changed), and reloaded
+ * on start. Settled records go to a
  * usage record queue (the in-process recorder drains it into the ledger); the records still
  * queued are persisted with the state.
  */
@@ -13,7 +15,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryRecordQueue } from './memory-usage-record-source.js';
 import { MemoryCaptureQueue } from './memory-capture-queue.js';
-import { DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
+import { DEFAULT_CAPTURE_QUEUE_BYTES, DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
 import {
   namespacesToRestoreInState,
   putAccountInState,
@@ -33,7 +35,11 @@ import {
   type MemorySpendContext,
 } from './memory-spend.js';
 import { writeFileAtomically } from './persist-json-file.js';
-import { MEMORY_STORE_FILE, readMemoryStoreFolder } from './read-memory-store-folder.js';
+import {
+  MEMORY_CAPTURES_FILE,
+  MEMORY_STORE_FILE,
+  readMemoryStoreFolder,
+} from './read-memory-store-folder.js';
 import { openSettledMarkerJournal, type SettledMarkerJournal } from './settled-marker-journal.js';
 import { parsePendingRecord } from './read-pending-usage-records.js';
 import type { SettledRecord } from './usage-records.js';
@@ -55,9 +61,11 @@ export interface MemoryStoreOptions {
   recordQueue?: UsageRecordQueue;
   /** Captured bodies kept waiting for the recorder at most (default 10 000; oldest dropped). */
   captureQueueLimit?: number;
+  /** Bytes of captured bodies' JSON kept waiting at most (default 64 MiB; oldest dropped). */
+  captureQueueBytes?: number;
 }
 
-export { MEMORY_STORE_FILE } from './read-memory-store-folder.js';
+export { MEMORY_CAPTURES_FILE, MEMORY_STORE_FILE } from './read-memory-store-folder.js';
 
 function pendingRecords(
   queue: UsageRecordQueue,
@@ -78,12 +86,21 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
   if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
   const loaded =
     dataDir === undefined
-      ? { state: createEmptyState(), queue: [], captures: [], unjournaled: [] }
+      ? {
+          state: createEmptyState(),
+          queue: [],
+          captures: [],
+          capturesInState: false,
+          unjournaled: [],
+        }
       : await readMemoryStoreFolder(dataDir);
   const { state } = loaded;
   const queue = options.recordQueue ?? new MemoryRecordQueue();
   queue.restore(loaded.queue);
-  const captures = new MemoryCaptureQueue(options.captureQueueLimit ?? DEFAULT_CAPTURE_QUEUE_LIMIT);
+  const captures = new MemoryCaptureQueue({
+    limit: options.captureQueueLimit ?? DEFAULT_CAPTURE_QUEUE_LIMIT,
+    bytes: options.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES,
+  });
   captures.restore(loaded.captures);
   const journal = dataDir === undefined ? null : await openSettledMarkerJournal(dataDir);
   for (const marker of loaded.unjournaled) journal?.note(marker);
@@ -99,19 +116,32 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
           },
         }),
   };
+  const stateFile: PersistedFile = {
+    name: MEMORY_STORE_FILE,
+    serialize: () => serializeState(state, queue.snapshot()),
+    dirty: false,
+  };
+  // Its own file: a change of the state never rewrites the captures, nor a capture the state.
+  const capturesFile: PersistedFile = {
+    name: MEMORY_CAPTURES_FILE,
+    serialize: () => JSON.stringify(captures.snapshot()),
+    dirty: false,
+  };
   const persister = createPersister({
-    file: dataDir === undefined ? null : join(dataDir, MEMORY_STORE_FILE),
+    folder: dataDir ?? null,
     journal,
-    serialize: () => serializeState(state, queue.snapshot(), captures.snapshot()),
+    files: [stateFile, capturesFile],
     debounceMs: options.persistDebounceMs ?? 250,
   });
+  // A file from before `captures.json` held the captures: both are written on the next write.
+  if (loaded.capturesInState) capturesFile.dirty = stateFile.dirty = true;
   let closed = false;
 
-  /** Runs one atomic change and schedules a write. */
-  function change<T>(operation: () => T): Promise<T> {
+  /** Runs one atomic change and schedules a write of the file it changed. */
+  function change<T>(operation: () => T, file: PersistedFile = stateFile): Promise<T> {
     if (closed) return Promise.reject(new StoreUnavailableError('the memory store is closed'));
     const result = operation();
-    persister.schedule();
+    persister.schedule(file);
     return Promise.resolve(result);
   }
   function read<T>(operation: () => T): Promise<T> {
@@ -225,13 +255,13 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
     usageStreamPosition: (namespace) =>
       read(() => streamPositionInState(state, { namespace, queue })),
     restoreCounters: (restore) => change(() => restoreCountersInState(state, { restore, queue })),
-    handOffCapture: (call) => change(() => captures.append(call)),
+    handOffCapture: (call) => change(() => captures.append(call), capturesFile),
     // A read (the recorder polls it): an unreadable entry it drops is written with the next change.
     pendingCaptures: (limit) => read(() => captures.pending(limit)),
     ackCaptures: (ids) =>
       change(() => {
         captures.acknowledge(ids);
-      }),
+      }, capturesFile),
     ping: () => read(() => undefined),
     // The state lives in this process: nothing reconnects, and nothing is lost while it runs.
     onReconnect: () => () => undefined,
@@ -244,50 +274,65 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
 }
 
 interface Persister {
-  schedule(): void;
+  schedule(file: PersistedFile): void;
   flush(): Promise<void>;
 }
 
-interface PersisterOptions {
-  /** `store.json`; null: nothing is written. */
-  file: string | null;
-  journal: SettledMarkerJournal | null;
+/** One file of the data folder, replaced whole when it changed. */
+interface PersistedFile {
+  name: string;
   serialize: () => string;
+  /** Changed since its last write. */
+  dirty: boolean;
+}
+
+interface PersisterOptions {
+  /** The data folder; null: nothing is written. */
+  folder: string | null;
+  journal: SettledMarkerJournal | null;
+  files: readonly PersistedFile[];
   debounceMs: number;
 }
 
 /**
  * Debounced, serialised writes: the markers set since the last write are appended to the journal,
- * then the rest of the state (its size set by keys and accounts, not by traffic) replaces the file.
+ * then each file that changed replaces its copy: `store.json` (its size set by keys and accounts,
+ * not by traffic) and, only when captures came or went, `captures.json` (held within the capture
+ * queue's bounds).
  */
 function createPersister(options: PersisterOptions): Persister {
-  const { file, journal, serialize, debounceMs } = options;
+  const { folder, journal, files, debounceMs } = options;
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
-  let dirty = false;
   function write(): Promise<void> {
     timer = null;
-    if (file === null || !dirty) return writing;
-    dirty = false;
-    const text = serialize();
+    const changed = files.filter((file) => file.dirty);
+    if (folder === null || changed.length === 0) return writing;
+    const texts = changed.map((file) => {
+      file.dirty = false;
+      return { file, text: file.serialize() };
+    });
     // A failed write does not stop the later ones (the failure is the caller's, once).
     writing = writing
       .catch(() => undefined)
       .then(async () => {
         await journal?.write(Date.now());
-        await writeFileAtomically(file, text);
+        for (const { file, text } of texts)
+          await writeFileAtomically(join(folder, file.name), text);
+      })
+      .catch((error: unknown) => {
+        for (const { file } of texts) file.dirty = true;
+        throw error;
       });
     return writing;
   }
   return {
-    schedule() {
-      if (file === null) return;
-      dirty = true;
+    schedule(file) {
+      if (folder === null) return;
+      file.dirty = true;
       if (timer !== null) return;
       timer = setTimeout(() => {
-        write().catch(() => {
-          dirty = true;
-        });
+        write().catch(() => undefined);
       }, debounceMs);
       timer.unref();
     },

@@ -44,6 +44,10 @@ export interface RedisKeyNames {
   policyReload: string;
   /** The hand-off stream of captured bodies the recorder drains (capture-scripts.ts). */
   captureStream: string;
+  /** The bytes of capture JSON the hand-off stream holds (capture-scripts.ts). */
+  captureBytes: string;
+  /** Each hand-off stream entry's bytes by its id (capture-scripts.ts). */
+  captureSizes: string;
   group(name: string): string;
   upstream(name: string): string;
   upstreamSlots(name: string): string;
@@ -84,6 +88,8 @@ export function createRedisKeyNames(prefix: string): RedisKeyNames {
     policyMarker: `${prefix}{policies}:generation`,
     policyReload: `${prefix}{policies}:reload`,
     captureStream: `${prefix}{captures}:stream`,
+    captureBytes: `${prefix}{captures}:bytes`,
+    captureSizes: `${prefix}{captures}:sizes`,
     group: (name) => `${prefix}group:{${name}}`,
     upstream: (name) => `${prefix}upstream:{${name}}`,
     upstreamSlots: (name) => `${prefix}upstream:{${name}}:slots`,

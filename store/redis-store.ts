@@ -13,7 +13,7 @@ import { createRedisUpstreamHealth } from './redis-upstream-health.js';
 import { createRedisNotificationDeliveries } from './redis-notification-deliveries.js';
 import { LEASE_CHARGE_MARKER_TTL_MS, MIN_SETTLEMENT_MARKER_TTL_MS } from './settled-markers.js';
 import { createRedisCaptureStore } from './redis-capture-store.js';
-import { DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
+import { DEFAULT_CAPTURE_QUEUE_BYTES, DEFAULT_CAPTURE_QUEUE_LIMIT } from './captured-call.js';
 import { pendingRecordsOf } from './read-pending-usage-records.js';
 import type { Store } from './store.js';
 
@@ -24,8 +24,10 @@ export interface RedisStoreOptions extends RedisClientOptions {
   settlementMarkerTtlMs?: number;
   /** How long creation waits for the first connection before returning anyway (default 2 s). */
   readyTimeoutMs?: number;
-  /** Captured bodies kept waiting for the recorder, about (default 10 000; oldest dropped). */
+  /** Captured bodies kept waiting for the recorder at most (default 10 000; oldest dropped). */
   captureQueueLimit?: number;
+  /** Bytes of captured bodies' JSON kept waiting at most (default 64 MiB; oldest dropped). */
+  captureQueueBytes?: number;
 }
 
 export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
@@ -58,6 +60,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       names,
       runScript,
       queueLimit: options.captureQueueLimit ?? DEFAULT_CAPTURE_QUEUE_LIMIT,
+      queueBytes: options.captureQueueBytes ?? DEFAULT_CAPTURE_QUEUE_BYTES,
     }),
     ...createRedisNotificationDeliveries(client, options.prefix ?? 'tg:'),
     pendingUsageRecords: (namespace, limit) =>

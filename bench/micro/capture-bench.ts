@@ -9,6 +9,7 @@
 import { captureBody } from '../../gateway/capture/capture-body.js';
 import { reassembleReply } from '../../gateway/capture/reassemble-reply.js';
 import { ReplyCollector } from '../../gateway/capture/reply-collector.js';
+import { CaptureReplyBudget } from '../../gateway/capture/capture-reply-budget.js';
 import { REPLY_REASSEMBLERS } from '../../gateway/protocols/registry.js';
 
 const MAX_BYTES = 65_536;
@@ -46,7 +47,11 @@ function messagesStream(deltas: number): ReplyCollector {
     frame('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 400 } }),
     frame('message_stop', {}),
   ];
-  const collector = new ReplyCollector('anthropic-messages', 16 * MAX_BYTES);
+  const collector = new ReplyCollector(
+    'anthropic-messages',
+    16 * MAX_BYTES,
+    new CaptureReplyBudget(16 * MAX_BYTES),
+  );
   for (const text of frames) collector.add(Buffer.from(text));
   return collector;
 }

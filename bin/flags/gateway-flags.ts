@@ -125,6 +125,20 @@ export const GATEWAY_FLAGS: readonly FlagSpec[] = [
     fallback: '10000',
     about: 'Captured calls waiting in the store for the recorder at most (oldest dropped)',
   },
+  {
+    name: 'capture-queue-bytes',
+    value: 'N',
+    env: 'TOLLGATE_CAPTURE_QUEUE_BYTES',
+    fallback: '67108864',
+    about: 'Bytes of captured calls waiting in the store at most (oldest dropped)',
+  },
+  {
+    name: 'capture-reply-budget-bytes',
+    value: 'N',
+    env: 'TOLLGATE_CAPTURE_REPLY_BUDGET_BYTES',
+    fallback: '268435456',
+    about: 'Bytes of replies held for capture by all calls in flight (then truncated)',
+  },
   ms('lease-sweep-ms', '30000', 'Period of the expired-lease sweep (0 = off)'),
   {
     name: 'upstream-max-attempts',

@@ -83,7 +83,13 @@ export function handOffCapture(
   const { metrics } = dependencies;
   const failed = (error: unknown): void => {
     metrics.failures.inc();
-    log.warn({ err: error, requestId: request.admitted.request.requestId }, 'capture failed');
+    // Name and message only: an error may carry the capture it failed on (docs/captures.md "Logs").
+    const { name, message } =
+      error instanceof Error ? error : { name: 'Error', message: String(error) };
+    log.warn(
+      { error: { name, message }, requestId: request.admitted.request.requestId },
+      'capture failed',
+    );
   };
   let call: CapturedCall;
   try {

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { REPLY_REASSEMBLERS } from '../protocols/registry.js';
 import { reassembleReply } from './reassemble-reply.js';
 import { ReplyCollector } from './reply-collector.js';
+import { CaptureReplyBudget } from './capture-reply-budget.js';
 
 function collected(format: 'gemini-generate-content' | 'openai-chat', ...chunks: string[]) {
-  const collector = new ReplyCollector(format, 1 << 20);
+  const collector = new ReplyCollector(format, 1 << 20, new CaptureReplyBudget(1 << 20));
   for (const chunk of chunks) collector.add(Buffer.from(chunk));
   return collector;
 }

@@ -14,6 +14,8 @@ const GITHUB = 'ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R';
 const GITHUB_PAT = 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz';
 const SLACK = 'xoxb-1234567890-0987654321-AbCdEfGhIjKl';
 const TOLLGATE = 'sk-tg-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd';
+const XAI = 'xai-Zq3vN8xR2mK7pL4wT9yB6cH1jD5fG0sAZq3vN8xR2mK7pL4wT9yB6cH1jD5fG0sAZq3vN8xR2mK7pL4w';
+const GROQ = 'gsk_Zq3vN8xR2mK7pL4wT9yB6cH1jD5fG0sAZq3vN8xR2mK7pL4wT9y';
 const AWS_ID = 'AKIAIOSFODNN7EXAMPLE';
 const AWS_SESSION_ID = 'ASIAZ3EXAMPLEQ7KTR2M';
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
@@ -65,6 +67,31 @@ const CASES: Case[] = [
     input: 'curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc" https://api',
     output: 'curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://api',
     redactions: { 'bearer-token': 1 },
+  },
+  {
+    name: 'xAI and Groq keys by their shape, where a word starts',
+    input: `XAI_API_KEY=${XAI}\ngroq ${GROQ}\nglued max${XAI.slice(3)} desk${GROQ.slice(3)}`,
+    output: `XAI_API_KEY=[REDACTED:xai-key]\ngroq [REDACTED:groq-key]\nglued max${XAI.slice(3)} desk${GROQ.slice(3)}`,
+    redactions: { 'xai-key': 1, 'groq-key': 1 },
+  },
+  {
+    name: 'Basic credentials in an Authorization header, plain and as a JSON member',
+    input: `curl -H 'Authorization: Basic dXNlcjpwYXNz' x\n${JSON.stringify({ headers: { authorization: 'basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' } })}\na basic idea`,
+    output: `curl -H 'Authorization: Basic [REDACTED:basic-auth]' x\n${JSON.stringify({ headers: { authorization: 'basic [REDACTED:basic-auth]' } })}\na basic idea`,
+    redactions: { 'basic-auth': 2 },
+  },
+  {
+    name: 'short bearer tokens: any in an Authorization header, one with a digit anywhere',
+    input: `Authorization: Bearer abc\n${JSON.stringify({ Authorization: 'Bearer xyz' })}\nuse Bearer t0k, the bearer of bad news`,
+    output: `Authorization: Bearer [REDACTED:bearer-token]\n${JSON.stringify({ Authorization: 'Bearer [REDACTED:bearer-token]' })}\nuse Bearer [REDACTED:bearer-token], the bearer of bad news`,
+    redactions: { 'bearer-token': 3 },
+  },
+  {
+    name: 'PASS and PWD names (a whole part, not a word ending so)',
+    input: 'DB_PASS=hunter2\nMYSQL_PWD=s3cret\nsmtp.pass: mail\nPASS=x\nbypass=1\ncompass=north\n',
+    output:
+      'DB_PASS=[REDACTED:env-assignment]\nMYSQL_PWD=[REDACTED:env-assignment]\nsmtp.pass: [REDACTED:env-assignment]\nPASS=[REDACTED:env-assignment]\nbypass=1\ncompass=north\n',
+    redactions: { 'env-assignment': 4 },
   },
   {
     name: 'a private key block across lines',

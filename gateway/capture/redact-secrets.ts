@@ -25,11 +25,23 @@ const START = '(?<![A-Za-z0-9_-])';
 
 /**
  * A name that marks a secret: a part `KEY`, `SECRET`, `TOKEN`, `PASSWORD` or `PASSWD`, or a part
- * ending so (`apikey`, `accessToken`), in any case; not their plurals (`max_tokens` counts tokens,
- * it holds none).
+ * ending so (`apikey`, `accessToken`), or a whole part `PASS` or `PWD` (`DB_PASS`, `mysql_pwd`,
+ * not `bypass`), in any case; not their plurals (`max_tokens` counts tokens, it holds none).
  */
 const SECRET_NAME =
-  '([A-Za-z0-9_.-]*?(?:key|secret|token|password|passwd)(?:[_.-][A-Za-z0-9_.-]*)?)';
+  '([A-Za-z0-9_.-]*?(?:key|secret|token|password|passwd)(?:[_.-][A-Za-z0-9_.-]*)?|(?:[A-Za-z0-9_.-]*[_.-])?(?:pass|pwd)(?:[_.-][A-Za-z0-9_.-]*)?)';
+
+/** An `Authorization` header or member up to its value: `Authorization: `, `"authorization": "`. */
+const AUTHORIZATION = `Authorization\\\\?["']?[ \\t]*[:=][ \\t]*\\\\?["']?`;
+
+/**
+ * A bearer token is redacted whatever its length in an `Authorization` header; elsewhere (prose
+ * such as "the bearer of bad news" is no secret) when it is 8 characters or more or holds a digit
+ * or a token symbol.
+ */
+function isBearerToken(header: string, token: string): boolean {
+  return header !== '' || token.length >= 8 || /[0-9._~+/=-]/.test(token);
+}
 
 /**
  * A quoted value is always redacted. A JSON member's bare value is not (a number, a boolean or
@@ -40,7 +52,7 @@ const SECRET_NAME =
 function isAssignedWord(name: string, separator: string, value: string): boolean {
   if (/^["'\\]/.test(value)) return true;
   if (separator.includes('"')) return false;
-  if (!separator.includes(':') || !/^(?:key|token|secret)$/i.test(name)) return true;
+  if (!separator.includes(':') || !/^(?:key|token|secret|pass|pwd)$/i.test(name)) return true;
   return /[0-9]/.test(value) || value.length >= 12;
 }
 
@@ -64,6 +76,9 @@ const RULES: readonly Rule[] = [
     pattern: new RegExp(`${START}sk-(?:proj-|svcacct-|admin-)?${KEY_CHARS}{20,}`, 'g'),
   },
   { kind: 'google-api-key', pattern: new RegExp(`AIza${KEY_CHARS}{35}`, 'g') },
+  // `xai-` and `gsk_` also end words ("max-", "desk_"): only where a word starts.
+  { kind: 'xai-key', pattern: new RegExp(`${START}xai-${KEY_CHARS}{32,}`, 'g') },
+  { kind: 'groq-key', pattern: new RegExp(`${START}gsk_[A-Za-z0-9]{32,}`, 'g') },
   {
     kind: 'github-token',
     pattern: new RegExp(`(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\\w{22,})`, 'g'),
@@ -77,7 +92,14 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: 'bearer-token',
-    pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+    pattern: new RegExp(`\\b((${AUTHORIZATION})?Bearer\\s+)([A-Za-z0-9._~+/=-]+)`, 'gi'),
+    replace: (marker, [prefix = '', header = '', token = '']) =>
+      isBearerToken(header, token) ? `${prefix}${marker}` : `${prefix}${token}`,
+  },
+  {
+    kind: 'basic-auth',
+    // Credentials in base64; only in a header ("basic" alone is a plain word).
+    pattern: new RegExp(`\\b(${AUTHORIZATION}Basic[ \\t]+)[A-Za-z0-9+/=]+`, 'gi'),
     replace: (marker, [prefix = '']) => `${prefix}${marker}`,
   },
   {

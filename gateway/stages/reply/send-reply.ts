@@ -22,6 +22,7 @@ import { finished } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamWireFormat, UsageReaders } from '../../spec/protocol-adapter.js';
+import type { CaptureReplyBudget } from '../../capture/capture-reply-budget.js';
 import { ReplyCollector, replyCollectorLimit } from '../../capture/reply-collector.js';
 import type { UpstreamMetrics } from '../../metrics/upstream-metrics.js';
 import type { ResolvedUpstream } from '../../spec/resolved-upstream.js';
@@ -49,6 +50,8 @@ export interface ReplyDependencies {
   /** The usage reader of each wire format (built by the composition root). */
   usageReaders: UsageReaders;
   metrics?: UpstreamMetrics;
+  /** The bytes all captured replies in flight may hold together (capture-reply-budget.ts). */
+  captureReplyBudget: CaptureReplyBudget;
 }
 
 export interface ReplyCall extends ForwardCall {
@@ -58,10 +61,17 @@ export interface ReplyCall extends ForwardCall {
 }
 
 /** The collector of the reply's bytes when the key's responses are captured; else undefined. */
-function replyCollector(call: ReplyCall): ReplyCollector | undefined {
+function replyCollector(
+  dependencies: ReplyDependencies,
+  call: ReplyCall,
+): ReplyCollector | undefined {
   const capture = call.admitted.request.policy.capture;
   if (capture?.responses !== true || call.replyFormat === undefined) return undefined;
-  const collector = new ReplyCollector(call.replyFormat, replyCollectorLimit(capture.maxBytes));
+  const collector = new ReplyCollector(
+    call.replyFormat,
+    replyCollectorLimit(capture.maxBytes),
+    dependencies.captureReplyBudget,
+  );
   call.record.capturedReply = collector;
   return collector;
 }
@@ -158,7 +168,7 @@ async function sendSuccess(
   const { response } = served;
   const plan = planReply(dependencies.usageReaders, call, served);
   // Set only when capturing: the plan keeps its shape for every other call.
-  const collect = replyCollector(call);
+  const collect = replyCollector(dependencies, call);
   if (collect !== undefined) plan.collect = collect;
   let relay: MeteredRelay;
   if (replyFraming(plan) === 'json') {
@@ -210,6 +220,6 @@ export function sendReply(
 ): Promise<FastifyReply> | FastifyReply {
   if (forwarded.kind === 'success') return sendSuccess(dependencies, call, forwarded);
   const answer = answerErrorStatus(call.reply, call.admitted.context, forwarded);
-  replyCollector(call)?.add(answer.body);
+  replyCollector(dependencies, call)?.add(answer.body);
   return send(call.reply.code(answer.status), forwarded.reply.headers, answer.body);
 }

@@ -149,6 +149,8 @@ export async function settleEndedRequest(
         log,
       );
     }
+    // Read by the hand-off (or not captured after all): its bytes go back to the budget.
+    ended.capturedReply?.release();
     await dependencies.settlements.submit({
       request: settlement,
       onSettled: settled,
@@ -159,6 +161,7 @@ export async function settleEndedRequest(
   } catch (error) {
     // A bug before the settlement was built: the lease end charges the reservation instead.
     renewer.remove(request.requestId);
+    ended.capturedReply?.release();
     log.error({ err: error, requestId: request.requestId }, 'settlement failed');
   }
 }

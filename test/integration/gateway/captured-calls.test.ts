@@ -35,6 +35,8 @@ import {
 import { openResponsesSocket } from '../../support/responses-websocket-client.js';
 
 const PROMPT_SECRET = 'sk-proj-Zq3vN8xR2mK7pL4wT9yB6cH1jD5fG0sA';
+/** The capture's text of PROMPT_SECRET: what the hand-off carries. */
+const REDACTED_OPENAI = '[REDACTED:openai-key]';
 const AWS_SECRET = 'AKIAQ3EXAMPLEZ7KTR2M';
 const REPLY_SECRET = 'sk-ant-api03-Xr7Lm2Qp9Vt4Kw8Nz3Bc6Hd1Jf5Gs0Ay-Tu';
 /** Four frames: the reply's key is cut across them. */
@@ -654,8 +656,14 @@ describe('a capture hand-off that fails (redis store)', () => {
     // The hand-off stream's key holds a string: every XADD on it fails (WRONGTYPE).
     const redis = new Redis(inject('redisUrl'));
     await redis.set(createRedisKeyNames(prefix).captureStream, 'not a stream');
-    const app = buildGateway(store, secrets);
+    // Everything the gateway logs, at every level: no body may reach it.
+    let logged = '';
+    const app = buildGateway(store, secrets, {
+      config: { logLevel: 'trace' },
+      logStream: { write: (line) => void (logged += line) },
+    });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const marker = `body-marker-${randomUUID()}`;
     try {
       const message = await new Anthropic({
         apiKey: key.value,
@@ -664,7 +672,7 @@ describe('a capture hand-off that fails (redis store)', () => {
       }).messages.create({
         model: 'claude-sonnet-4-6',
         max_tokens: 64,
-        messages: [{ role: 'user', content: 'hello' }],
+        messages: [{ role: 'user', content: `${marker} ${PROMPT_SECRET}` }],
       });
       expect(message.type).toBe('message');
       let failures = 0;
@@ -676,11 +684,63 @@ describe('a capture hand-off that fails (redis store)', () => {
         if (failures === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(failures).toBe(1);
+      expect(logged).toContain('capture failed');
+      expect(logged).toContain('WRONGTYPE');
+      const replyText = message.content.map((block) => (block.type === 'text' ? block.text : ''));
+      for (const text of [marker, PROMPT_SECRET, REDACTED_OPENAI, ...replyText]) {
+        expect(text).not.toBe('');
+        expect(logged).not.toContain(text);
+      }
       const records = await store.pendingUsageRecords('team-capture-fails', 10);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ keyUid: key.policy.keyUid, status: 200 });
     } finally {
       redis.disconnect();
+      await app.close();
+      await fake.close();
+      await store.close();
+    }
+  });
+});
+
+describe('the process-wide budget of captured replies', () => {
+  it('truncates the capture of a reply it cannot hold; the caller still gets all of it', async () => {
+    const store = await openStore('memory', inject('redisUrl'));
+    const fake = await startFakeProvider({});
+    fake.setBehaviour({ text: REPLY_TEXT, chunks: 4 });
+    const secrets = newSecrets();
+    await writeUpstreams(store, { secrets, baseURL: fake.url });
+    await writeAccount(store, 'team-capture-budget');
+    const key = await createKey(store, secrets, {
+      platform: 'Anthropic',
+      namespace: 'team-capture-budget',
+      overrides: { capture: CAPTURE_ALL },
+    });
+    // Room for the first frame of the stream, not for the rest.
+    const app = buildGateway(store, secrets, { config: { captureReplyBudgetBytes: 700 } });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = new Anthropic({ apiKey: key.value, baseURL: base, maxRetries: 0 });
+      for (const round of [1, 2]) {
+        const tag = `budget-${round}-${randomUUID()}`;
+        const final = await client.messages
+          .stream({
+            model: 'claude-sonnet-4-6',
+            max_tokens: 64,
+            messages: [{ role: 'user', content: prompt(tag) }],
+          })
+          .finalMessage();
+        expect(final.content).toEqual([expect.objectContaining({ text: REPLY_TEXT })]);
+        const call = await captureOf(store, tag);
+        expect(call.request?.truncated).toBe(false);
+        expect(call.response?.truncated).toBe(true);
+        // What the budget held, its first frames, is kept: the message's id, not its end.
+        expect(call.response?.text).toContain(final.id);
+        expect(call.response?.text).not.toContain('keep it safe');
+        // Each call's bytes went back to the budget at its end: the next one gets the same room.
+        await store.ackCaptures((await store.pendingCaptures(100)).map((capture) => capture.id));
+      }
+    } finally {
       await app.close();
       await fake.close();
       await store.close();

@@ -69,27 +69,58 @@ export function describeCaptureContract(holder: StoreHolder): void {
   });
 }
 
-/** The bound, on a store made with a small one (the contract store keeps the default). */
+/** A capture whose JSON takes exactly `bytes` bytes (its request text fills it out). */
+function capturedCallOfSize(bytes: number): CapturedCall {
+  const call = capturedCall({ response: null });
+  const base = Buffer.byteLength(
+    JSON.stringify({ ...call, request: { ...call.request!, text: '' } }),
+  );
+  return { ...call, request: { ...call.request!, text: 'x'.repeat(bytes - base) } };
+}
+
+/** The bounds, on a store made with small ones (the contract store keeps the defaults). */
 export function describeCaptureBound(
   name: string,
-  makeStore: (queueLimit: number) => Promise<Store>,
-  options: { exact: boolean },
+  makeStore: (bounds: { queueLimit: number; queueBytes?: number }) => Promise<Store>,
 ): void {
   describe(`capture hand-off bound: ${name}`, () => {
-    it('drops the oldest captures over the bound, counted, never refusing a hand-off', async () => {
+    it('drops the oldest captures over the count bound, counted, never refusing a hand-off', async () => {
       const limit = 5;
-      const store = await makeStore(limit);
-      const total = options.exact ? 12 : 400;
+      const store = await makeStore({ queueLimit: limit });
+      const total = 12;
       const calls = Array.from({ length: total }, () => capturedCall());
       let dropped = 0;
       for (const call of calls) dropped += (await store.handOffCapture(call)).dropped;
       const pending = await store.pendingCaptures(total);
       // What is left is the newest captures, in order, and every other one was counted as dropped.
-      expect(pending.map((capture) => capture.call)).toEqual(calls.slice(total - pending.length));
-      expect(dropped).toBe(total - pending.length);
-      if (options.exact) expect(pending).toHaveLength(limit);
-      // Redis trims whole stream nodes (MAXLEN ~): about the bound, far below what was handed off.
-      else expect(pending.length).toBeLessThan(total / 2);
+      expect(pending.map((capture) => capture.call)).toEqual(calls.slice(total - limit));
+      expect(dropped).toBe(total - limit);
+      await store.close();
+    });
+
+    it('drops the oldest captures over the byte bound; acknowledged ones free their bytes', async () => {
+      const size = 2_000;
+      // Room for three captures, not four.
+      const store = await makeStore({ queueLimit: 1_000, queueBytes: 3 * size + size / 2 });
+      const calls = Array.from({ length: 10 }, () => capturedCallOfSize(size));
+      expect(Buffer.byteLength(JSON.stringify(calls[0]))).toBe(size);
+      const results = [];
+      for (const call of calls) results.push((await store.handOffCapture(call)).dropped);
+      expect(results).toEqual([0, 0, 0, 1, 1, 1, 1, 1, 1, 1]);
+      const pending = await store.pendingCaptures(100);
+      expect(pending.map((capture) => capture.call)).toEqual(calls.slice(7));
+      // Acknowledged, their bytes leave the count: three fit again without a drop.
+      await store.ackCaptures(pending.map((capture) => capture.id));
+      const next = Array.from({ length: 3 }, () => capturedCallOfSize(size));
+      for (const call of next) expect(await store.handOffCapture(call)).toEqual({ dropped: 0 });
+      // One capture larger than the bound is kept alone (the newest is never dropped).
+      const large = capturedCallOfSize(5 * size);
+      expect(await store.handOffCapture(large)).toEqual({ dropped: 3 });
+      expect((await store.pendingCaptures(100)).map((capture) => capture.call)).toEqual([large]);
+      // And the next one takes its place.
+      const after = capturedCallOfSize(size);
+      expect(await store.handOffCapture(after)).toEqual({ dropped: 1 });
+      expect((await store.pendingCaptures(100)).map((capture) => capture.call)).toEqual([after]);
       await store.close();
     });
   });

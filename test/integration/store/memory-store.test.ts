@@ -8,12 +8,16 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../../store/create-store.js';
-import { createMemoryStore, MEMORY_STORE_FILE } from '../../../store/memory-store.js';
+import {
+  createMemoryStore,
+  MEMORY_CAPTURES_FILE,
+  MEMORY_STORE_FILE,
+} from '../../../store/memory-store.js';
 import type { Store } from '../../../store/store.js';
 import { StoreUnavailableError } from '../../../store/store.js';
 import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
-import { describeCaptureBound } from './describe-capture-contract.js';
+import { capturedCall, describeCaptureBound } from './describe-capture-contract.js';
 import { SETTLED_MARKERS_FOLDER } from '../../../store/settled-marker-journal.js';
 import { editStoredNamespace } from './memory-store-file.js';
 import { admission, settlement, tenant } from './store-fixtures.js';
@@ -80,10 +84,12 @@ describeStoreContract('memory', () =>
 describeStoreContract('memory reloaded from disk before every call', () =>
   memoryStoreUnderTest(reloadingStore),
 );
-describeCaptureBound(
-  'memory',
-  (captureQueueLimit) => createMemoryStore({ dataDir: dataFolder(), captureQueueLimit }),
-  { exact: true },
+describeCaptureBound('memory', ({ queueLimit, queueBytes }) =>
+  createMemoryStore({
+    dataDir: dataFolder(),
+    captureQueueLimit: queueLimit,
+    ...(queueBytes === undefined ? {} : { captureQueueBytes: queueBytes }),
+  }),
 );
 
 describe('memory store persistence', () => {
@@ -180,6 +186,51 @@ describe('memory store persistence', () => {
     expect(await again.settle(retry)).toEqual({ applied: false });
     expect((await again.accountCounters(who.namespace)).spentNano).toBe(2_010);
     await again.close();
+  });
+
+  it('keeps captures out of store.json: their own file, written only when they change', async () => {
+    const dataDir = dataFolder();
+    const stateFile = join(dataDir, MEMORY_STORE_FILE);
+    const capturesFile = join(dataDir, MEMORY_CAPTURES_FILE);
+    const store = await createMemoryStore({ dataDir, persistDebounceMs: 10 });
+    const who = await tenant(store);
+    const calls = [capturedCall(), capturedCall()];
+    for (const call of calls) await store.handOffCapture(call);
+    await store.close();
+    expect(readFileSync(stateFile, 'utf8')).not.toContain(calls[0]!.requestId);
+    expect(readFileSync(capturesFile, 'utf8')).toContain(calls[1]!.requestId);
+    // A change of the state alone leaves the captures file as it is.
+    const reopened = await createMemoryStore({ dataDir, persistDebounceMs: 10 });
+    writeFileSync(capturesFile, readFileSync(capturesFile, 'utf8') + ' ');
+    const untouched = readFileSync(capturesFile, 'utf8');
+    await reopened.settle(settlement({ ...who, now: Date.now() }, { costNano: 3 }));
+    await sleep(100);
+    expect(readFileSync(capturesFile, 'utf8')).toBe(untouched);
+    const pending = await reopened.pendingCaptures(10);
+    expect(pending.map((capture) => capture.call)).toEqual(calls);
+    await reopened.ackCaptures([pending[0]!.id]);
+    await reopened.close();
+    expect(readFileSync(capturesFile, 'utf8')).not.toContain(calls[0]!.requestId);
+    const again = await createMemoryStore({ dataDir });
+    expect((await again.pendingCaptures(10)).map((capture) => capture.call)).toEqual([calls[1]]);
+    await again.close();
+  });
+
+  it('moves the captures of a store.json written before the captures file into it', async () => {
+    const dataDir = dataFolder();
+    const stateFile = join(dataDir, MEMORY_STORE_FILE);
+    const store = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    await tenant(store);
+    await store.close();
+    const call = capturedCall();
+    const stored = JSON.parse(readFileSync(stateFile, 'utf8')) as object;
+    const captures = [{ id: '1-1', body: JSON.stringify(call) }];
+    writeFileSync(stateFile, JSON.stringify({ ...stored, captures }));
+    const upgraded = await createMemoryStore({ dataDir, persistDebounceMs: 3_600_000 });
+    expect((await upgraded.pendingCaptures(10)).map((capture) => capture.call)).toEqual([call]);
+    await upgraded.close();
+    expect(readFileSync(stateFile, 'utf8')).not.toContain(call.requestId);
+    expect(readFileSync(join(dataDir, MEMORY_CAPTURES_FILE), 'utf8')).toContain(call.requestId);
   });
 
   it('moves the markers of a file written before the journal into it', async () => {

@@ -1,6 +1,7 @@
 /** The store contract against a standalone Redis (the run's shared server, own prefix). */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { RedisKeyNames } from '../../../store/redis-key-names.js';
@@ -9,7 +10,7 @@ import { createRedisStore } from '../../../store/redis-store.js';
 import { startRedisServer } from '../../support/redis-server.js';
 import type { StoreUnderTest } from './store-under-test.js';
 import { describeStoreContract } from './describe-store-contract.js';
-import { describeCaptureBound } from './describe-capture-contract.js';
+import { capturedCall, describeCaptureBound } from './describe-capture-contract.js';
 import type { LeaseCharge } from '../../../store/store.js';
 import { accountPolicy, admitChargedLease, settlement, tenant } from './store-fixtures.js';
 
@@ -40,16 +41,57 @@ async function standalone(): Promise<{
 }
 
 describeStoreContract('redis standalone', async () => (await standalone()).underTest);
-describeCaptureBound(
-  'redis',
-  (captureQueueLimit) =>
-    createRedisStore({
-      url: inject('redisUrl'),
-      prefix: `test:store:${randomUUID()}:`,
-      captureQueueLimit,
-    }),
-  { exact: false },
+describeCaptureBound('redis', ({ queueLimit, queueBytes }) =>
+  createRedisStore({
+    url: inject('redisUrl'),
+    prefix: `test:store:${randomUUID()}:`,
+    captureQueueLimit: queueLimit,
+    ...(queueBytes === undefined ? {} : { captureQueueBytes: queueBytes }),
+  }),
 );
+
+describe('redis script errors', () => {
+  it('leave the store without the command and its args (a captured body never reaches a log)', async () => {
+    const { underTest, client, names } = await standalone();
+    const { store } = underTest;
+    await client.set(names.captureStream, 'not a stream');
+    const marker = `body-marker-${randomUUID()}`;
+    const call = capturedCall();
+    call.request = { ...call.request!, text: `{"content":"${marker}"}` };
+    const error = await store.handOffCapture(call).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^WRONGTYPE/);
+    expect(error).not.toHaveProperty('command');
+    expect(error).not.toHaveProperty('args');
+    expect(inspect(error, { depth: null })).not.toContain(marker);
+    expect(JSON.stringify(error)).not.toContain(marker);
+    await store.close();
+  });
+});
+
+describe('redis capture hand-off keys', () => {
+  it('keep the bytes of each entry and their sum, and leave nothing once all are acknowledged', async () => {
+    const { underTest, client, names } = await standalone();
+    const { store } = underTest;
+    const calls = [capturedCall(), capturedCall({ response: null, request: null })];
+    for (const call of calls) await store.handOffCapture(call);
+    const sizes = calls.map((call) => Buffer.byteLength(JSON.stringify(call)));
+    const pending = await store.pendingCaptures(10);
+    expect(await client.hmget(names.captureSizes, ...pending.map((entry) => entry.id))).toEqual(
+      sizes.map(String),
+    );
+    expect(await client.get(names.captureBytes)).toBe(String(sizes[0]! + sizes[1]!));
+    await store.ackCaptures([pending[0]!.id]);
+    expect(await client.get(names.captureBytes)).toBe(String(sizes[1]));
+    await store.ackCaptures([pending[1]!.id]);
+    expect(await client.xlen(names.captureStream)).toBe(0);
+    expect(await client.exists(names.captureBytes, names.captureSizes)).toBe(0);
+    await store.close();
+  });
+});
 
 describe('redis counters of a release before the present marker', () => {
   it('putAccount marks them whole instead of queueing them for a restore', async () => {
