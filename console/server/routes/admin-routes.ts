@@ -20,27 +20,14 @@ import {
   credentialValues,
   upstreamUpdateSchema,
   versionFields,
-  type AdminObject,
 } from './admin-schemas.js';
 import { describeSpecIssue, firstSpecIssue } from './admin-spec-issue.js';
 import type { ConsoleKind } from '../kubernetes/resource-paths.js';
-import { generationOf, patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
-import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
+import { patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
+import { adminObjectView } from './admin-object-view.js';
+import type { UserKube } from '../kubernetes/user-kube.js';
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-
-function adminView(object: KubeObject): AdminObject {
-  const metadata = object.metadata ?? {};
-  return {
-    name: metadata.name ?? '',
-    ...(metadata.namespace === undefined ? {} : { namespace: metadata.namespace }),
-    uid: metadata.uid ?? '',
-    resourceVersion: metadata.resourceVersion ?? '',
-    ...(generationOf(object) === undefined ? {} : { generation: generationOf(object) }),
-    spec: (object.spec ?? {}) as Record<string, unknown>,
-    ...(object.status === undefined ? {} : { status: object.status as Record<string, unknown> }),
-  };
-}
 
 /** What an edit may carry to be refused (409) when the object changed since it was read. */
 interface Versioned {
@@ -184,7 +171,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
         handler: async (call) => {
           const { kube } = session(call);
           const list = await kube.list({ kind });
-          return { items: list.items.map(adminView) };
+          return { items: list.items.map(adminObjectView) };
         },
       }),
       defineRoute<UpstreamBody>({
@@ -205,7 +192,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
             context,
             { username: kube.identity.username, verb: 'create', kind, name },
             async () =>
-              adminView(
+              adminObjectView(
                 await kube.create(
                   { kind },
                   {
@@ -227,7 +214,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
         response: adminObjectSchema,
         handler: async (call) => {
           const { kube } = session(call);
-          return adminView(await kube.get({ kind, name: nameParam(call, 'name') }));
+          return adminObjectView(await kube.get({ kind, name: nameParam(call, 'name') }));
         },
       }),
       defineRoute<Omit<UpstreamBody, 'name'> & Versioned>({
@@ -252,7 +239,7 @@ export function adminRoutes(context: ConsoleContext): ApiRoute[] {
             async () => {
               const { resourceVersion, generation, ...input } = call.body;
               const next = await withCredential(kube, { name, ...input });
-              return adminView(
+              return adminObjectView(
                 await patchUnlessRespecified(
                   kube,
                   { kind, name },
@@ -321,7 +308,7 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
       response: adminListSchema,
       handler: async (call) => {
         const { kube } = session(call);
-        return { items: (await kube.list({ kind: 'Account' })).items.map(adminView) };
+        return { items: (await kube.list({ kind: 'Account' })).items.map(adminObjectView) };
       },
     }),
     defineRoute<{ spec: Record<string, unknown> } & Versioned>({
@@ -348,7 +335,7 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
               throw error;
             });
             if (current === undefined) {
-              return adminView(
+              return adminObjectView(
                 await kube.create(
                   { kind: 'Account', namespace },
                   {
@@ -360,7 +347,7 @@ function accountAdminRoutes(context: ConsoleContext): ApiRoute[] {
                 ),
               );
             }
-            return adminView(
+            return adminObjectView(
               await patchUnlessRespecified(kube, ref, {
                 generation: call.body.generation,
                 resourceVersion: call.body.resourceVersion,

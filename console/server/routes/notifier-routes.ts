@@ -18,9 +18,9 @@ import { audited } from '../audit/audited.js';
 import type { ConsoleContext } from '../console-context.js';
 import { ConsoleError } from '../console-error.js';
 import { randomSuffix } from '../keys/generate-key-value.js';
-import { generationOf, patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
+import { patchUnlessRespecified } from '../kubernetes/patch-unless-respecified.js';
+import { adminObjectView } from './admin-object-view.js';
 import type { KubeObject, UserKube } from '../kubernetes/user-kube.js';
-import type { AdminObject } from './admin-schemas.js';
 import { describeSpecIssue, firstSpecIssue } from './admin-spec-issue.js';
 import {
   createNotifierSchema,
@@ -45,19 +45,6 @@ function param(call: RouteCall<unknown, unknown>, name: string): string {
   const value = call.params[name];
   if (value === undefined) throw new ConsoleError('INVALID_INPUT', `missing ${name}`);
   return value;
-}
-
-function viewOf(object: KubeObject): AdminObject {
-  const metadata = object.metadata ?? {};
-  return {
-    name: metadata.name ?? '',
-    ...(metadata.namespace === undefined ? {} : { namespace: metadata.namespace }),
-    uid: metadata.uid ?? '',
-    resourceVersion: metadata.resourceVersion ?? '',
-    ...(generationOf(object) === undefined ? {} : { generation: generationOf(object) }),
-    spec: (object.spec ?? {}) as Record<string, unknown>,
-    ...(object.status === undefined ? {} : { status: object.status as Record<string, unknown> }),
-  };
 }
 
 /**
@@ -197,7 +184,7 @@ function notifierRoutesOf(
         const { kube } = session(call);
         const scope = scopeOf(call);
         const list = await kube.list({ kind: scope.kind, namespace: scope.namespace });
-        return { items: list.items.map(viewOf) };
+        return { items: list.items.map(adminObjectView) };
       },
     }),
     defineRoute<CreateNotifierInput>({
@@ -256,7 +243,7 @@ function notifierRoutesOf(
                 )
                 .catch(() => undefined);
             }
-            return viewOf(created);
+            return adminObjectView(created);
           },
         );
       },
@@ -270,7 +257,7 @@ function notifierRoutesOf(
       handler: async (call) => {
         const { kube } = session(call);
         const scope = scopeOf(call);
-        return viewOf(
+        return adminObjectView(
           await kube.get({
             kind: scope.kind,
             namespace: scope.namespace,
@@ -328,7 +315,7 @@ function notifierRoutesOf(
             if (secretName !== undefined && previous !== undefined && previous !== secretName) {
               await removeConsoleSecret(kube, scope, previous);
             }
-            return viewOf(updated);
+            return adminObjectView(updated);
           },
         );
       },
