@@ -146,7 +146,8 @@ function refusedNotifier(receiverUrl: string): string {
   return [
     'apiVersion: v1',
     'kind: Secret',
-    'metadata: {name: monitoring-hooks, namespace: demo}',
+    // Marked for notifiers: a Notifier reads no other Secret (docs/notifications.md).
+    "metadata: {name: monitoring-hooks, namespace: demo, labels: {tollgate.dev/notifier-secret: 'true'}}",
     'stringData: {signingSecret: monitoring-signing-secret}',
     '---',
     'apiVersion: tollgate.dev/v1alpha1',
