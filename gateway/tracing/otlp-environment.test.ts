@@ -86,7 +86,7 @@ describe('the tracing settings', () => {
       wholeTracesUrl: false,
     });
     for (const variable of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
-      for (const broken of ['secret-two', 'name=%E0%A4%A', '=secret-three']) {
+      for (const broken of ['secret-two', 'name=secret-four%E0%A4%A', '=secret-three']) {
         const environment = {
           OTEL_EXPORTER_OTLP_HEADERS: 'x-scope-orgid=tenant',
           OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-scope-orgid=traces',
