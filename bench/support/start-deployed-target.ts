@@ -15,7 +15,7 @@
  * `TOLLGATE_BENCH_GATEWAY_NODE_ARGS` adds node flags to its command line (V8 flags that
  * `NODE_OPTIONS` refuses, such as `--trace-gc` or `--single-threaded-gc`), and
  * `TOLLGATE_BENCH_SIDECAR_CPUS` pins the operator, recorder and control plane elsewhere (a CPU
- * list for `taskset`, or `none`); `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
+ * list for `taskset`, or `none`); `TOLLGATE_BENCH_LOG_LEVEL` replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
  * `--trace-gc` in the gateway's options: every pause).
  */
 import { randomBytes } from 'node:crypto';
@@ -137,7 +137,8 @@ export async function startDeployedTarget(options: {
       REDIS_URL: options.redisUrl,
       TOLLGATE_REDIS_PREFIX: prefix,
       TOLLGATE_METRICS_HOST: '127.0.0.1',
-      TOLLGATE_LOG_LEVEL: 'info',
+      // `info` is what the chart runs (one access-log line per call).
+      TOLLGATE_LOG_LEVEL: process.env.TOLLGATE_BENCH_LOG_LEVEL ?? 'info',
     };
     const secrets = {
       TOLLGATE_PEPPER_FILE: pepperFile,
