@@ -4,7 +4,8 @@
  * flags, operator, recorder, PostgreSQL, same Redis; `start-deployed-target.ts`) under an open loop
  * of Chat Completions calls at `rate` per second. Prints what hardly moves with the machine's load,
  * per call: the gateway's CPU (user and system), its voluntary and involuntary context switches,
- * with `--strace` its system calls by name (`strace -c -f` attached for the loop; strace slows the
+ * the recorder's and PostgreSQL's CPU and the Redis commands per call (once the recorder has
+ * drained the loop's records), with `--strace` its system calls by name (`strace -c -f` attached for the loop; strace slows the
  * process, so the CPU and latency figures of such a run are not comparable), and its GC pauses and
  * event-loop delay over the loop, then the latency percentiles. The environment variables of
  * `start-deployed-target.ts` apply (`TOLLGATE_BENCH_GATEWAY_NODE_ARGS` and so on). Nothing is
@@ -15,7 +16,9 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { summarizeLatencies } from '../support/compute-percentiles.js';
 import type { BenchRequestKind } from '../support/describe-bench-requests.js';
-import { parseCpuSplit } from '../support/read-process-stats.js';
+import { parseCpuSeconds, parseCpuSplit } from '../support/read-process-stats.js';
+import { countCommands, parseCommandStats } from '../support/read-redis-commandstats.js';
+import { Redis } from 'ioredis';
 import { loopFiguresBetween } from '../support/read-loop-figures.js';
 import type { LoadResult } from '../support/run-load-modes.js';
 import { startDeployedTarget } from '../support/start-deployed-target.js';
@@ -51,6 +54,20 @@ const target = await startDeployedTarget({
   cpus: layout.environment.gatewayCpus,
 });
 const gatewayPid = target.pids.gateway ?? 0;
+const redis = new Redis(layout.redisServer.url);
+/** CPU seconds of the recorder and of the PostgreSQL backends of the bench's database. */
+async function ledgerCpu(): Promise<{ recorder: number; postgres: number }> {
+  const seconds = (pid: number): number => {
+    try {
+      return parseCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return 0;
+    }
+  };
+  let postgres = 0;
+  for (const pid of (await target.postgresPids?.()) ?? []) postgres += seconds(pid);
+  return { recorder: seconds(target.pids.recorder ?? 0), postgres };
+}
 const drive = (load: Record<string, unknown>): Promise<LoadResult> =>
   driveLoad(layout.loadgen, { url: target.url, kind, credentials: target.credentials, load });
 try {
@@ -61,6 +78,8 @@ try {
   const startPage = await (await fetch(metricsUrl)).text();
   const cpuBefore = parseCpuSplit(readFileSync(`/proc/${gatewayPid}/stat`, 'utf8'));
   const switchesBefore = contextSwitches(gatewayPid);
+  const ledgerBefore = await ledgerCpu();
+  await redis.config('RESETSTAT');
   let straceText = '';
   const strace = withStrace
     ? spawn('strace', ['-c', '-f', '-p', String(gatewayPid)], {
@@ -79,12 +98,19 @@ try {
   }
   const cpuAfter = parseCpuSplit(readFileSync(`/proc/${gatewayPid}/stat`, 'utf8'));
   const switchesAfter = contextSwitches(gatewayPid);
+  // The recorder's share: what it did for the loop's calls, so the window ends once it drained.
+  await target.drained();
+  const ledgerAfter = await ledgerCpu();
+  const commands = countCommands(parseCommandStats(await redis.info('commandstats')));
   const endPage = await (await fetch(metricsUrl)).text();
   const latencies = Object.values(result.latencies).flat();
   const calls = latencies.length;
   const per = (value: number): string => (value / Math.max(1, calls)).toFixed(3);
   process.stdout.write(
     `--- gateway per call: CPU user ${per((cpuAfter.user - cpuBefore.user) * 1000)} ms, system ${per((cpuAfter.system - cpuBefore.system) * 1000)} ms; context switches (main thread) voluntary ${per(switchesAfter.voluntary - switchesBefore.voluntary)}, involuntary ${per(switchesAfter.involuntary - switchesBefore.involuntary)}\n`,
+  );
+  process.stdout.write(
+    `--- ledger per call (until drained): recorder CPU ${per((ledgerAfter.recorder - ledgerBefore.recorder) * 1000)} ms, PostgreSQL CPU ${per((ledgerAfter.postgres - ledgerBefore.postgres) * 1000)} ms; Redis commands ${per(commands.total)} (every client)\n`,
   );
   process.stdout.write(
     `--- gateway loop and GC over the loop: ${JSON.stringify(loopFiguresBetween(startPage, endPage))}\n`,
@@ -113,6 +139,7 @@ try {
       .join(' ')}\n`,
   );
 } finally {
+  redis.disconnect();
   await target.stop();
   await layout.stop();
 }
