@@ -434,7 +434,7 @@ export async function runSideBySide(
     mkdirSync(root('bench/results'), { recursive: true });
     writeFileSync(root(file), `${JSON.stringify({ facts, figures }, null, 2)}\n`);
     process.stdout.write(
-      `${JSON.stringify(facts)}\n${renderTables(figures, LABELS, kinds)}\n${renderTail(figures, kinds)}\n`,
+      `${JSON.stringify(facts)}\n${tailOnly ? '' : renderTables(figures, LABELS, kinds)}\n${renderTail(figures, kinds)}\n`,
     );
     process.stdout.write(`side-by-side: wrote ${file}\n`);
     // Experiments (`--repeat`, `--kinds`, `--tail-only`) are kept in bench/results only.
