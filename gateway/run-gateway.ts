@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { AggregatorRegistry, collectDefaultMetrics, Registry } from 'prom-client';
 import { build } from './app.js';
+import { openLogDestination } from './open-log-destination.js';
 import { loadGatewaySettings, type AppConfig, type GatewaySettings } from './gateway-config.js';
 import { readKeyFile, readPepperFile } from '../store/read-secret-files.js';
 import { buildMetricsServer } from './metrics/serve-metrics.js';
@@ -40,7 +41,7 @@ export async function run(args: readonly string[]): Promise<void> {
   });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
-  const app = build({ store, config, registry });
+  const app = build({ store, config, registry, logStream: openLogDestination() });
   // A cluster worker's metrics are read by the primary, which serves the sum (run-gateway-workers).
   const metrics = cluster.isWorker ? null : buildMetricsServer(registry);
   if (cluster.isWorker) {

@@ -4,7 +4,9 @@
  * profiles scenario D, writes its raw figures to `bench/results/<date>[-quick].json` (ignored by
  * git) with the run's tables beside them (`.md`), and updates `bench/summaries/`. Everything runs on 127.0.0.1 and stops by itself (a hard deadline kills
  * the children and exits if anything hangs). `--side-by-side [--targets A,B,D,E,F]` runs the bare
- * pass-through and Tollgate's shapes in one run instead (bench/macro/side-by-side.ts).
+ * pass-through and Tollgate's shapes in one run instead (bench/macro/side-by-side.ts); for
+ * experiments on the tail, `--repeat N` (the targets N times over, alternating), `--kinds streamed`
+ * and `--tail-only` (the rates without the saturation window).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -189,6 +191,15 @@ if (process.argv.includes('--side-by-side')) {
   const { parseTargets } = await import('../support/side-by-side-figures.js');
   const at = process.argv.indexOf('--targets');
   const given = at === -1 ? undefined : process.argv[at + 1];
-  await runSideBySide(process.argv.includes('--quick'), parseTargets(given), given !== undefined);
+  const after = (flag: string): string | undefined => {
+    const index = process.argv.indexOf(flag);
+    return index === -1 ? undefined : process.argv[index + 1];
+  };
+  const kinds = after('--kinds');
+  await runSideBySide(process.argv.includes('--quick'), parseTargets(given), given !== undefined, {
+    repeat: Number(after('--repeat') ?? '1'),
+    tailOnly: process.argv.includes('--tail-only'),
+    ...(kinds === undefined ? {} : { kinds: kinds.split(',') }),
+  });
   process.exit(0);
 } else await main();

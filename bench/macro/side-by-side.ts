@@ -18,7 +18,12 @@
  * saturation (closed loop, 64 callers) with the CPU per call of every process of the target (E:
  * gateway, operator, recorder, control plane and the PostgreSQL backends of its database; the
  * window runs until the recorder has drained) and, with Redis, Redis's CPU (`INFO cpu`) and
- * commands (`INFO commandstats`) per call. Writes
+ * commands (`INFO commandstats`) per call. At each rate the targets that serve metrics (E: the
+ * gateway, F: the local process) also report their event-loop delay and garbage-collection pauses
+ * over the rate (`read-loop-figures.ts`), in a table of the tail with each target's p99 minus the
+ * bare pass-through's of the same round. `--repeat N` measures the targets N times over,
+ * alternating (B, E, B, E, ...), `--kinds non-streamed|streamed` one kind, `--tail-only` skips
+ * the saturation window; such experiment runs leave the summaries alone. Writes
  * `bench/results/<date>-side-by-side[-<targets>][-quick]-<HHMM>.json` and prints the tables.
  */
 
@@ -52,6 +57,7 @@ import {
   type SideBySideTarget,
 } from '../support/side-by-side-figures.js';
 import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { loopFiguresBetween, type LoopFigures } from '../support/read-loop-figures.js';
 import { describeBenchFacts } from '../support/describe-bench-facts.js';
 
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -63,7 +69,15 @@ const KINDS: { label: string; kind: BenchRequestKind }[] = [
 const RATES = [200, 500, 1000];
 
 interface KindFigures {
-  rates: { rate: number; achieved: number; p50: number; p99: number; errors: number }[];
+  rates: {
+    rate: number;
+    achieved: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    /** The server's event-loop delay and GC pauses during the rate (targets with metrics: E, F). */
+    loop?: LoopFigures;
+  }[];
   saturation: {
     callsPerSecond: number;
     /** The target's own process: the proxy (B), the gateway (D, E), the local process (F). */
@@ -112,6 +126,7 @@ async function readAll(processes: MeasuredProcesses): Promise<Record<string, Cpu
 /** A started target as the measure sees it. */
 interface Measured extends MeasuredProcesses {
   url: string;
+  metricsUrl?: string;
   credentials: BenchCredentials;
   drained?: () => Promise<void>;
 }
@@ -122,6 +137,8 @@ async function measureKind(options: {
   kind: BenchRequestKind;
   redis: Redis | null;
   quick: boolean;
+  /** The rates only, no saturation window (`--tail-only`). */
+  tailOnly: boolean;
 }): Promise<KindFigures> {
   const { loadgen, kind, target } = options;
   const call = { url: target.url, kind, credentials: target.credentials };
@@ -134,7 +151,12 @@ async function measureKind(options: {
     const durationMs = options.quick ? 2_000 : 8_000;
     const leadInMs = options.quick ? 500 : 2_000;
     await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs: leadInMs } });
+    // A scrape resets the loop-delay histogram: the one after the rate gives the rate's delay.
+    const scrape = async (): Promise<string | null> =>
+      target.metricsUrl === undefined ? null : (await fetch(target.metricsUrl)).text();
+    const startPage = await scrape();
     const result = await driveLoad(loadgen, { ...call, load: { mode: 'open', rate, durationMs } });
+    const endPage = await scrape();
     const latencies = Object.values(result.latencies).flat();
     const summary = summarizeLatencies(latencies);
     rates.push({
@@ -143,7 +165,24 @@ async function measureKind(options: {
       p50: summary.p50,
       p99: summary.p99,
       errors: errorCount(result),
+      ...(startPage === null || endPage === null
+        ? {}
+        : { loop: loopFiguresBetween(startPage, endPage) }),
     });
+  }
+  if (options.tailOnly) {
+    const none = { callsPerSecond: NaN, cpuMsPerCall: NaN, totalCpuMsPerCall: NaN };
+    return {
+      rates,
+      saturation: {
+        ...none,
+        processCpuMsPerCall: {},
+        redisCpuMsPerCall: null,
+        redisCommandsPerCall: null,
+        errors: 0,
+        errorsByStatus: {},
+      },
+    };
   }
   // The window of the CPU figures starts with nothing left to record and ends once the recorder
   // has written the window's calls.
@@ -196,10 +235,11 @@ function signed(value: number): string {
 function renderTables(
   figures: Record<string, Record<string, KindFigures>>,
   labels: Record<string, string>,
+  kinds: readonly { label: string }[],
 ): string {
   const floor = figures.A;
   const lines: string[] = [];
-  for (const { label } of KINDS) {
+  for (const { label } of kinds) {
     lines.push(
       '',
       `Chat Completions, ${label}:`,
@@ -209,7 +249,8 @@ function renderTables(
         ' | errors |',
       `|---|--:|--:|---|--:|--:|${RATES.map(() => '--:|').join('')}--:|`,
     );
-    for (const [id, byKind] of Object.entries(figures)) {
+    for (const [key, byKind] of Object.entries(figures)) {
+      const id = key.split('.')[0] ?? key;
       const one = byKind[label];
       if (one === undefined) continue;
       const added = one.rates.map((entry, index) => {
@@ -232,6 +273,55 @@ function renderTables(
   return lines.join('\n');
 }
 
+function ms(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'n/a' : value.toFixed(1);
+}
+
+/**
+ * The tail at each rate, target by target (round by round with `--repeat`): p99, p99 minus the bare
+ * pass-through's of the same round, and what the server's event loop went through meanwhile.
+ */
+function renderTail(
+  figures: Record<string, Record<string, KindFigures>>,
+  kinds: readonly { label: string }[],
+): string {
+  const lines: string[] = [];
+  for (const { label } of kinds) {
+    lines.push(
+      '',
+      `Tail, ${label}:`,
+      '',
+      '| target | rate | p50 / p99 (ms) | p99 minus B (ms) | loop delay p50 / p99 / max (ms) | GC pauses / ms / over 10 ms | GC ms by kind | errors |',
+      '|---|--:|--:|--:|--:|--:|---|--:|',
+    );
+    for (const [key, byKind] of Object.entries(figures)) {
+      const one = byKind[label];
+      if (one === undefined) continue;
+      const [id = '', round] = key.split('.');
+      const bare = figures[round === undefined ? 'B' : `B.${round}`]?.[label];
+      one.rates.forEach((entry, index) => {
+        const base = bare?.rates[index];
+        const minus = base === undefined || id === 'B' ? 'n/a' : signed(entry.p99 - base.p99);
+        const loop = entry.loop;
+        lines.push(
+          `| ${key} | ${entry.rate} | ${entry.p50.toFixed(2)} / ${entry.p99.toFixed(2)} | ${minus} | ${
+            loop === undefined
+              ? 'n/a'
+              : `${ms(loop.delayP50Ms)} / ${ms(loop.delayP99Ms)} / ${ms(loop.delayMaxMs)}`
+          } | ${loop === undefined ? 'n/a' : `${loop.gcPauses} / ${loop.gcMs.toFixed(1)} / ${loop.gcOver10ms}`} | ${
+            loop === undefined
+              ? 'n/a'
+              : Object.entries(loop.gcMsByKind)
+                  .map(([kind, value]) => `${kind} ${value.toFixed(1)}`)
+                  .join(', ')
+          } | ${entry.errors} |`,
+        );
+      });
+    }
+  }
+  return lines.join('\n');
+}
+
 const LABELS: Record<SideBySideTarget, string> = {
   A: 'A: clients straight to the mock upstream (floor)',
   B: 'B: bare node:http + undici pass-through',
@@ -244,13 +334,25 @@ export async function runSideBySide(
   quick: boolean,
   targets: readonly SideBySideTarget[] = ['A', 'B', 'D', 'E', 'F'],
   targetsGiven = false,
+  /**
+   * `--repeat N`: the targets N times over, alternating; `--kinds streamed`: one kind only;
+   * `--tail-only`: the rates without the saturation window.
+   */
+  options: { repeat?: number; kinds?: readonly string[]; tailOnly?: boolean } = {},
 ): Promise<void> {
+  const tailOnly = options.tailOnly ?? false;
+  const repeat = Math.max(1, options.repeat ?? 1);
+  const kindsGiven = options.kinds;
+  const kinds =
+    kindsGiven === undefined
+      ? KINDS
+      : KINDS.filter((one) => kindsGiven.includes(one.label.split(' ')[0] ?? ''));
   const deadline = setTimeout(
     () => {
       process.stderr.write('side-by-side: hard deadline reached, stopping\n');
       process.exit(2);
     },
-    (10 + 4 * targets.length) * 60_000,
+    (10 + 4 * targets.length * repeat) * 60_000,
   );
   const loadAtStart = loadavg();
   const { commit, machine } = describeBenchFacts('bench/macro/side-by-side.ts');
@@ -258,45 +360,61 @@ export async function runSideBySide(
   const { pinning, loadgen, redisServer, environment } = layout;
   const figures: Record<string, Record<string, KindFigures>> = {};
   try {
-    for (const id of targets) {
-      process.stdout.write(`side-by-side: ${new Date().toISOString()} measuring ${LABELS[id]}\n`);
-      let started: Measured & { stop(): Promise<void> };
-      if (id === 'E' || id === 'F') {
-        const system: StartedSystem =
-          id === 'E'
-            ? await startDeployedTarget({
-                upstreamUrl: environment.providerUrl,
-                redisUrl: redisServer.url,
-                cpus: environment.gatewayCpus,
-              })
-            : await startLocalTarget({
-                upstreamUrl: environment.providerUrl,
-                cpus: environment.gatewayCpus,
-              });
-        started = system;
-      } else {
-        const one = await startBenchTarget(
-          { id, scenario: id, label: LABELS[id], workers: 1, hold: false, crossCheck: false },
-          environment,
+    for (let round = 1; round <= repeat; round++) {
+      for (const id of targets) {
+        const key = repeat > 1 ? `${id}.${round}` : id;
+        process.stdout.write(
+          `side-by-side: ${new Date().toISOString()} measuring ${LABELS[id]}${repeat > 1 ? ` (round ${round})` : ''}\n`,
         );
-        const name = id === 'A' ? 'upstream' : id === 'B' ? 'proxy' : 'gateway';
-        started = { ...one, pids: { [name]: one.pid } };
-      }
-      const redis = id === 'D' || id === 'E' ? new Redis(redisServer.url) : null;
-      try {
-        const byKind: Record<string, KindFigures> = {};
-        for (const { label, kind } of KINDS) {
-          byKind[label] = await measureKind({ loadgen, target: started, kind, redis, quick });
+        let started: Measured & { stop(): Promise<void> };
+        if (id === 'E' || id === 'F') {
+          const system: StartedSystem =
+            id === 'E'
+              ? await startDeployedTarget({
+                  upstreamUrl: environment.providerUrl,
+                  redisUrl: redisServer.url,
+                  cpus: environment.gatewayCpus,
+                })
+              : await startLocalTarget({
+                  upstreamUrl: environment.providerUrl,
+                  cpus: environment.gatewayCpus,
+                });
+          started = system;
+        } else {
+          const one = await startBenchTarget(
+            { id, scenario: id, label: LABELS[id], workers: 1, hold: false, crossCheck: false },
+            environment,
+          );
+          const name = id === 'A' ? 'upstream' : id === 'B' ? 'proxy' : 'gateway';
+          started = { ...one, pids: { [name]: one.pid } };
         }
-        figures[id] = byKind;
-      } finally {
-        redis?.disconnect();
-        await started.stop();
+        const redis = id === 'D' || id === 'E' ? new Redis(redisServer.url) : null;
+        try {
+          const byKind: Record<string, KindFigures> = {};
+          for (const { label, kind } of kinds) {
+            byKind[label] = await measureKind({
+              loadgen,
+              target: started,
+              kind,
+              redis,
+              quick,
+              tailOnly,
+            });
+          }
+          figures[key] = byKind;
+        } finally {
+          redis?.disconnect();
+          await started.stop();
+        }
       }
     }
     const facts = {
       date: new Date().toISOString(),
-      command: sideBySideCommand(quick, targetsGiven ? targets : null),
+      command: sideBySideCommand(quick, targetsGiven ? targets : null, {
+        repeat,
+        tailOnly,
+        kinds: kindsGiven === undefined ? null : kinds.map((one) => one.label.split(' ')[0] ?? ''),
+      }),
       commit,
       machine,
       targets,
@@ -311,12 +429,20 @@ export async function runSideBySide(
     };
     // The time too, so a second run of the day does not overwrite the first.
     const time = facts.date.slice(11, 16).replace(':', '');
-    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${targetsGiven ? `-${targets.join('')}` : ''}${quick ? '-quick' : ''}-${time}.json`;
+    const shape = `${targetsGiven ? `-${targets.join('')}` : ''}${repeat > 1 ? `-x${repeat}` : ''}${kindsGiven === undefined ? '' : `-${kindsGiven.join('')}`}${tailOnly ? '-tail' : ''}`;
+    const file = `bench/results/${facts.date.slice(0, 10)}-side-by-side${shape}${quick ? '-quick' : ''}-${time}.json`;
     mkdirSync(root('bench/results'), { recursive: true });
     writeFileSync(root(file), `${JSON.stringify({ facts, figures }, null, 2)}\n`);
-    process.stdout.write(`${JSON.stringify(facts)}\n${renderTables(figures, LABELS)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(facts)}\n${tailOnly ? '' : renderTables(figures, LABELS, kinds)}\n${renderTail(figures, kinds)}\n`,
+    );
     process.stdout.write(`side-by-side: wrote ${file}\n`);
-    for (const written of updateBenchSummaries()) process.stdout.write(`bench: wrote ${written}\n`);
+    // Experiments (`--repeat`, `--kinds`, `--tail-only`) are kept in bench/results only.
+    const experiment = repeat > 1 || kindsGiven !== undefined || tailOnly;
+    if (!experiment) {
+      for (const written of updateBenchSummaries())
+        process.stdout.write(`bench: wrote ${written}\n`);
+    }
   } finally {
     clearTimeout(deadline);
     await layout.stop();

@@ -55,4 +55,13 @@ describe('sideBySideCommand', () => {
       'npm run bench -- --side-by-side --quick --targets E,F',
     );
   });
+
+  it('names the experiment options (repeat, kinds, tail only)', () => {
+    expect(
+      sideBySideCommand(false, ['B', 'E'], { repeat: 3, kinds: ['streamed'], tailOnly: true }),
+    ).toBe('npm run bench -- --side-by-side --targets B,E --repeat 3 --kinds streamed --tail-only');
+    expect(sideBySideCommand(false, null, { repeat: 1, kinds: null })).toBe(
+      'npm run bench -- --side-by-side',
+    );
+  });
 });

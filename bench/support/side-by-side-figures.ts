@@ -57,7 +57,15 @@ export function cpuMsPerCall(
 }
 
 /** The command that reproduces a run (the summary keeps full runs: without `--quick`). */
-export function sideBySideCommand(quick: boolean, targets: readonly string[] | null): string {
+export function sideBySideCommand(
+  quick: boolean,
+  targets: readonly string[] | null,
+  more: { repeat?: number; kinds?: readonly string[] | null; tailOnly?: boolean } = {},
+): string {
   const chosen = targets === null ? '' : ` --targets ${targets.join(',')}`;
-  return `npm run bench -- --side-by-side${quick ? ' --quick' : ''}${chosen}`;
+  const repeat = (more.repeat ?? 1) > 1 ? ` --repeat ${more.repeat}` : '';
+  const kinds =
+    more.kinds === undefined || more.kinds === null ? '' : ` --kinds ${more.kinds.join(',')}`;
+  const tail = more.tailOnly === true ? ' --tail-only' : '';
+  return `npm run bench -- --side-by-side${quick ? ' --quick' : ''}${chosen}${repeat}${kinds}${tail}`;
 }

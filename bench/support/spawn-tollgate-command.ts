@@ -30,11 +30,14 @@ export function spawnTollgateCommand(options: {
   cpus: string | null;
   /** The file its stdout and stderr go to (as `tollgate ... > file 2>&1`). */
   logFile: string;
+  /** Node flags on the command line (for V8 flags NODE_OPTIONS does not take, e.g. `--trace-gc`). */
+  nodeArgs?: readonly string[];
 }): TollgateProcess {
+  const node = [process.execPath, ...(options.nodeArgs ?? []), entry, ...options.args];
   const [command, args] =
     options.cpus === null
-      ? [process.execPath, [entry, ...options.args]]
-      : ['taskset', ['-c', options.cpus, process.execPath, entry, ...options.args]];
+      ? [process.execPath, node.slice(1)]
+      : ['taskset', ['-c', options.cpus, ...node]];
   const log = openSync(options.logFile, 'a');
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH, ...options.env },

@@ -9,9 +9,17 @@
  *
  * Pinning: the gateway, Redis (pinned by the layout), operator, recorder and control plane on the
  * server's CPUs; PostgreSQL is the machine's service, shared, and is left where the system runs it.
+ *
+ * For experiments on the tail (not for the figures of record): `TOLLGATE_BENCH_GATEWAY_NODE_OPTIONS`
+ * replaces the gateway's `NODE_OPTIONS` (default: the chart's, `gateway-node-flags.ts`),
+ * `TOLLGATE_BENCH_GATEWAY_NODE_ARGS` adds node flags to its command line (V8 flags that
+ * `NODE_OPTIONS` refuses, such as `--trace-gc` or `--single-threaded-gc`), and
+ * `TOLLGATE_BENCH_SIDECAR_CPUS` pins the operator, recorder and control plane elsewhere (a CPU
+ * list for `taskset`, or `none`); `TOLLGATE_BENCH_LOG_LEVEL` replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
+ * `--trace-gc` in the gateway's options: every pause).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -36,6 +44,8 @@ export interface MeasuredProcesses {
 
 export interface StartedSystem extends MeasuredProcesses {
   url: string;
+  /** The gateway's Prometheus page (event-loop delay and GC pauses per rate). */
+  metricsUrl?: string;
   credentials: BenchCredentials;
   /** Resolves once the usage recorder has written every record it was given. */
   drained(): Promise<void>;
@@ -90,10 +100,23 @@ export async function startDeployedTarget(options: {
   const credentialKeyFile = join(folder, 'credential-key');
   writeFileSync(pepperFile, randomBytes(32), { mode: 0o600 });
   writeFileSync(credentialKeyFile, randomBytes(32), { mode: 0o600 });
+  const sidecarText = process.env.TOLLGATE_BENCH_SIDECAR_CPUS;
+  const sidecarCpus =
+    sidecarText === undefined ? options.cpus : sidecarText === 'none' ? null : sidecarText;
+  const gatewayNodeArgs = (process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ?? '')
+    .split(' ')
+    .filter((one) => one !== '');
   const processes: TollgateProcess[] = [];
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
     for (const one of stops.reverse()) await one().catch(() => undefined);
+    const keep = process.env.TOLLGATE_BENCH_LOG_DIR;
+    if (keep !== undefined) {
+      mkdirSync(keep, { recursive: true });
+      for (const name of readdirSync(folder).filter((one) => one.endsWith('.log'))) {
+        copyFileSync(join(folder, name), join(keep, `${prefix.slice(0, -1)}-${name}`));
+      }
+    }
     rmSync(folder, { recursive: true, force: true });
   };
   try {
@@ -106,7 +129,7 @@ export async function startDeployedTarget(options: {
     const controlPlane = await spawnBenchChild({
       script: './serve-bench-control-plane.ts',
       args: [join(folder, 'control-plane')],
-      cpus: options.cpus,
+      cpus: sidecarCpus,
     });
     stops.push(() => controlPlane.stop());
     const kubeconfig = String(controlPlane.ready.kubeconfigPath);
@@ -114,13 +137,19 @@ export async function startDeployedTarget(options: {
       REDIS_URL: options.redisUrl,
       TOLLGATE_REDIS_PREFIX: prefix,
       TOLLGATE_METRICS_HOST: '127.0.0.1',
-      TOLLGATE_LOG_LEVEL: 'info',
+      // `info` is what the chart runs (one access-log line per call).
+      TOLLGATE_LOG_LEVEL: process.env.TOLLGATE_BENCH_LOG_LEVEL ?? 'info',
     };
     const secrets = {
       TOLLGATE_PEPPER_FILE: pepperFile,
       TOLLGATE_CREDENTIAL_KEY_FILE: credentialKeyFile,
     };
-    const start = (args: string[], env: Record<string, string>, nodeOptions?: string) => {
+    const start = (
+      args: string[],
+      env: Record<string, string>,
+      nodeOptions?: string,
+      cpus = sidecarCpus,
+    ) => {
       const one = spawnTollgateCommand({
         args,
         logFile: join(folder, `${args[0] ?? 'tollgate'}.log`),
@@ -129,7 +158,10 @@ export async function startDeployedTarget(options: {
           ...env,
           ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
         },
-        cpus: options.cpus,
+        cpus,
+        ...(args[0] === 'gateway' && gatewayNodeArgs.length > 0
+          ? { nodeArgs: gatewayNodeArgs }
+          : {}),
       });
       processes.push(one);
       stops.push(() => one.stop());
@@ -151,7 +183,8 @@ export async function startDeployedTarget(options: {
         TOLLGATE_METRICS_PORT: String(gatewayMetrics),
         TOLLGATE_DRAIN_TIMEOUT_MS: '2000',
       },
-      GATEWAY_NODE_FLAGS.join(' '),
+      process.env.TOLLGATE_BENCH_GATEWAY_NODE_OPTIONS ?? GATEWAY_NODE_FLAGS.join(' '),
+      options.cpus,
     );
     const url = `http://127.0.0.1:${port}`;
     await pollUntil(
@@ -196,6 +229,7 @@ export async function startDeployedTarget(options: {
     return {
       url,
       credentials: oneKeyCredentials(keyValue),
+      metricsUrl: `http://127.0.0.1:${gatewayMetrics}/metrics`,
       pids: {
         gateway: gateway.pid,
         operator: operator.pid,

@@ -78,6 +78,7 @@ export async function startLocalTarget(options: {
     return {
       url,
       credentials: oneKeyCredentials(keyValue),
+      metricsUrl,
       pids: { local: local.pid },
       drained: () => waitUntilDrained(metricsUrl),
       stop,
