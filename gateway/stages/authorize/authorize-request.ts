@@ -6,7 +6,6 @@
  */
 import type { Platform } from '../../../crds/schema/resources.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { hashKeyValue } from '../../../store/hash-key-value.js';
 import type { KeyPolicy, PolicyReader } from '../../../store/store.js';
 import { extractKey, type KeyCarrier } from './extract-key.js';
 import { findKeyAfterMiss } from './refuse-missing-policy.js';
@@ -22,7 +21,8 @@ export interface AuthorizeDependencies {
   store: Pick<PolicyReader, 'getKeyPolicy'>;
   /** The store itself, read only after a miss: the generation marker and the key once more. */
   policies: Pick<PolicyReader, 'getKeyPolicy' | 'readPolicyMarker'>;
-  pepper: Buffer;
+  /** The key value's lookup hash (`hashKeyValue` under the pepper; cache-key-hashes.ts). */
+  hashKey: (value: string) => string;
 }
 
 export interface AuthorizeInput {
@@ -69,7 +69,7 @@ export async function authorizeRequest(
   const value = extractKey(input.carrier, input.profile.keySources);
   if (value === null) throw new GatewayError('TG_KEY_MISSING');
   // Any value that extracts is a valid-looking key (chosen values need not look generated).
-  const keyHash = hashKeyValue(dependencies.pepper, value);
+  const keyHash = dependencies.hashKey(value);
   const policy =
     (await dependencies.store.getKeyPolicy(keyHash)) ??
     (await findKeyAfterMiss(dependencies.policies, keyHash));
