@@ -79,12 +79,23 @@ export function toStoreError(error: unknown): unknown {
   return new StoreUnavailableError(`Redis is unavailable: ${message}`, { cause: error });
 }
 
-export async function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
+function rethrowStoreError(error: unknown): never {
+  throw toStoreError(error);
+}
+
+/**
+ * The operation's promise with its failures mapped (toStoreError), a synchronous throw included.
+ * Not an `async` function: every store call goes through here, and an async frame costs a promise
+ * and a turn of its own on top of the operation's.
+ */
+export function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
+  let running: Promise<T>;
   try {
-    return await operation();
+    running = operation();
   } catch (error) {
-    throw toStoreError(error);
+    return Promise.reject(toStoreError(error) as Error);
   }
+  return running.catch(rethrowStoreError);
 }
 
 /** Resolves once the client is ready, or after `timeoutMs` (the store then serves 503s). */
