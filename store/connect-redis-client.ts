@@ -93,7 +93,7 @@ export function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
   try {
     running = operation();
   } catch (error) {
-    return Promise.reject(toStoreError(error) as Error);
+    return Promise.reject(toStoreError(error));
   }
   return running.catch(rethrowStoreError);
 }
