@@ -93,7 +93,8 @@ export function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
   try {
     running = operation();
   } catch (error) {
-    return Promise.reject(toStoreError(error));
+    // Rare (the operation threw before it had a promise): mapped as a rejection is.
+    return Promise.resolve().then(() => rethrowStoreError(error));
   }
   return running.catch(rethrowStoreError);
 }

@@ -58,7 +58,14 @@ async function main(): Promise<void> {
     execFileSync('taskset', ['-a', '-pc', layout.pinning.server, String(secondRedis.process.pid)]);
   }
   const target = (scenario: 'B' | 'D') =>
-    ({ id: `${scenario}1`, scenario, label: scenario, workers: 1, hold: false, crossCheck: false }) as const;
+    ({
+      id: `${scenario}1`,
+      scenario,
+      label: scenario,
+      workers: 1,
+      hold: false,
+      crossCheck: false,
+    }) as const;
   const rows: Row[] = [];
   try {
     const bare = await startBenchTarget(target('B'), layout.environment);
