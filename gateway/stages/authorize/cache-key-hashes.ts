@@ -1,8 +1,8 @@
 /**
  * The key value's lookup hash (`hashKeyValue`: HMAC-SHA256 under the pepper), remembered in the
  * process for the values seen last, so a busy key costs one HMAC per `maxEntries` distinct values
- * instead of one per request (an HMAC is about 9 µs of the gateway's CPU per call: a new HMAC
- * object, its key schedule and a hex digest). The hash of a value under one pepper never changes,
+ * instead of one per request (an HMAC costs about 2.7 µs against 0.2 for the lookup: a new native
+ * HMAC object for the collector to finalise, its key schedule and a hex digest). The hash of a value under one pepper never changes,
  * so nothing expires; the map starts over once it holds `maxEntries` values (a caller sending
  * random keys only makes every request hash again, as before). Key values stay in the process's
  * memory, as they do while a request is served: never written to the store, logs or metrics.
