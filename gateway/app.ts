@@ -2,7 +2,6 @@
  * `build(options)`: the gateway as a FastifyInstance, with its store, config and clock injected.
  * `run-gateway.ts` listens and drains; tests call `build` and `listen({ port: 0 })` or `inject`.
  */
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Registry } from 'prom-client';
 import { AccessLog } from './access-log.js';
@@ -24,11 +23,13 @@ import {
 import { decideErrorShape } from './stages/request/decide-error-shape.js';
 import { parseRanges } from '../network/match-source-ranges.js';
 import { redactUrl } from './stages/request/redact-url.js';
+import { newRequestId } from './stages/request/new-request-id.js';
 import { allowedMethods } from './stages/request/match-method-path.js';
 import { createBodyReader, hasBody } from './stages/admit/read-request-body.js';
 import { LeaseRenewer } from './stages/admit/renew-leases.js';
 import { cacheCleanClaims } from './upstreams/cache-clean-claims.js';
 import { cacheKeyPolicies } from './stages/authorize/cache-key-policies.js';
+import { cacheKeyHashes } from './stages/authorize/cache-key-hashes.js';
 import { openRequest, type RequestEndDependencies } from './stages/request/request-end.js';
 import type { SettlementQueue } from './stages/settle/settle-with-retry.js';
 import { startSettlement } from './stages/settle/start-settlement.js';
@@ -91,7 +92,6 @@ export function build(options: BuildOptions): FastifyInstance {
   const metrics = createGatewayMetrics(registry);
   const trustedProxies = parseRanges(config.trustedProxies);
   const health: HealthState = { draining: false };
-  const newRequestId = () => `req_${randomUUID().replaceAll('-', '')}`;
   // Node cuts requests whose head or whole request is late (408); the check runs this often.
   const headersTimeout = Math.min(config.requestHeadersTimeoutMs, config.requestTimeoutMs);
 
@@ -203,7 +203,7 @@ export function build(options: BuildOptions): FastifyInstance {
   const authorize = createAuthorizationHook({
     store: cacheKeyPolicies({ store, ttlMs: config.keyPolicyCacheMs }),
     policies: store,
-    pepper: config.pepper,
+    hashKey: cacheKeyHashes(config.pepper),
     clock,
   });
   app.addHook('onRoute', (route) => {

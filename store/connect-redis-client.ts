@@ -79,12 +79,24 @@ export function toStoreError(error: unknown): unknown {
   return new StoreUnavailableError(`Redis is unavailable: ${message}`, { cause: error });
 }
 
-export async function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
+function rethrowStoreError(error: unknown): never {
+  throw toStoreError(error);
+}
+
+/**
+ * The operation's promise with its failures mapped (toStoreError), a synchronous throw included.
+ * Not an `async` function: every store call goes through here, and an async frame costs a promise
+ * and a turn of its own on top of the operation's.
+ */
+export function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
+  let running: Promise<T>;
   try {
-    return await operation();
+    running = operation();
   } catch (error) {
-    throw toStoreError(error);
+    // Rare (the operation threw before it had a promise): mapped as a rejection is.
+    return Promise.resolve().then(() => rethrowStoreError(error));
   }
+  return running.catch(rethrowStoreError);
 }
 
 /** Resolves once the client is ready, or after `timeoutMs` (the store then serves 503s). */

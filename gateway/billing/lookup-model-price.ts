@@ -57,14 +57,15 @@ function findInTable(
 }
 
 export function lookupModelPrice(options: LookupModelPriceOptions): ResolvedPrice | null {
-  const model = options.model.replace(/^models\//, '');
+  const model = options.model.startsWith('models/') ? options.model.slice(7) : options.model;
   const override = options.overrides?.[model];
   if (override !== undefined) {
     return { price: toPicoPrice(override), source: 'override', key: model, fallbackFields: [] };
   }
   const prefixes = PROVIDER_PREFIXES[options.platform];
   const direct = findInTable(options.table, { model, prefixes });
-  const stripped = stripDateSuffix(model);
+  // The date suffixes are tried only when the id itself has no price (most calls have one).
+  const stripped = direct === undefined ? stripDateSuffix(model) : model;
   const found =
     direct ??
     (stripped === model ? undefined : findInTable(options.table, { model: stripped, prefixes }));

@@ -5,6 +5,12 @@
 import { Buffer } from 'node:buffer';
 import { StreamTapBase, type FramingCodec } from './stream-tap.js';
 
+/**
+ * One decoder for every document: `decode` without `stream` keeps nothing between calls. A
+ * TextDecoder, not `toString`: it drops a leading byte order mark, as the parse has always seen it.
+ */
+const decoder = new TextDecoder('utf-8');
+
 class JsonDocumentTap<R> extends StreamTapBase<R> {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -24,9 +30,11 @@ class JsonDocumentTap<R> extends StreamTapBase<R> {
   }
 
   protected end(): void {
-    const whole = Buffer.concat(this.chunks, this.size);
+    // A reply read whole arrives as one chunk: read in place, not copied.
+    const { chunks } = this;
+    const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size);
     this.chunks = [];
-    this.deliverText(new TextDecoder('utf-8').decode(whole));
+    this.deliverText(decoder.decode(whole));
   }
 }
 

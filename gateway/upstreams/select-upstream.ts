@@ -26,6 +26,13 @@ export function weightedOrder<T extends Weighted>(items: readonly T[], random: (
 }
 
 export function orderUpstreams<T extends Weighted>(items: readonly T[], random: () => number): T[] {
+  // One upstream (most groups): its order without the sets and arrays below, drawing the same
+  // random number the weighted order would, so later draws do not change.
+  if (items.length === 1) {
+    const only = items[0] as T;
+    if (only.weight > 0) random();
+    return [only];
+  }
   const priorities = [...new Set(items.map((item) => item.priority))].sort((a, b) => a - b);
   return priorities.flatMap((priority) =>
     weightedOrder(

@@ -1,32 +1,70 @@
 /**
- * The authorize stage: the key checks (authorizeRequest: missing, unknown, no group, platform,
+ * The authorize stage: the key checks (authorize-request.ts: missing, unknown, no group, platform,
  * suspended, expired), which need only the headers, run as the last onRequest hook of every
  * Tollgate route, so a refused caller is answered before its body is read (and a multi-megabyte
  * upload by a stranger is never buffered). Its result, `Authorized` (the key's policy), goes on
  * the request record for the admit stage (admission-hook.ts).
  */
-import type { FastifyRequest, RouteOptions } from 'fastify';
-import { authorizeRequest, type AuthorizeDependencies } from './authorize-request.js';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import {
+  authorizeFromCache,
+  authorizeKeyHash,
+  type AuthorizeDependencies,
+  type AuthorizedPolicy,
+} from './authorize-request.js';
+import type { RequestRecord } from '../request/request-record.js';
 import '../request/route-config.js';
 
 export interface AuthorizationDependencies extends AuthorizeDependencies {
   clock: () => number;
 }
 
+function recordAuthorized(record: RequestRecord, policy: AuthorizedPolicy): void {
+  record.authorized = policy;
+  record.platform = policy.group.platform;
+}
+
 export function createAuthorizationHook(dependencies: AuthorizationDependencies) {
-  return async function authorize(request: FastifyRequest): Promise<void> {
+  // Fastify's callback form: a key whose policy is cached is decided in this turn, with no promise;
+  // only a policy read from the store waits.
+  return function authorize(
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
     const { profile } = request.routeOptions.config;
-    if (profile === undefined) return;
+    if (profile === undefined) {
+      done();
+      return;
+    }
     const record = request.tollgate;
     record.platform = profile.platforms.length === 1 ? (profile.platforms[0] ?? null) : null;
-
-    const policy = await authorizeRequest(dependencies, {
+    const input = {
       profile,
       carrier: { headers: request.headers, query: request.query as Record<string, unknown> },
       now: dependencies.clock(),
-    });
-    record.authorized = policy;
-    record.platform = policy.group.platform;
+    };
+    let decided: AuthorizedPolicy | string;
+    try {
+      decided = authorizeFromCache(dependencies, input);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (typeof decided !== 'string') {
+      recordAuthorized(record, decided);
+      done();
+      return;
+    }
+    authorizeKeyHash(dependencies, input, decided).then(
+      (policy) => {
+        recordAuthorized(record, policy);
+        done();
+      },
+      (error: unknown) => {
+        done(error as Error);
+      },
+    );
   };
 }
 

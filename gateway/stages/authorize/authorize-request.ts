@@ -6,10 +6,10 @@
  */
 import type { Platform } from '../../../crds/schema/resources.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { hashKeyValue } from '../../../store/hash-key-value.js';
 import type { KeyPolicy, PolicyReader } from '../../../store/store.js';
 import { extractKey, type KeyCarrier } from './extract-key.js';
 import { findKeyAfterMiss } from './refuse-missing-policy.js';
+import type { CachedKeyPolicies } from './cache-key-policies.js';
 import { PLATFORM_PATH_PREFIX, type RouteProfile } from '../request/route-profile.js';
 
 export type KeyGroup = NonNullable<KeyPolicy['group']>;
@@ -19,10 +19,11 @@ export type Authorized = AuthorizedPolicy;
 
 export interface AuthorizeDependencies {
   /** The key-policy read of every request (cached in the process: cache-key-policies.ts). */
-  store: Pick<PolicyReader, 'getKeyPolicy'>;
+  store: CachedKeyPolicies;
   /** The store itself, read only after a miss: the generation marker and the key once more. */
   policies: Pick<PolicyReader, 'getKeyPolicy' | 'readPolicyMarker'>;
-  pepper: Buffer;
+  /** The key value's lookup hash (`hashKeyValue` under the pepper; cache-key-hashes.ts). */
+  hashKey: (value: string) => string;
 }
 
 export interface AuthorizeInput {
@@ -62,18 +63,43 @@ export function checkKeyPolicy(
   return null;
 }
 
-export async function authorizeRequest(
-  dependencies: AuthorizeDependencies,
-  input: AuthorizeInput,
-): Promise<AuthorizedPolicy> {
-  const value = extractKey(input.carrier, input.profile.keySources);
-  if (value === null) throw new GatewayError('TG_KEY_MISSING');
-  // Any value that extracts is a valid-looking key (chosen values need not look generated).
-  const keyHash = hashKeyValue(dependencies.pepper, value);
-  const policy =
-    (await dependencies.store.getKeyPolicy(keyHash)) ??
-    (await findKeyAfterMiss(dependencies.policies, keyHash));
+/** The policy a request's key may go on with (else its refusal thrown), from a policy read. */
+function decide(policy: KeyPolicy, input: AuthorizeInput): AuthorizedPolicy {
   const refusal = checkKeyPolicy(policy, { platforms: input.profile.platforms, now: input.now });
   if (refusal !== null) throw refusal;
   return policy as AuthorizedPolicy;
+}
+
+/** The key value's lookup hash; a request with no key is refused here. */
+function readKeyHash(dependencies: AuthorizeDependencies, input: AuthorizeInput): string {
+  const value = extractKey(input.carrier, input.profile.keySources);
+  if (value === null) throw new GatewayError('TG_KEY_MISSING');
+  // Any value that extracts is a valid-looking key (chosen values need not look generated).
+  return dependencies.hashKey(value);
+}
+
+/**
+ * The key checks, taken at once when the key's policy is in the cache (`peekKeyPolicy`): the
+ * authorized policy, or its refusal thrown. A string (the key's hash) when the policy must be read
+ * first: `authorizeKeyHash` then goes on from it, with the same checks.
+ */
+export function authorizeFromCache(
+  dependencies: AuthorizeDependencies,
+  input: AuthorizeInput,
+): AuthorizedPolicy | string {
+  const keyHash = readKeyHash(dependencies, input);
+  const cached = dependencies.store.peekKeyPolicy?.(keyHash);
+  return cached === undefined ? keyHash : decide(cached, input);
+}
+
+/** The decision for a key whose hash is known, reading its policy (cached or from the store). */
+export async function authorizeKeyHash(
+  dependencies: AuthorizeDependencies,
+  input: AuthorizeInput,
+  keyHash: string,
+): Promise<AuthorizedPolicy> {
+  const policy =
+    (await dependencies.store.getKeyPolicy(keyHash)) ??
+    (await findKeyAfterMiss(dependencies.policies, keyHash));
+  return decide(policy, input);
 }

@@ -71,4 +71,23 @@ describe('cacheKeyPolicies', () => {
     await cache.getKeyPolicy('k');
     expect(store.reads).toBe(2);
   });
+
+  it('gives a read, fresh policy in hand (peek), and nothing for a key unread, unknown or stale', async () => {
+    const store = fakeStore({ k: active });
+    let now = 1_000;
+    const cache = cacheKeyPolicies({ store, ttlMs: 500, clock: () => now });
+    expect(cache.peekKeyPolicy?.('k')).toBeUndefined();
+    const reading = cache.getKeyPolicy('k');
+    expect(cache.peekKeyPolicy?.('k')).toBeUndefined();
+    await reading;
+    expect(cache.peekKeyPolicy?.('k')).toBe(active);
+    expect(await cache.getKeyPolicy('unknown')).toBeNull();
+    expect(cache.peekKeyPolicy?.('unknown')).toBeUndefined();
+    now += 500;
+    expect(cache.peekKeyPolicy?.('k')).toBeUndefined();
+    store.policies.set('k', suspended);
+    expect(await cache.getKeyPolicy('k')).toBe(suspended);
+    expect(cache.peekKeyPolicy?.('k')).toBe(suspended);
+    expect(store.reads).toBe(3);
+  });
 });

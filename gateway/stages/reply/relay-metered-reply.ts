@@ -59,11 +59,12 @@ export interface RelayTarget {
 export interface MeteredRelay {
   /**
    * Starts relaying into `out`. `onFirstOutput` runs once, just before the first byte (or the end
-   * of an empty reply) is handed to `out`. Resolves then, or when `out` closes first; rejects,
+   * of an empty reply) is handed to `out`, told whether that is the end (`out.end`: nothing was
+   * written before it) or a first write. Resolves then, or when `out` closes first; rejects,
    * having written nothing, when the upstream fails before any byte and the caller's protocol has
    * no error frame (the caller answers the failure instead).
    */
-  writeTo(out: RelayTarget, onFirstOutput?: () => void): Promise<void>;
+  writeTo(out: RelayTarget, onFirstOutput?: (ending: boolean) => void): Promise<void>;
   outcome: Promise<MeteredReply>;
   /** Ends the meter as `client-closed` unless it has ended already. */
   clientClosed(): void;
@@ -115,23 +116,23 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
   // The reply is written to `out` from the source's `data` events: no Readable, Transform or pipe
   // per call. Back-pressure: the source pauses when `out` is full and resumes on its `drain`.
   let out: RelayTarget | null = null;
-  let onFirstOutput: (() => void) | undefined;
+  let onFirstOutput: ((ending: boolean) => void) | undefined;
   let started: { resolve: () => void; reject: (error: Error) => void } | null = null;
   let output = false;
   let sourceDone = false;
   /** A failure of the source before `writeTo`: delivered when it starts. */
   let early: { error: unknown } | null = null;
-  const firstOutput = (): void => {
+  const firstOutput = (ending: boolean): void => {
     output = true;
-    onFirstOutput?.();
+    onFirstOutput?.(ending);
     started?.resolve();
   };
   const write = (target: RelayTarget, chunk: Buffer | string): boolean => {
-    if (!output) firstOutput();
+    if (!output) firstOutput(false);
     return target.write(chunk);
   };
   const endOut = (target: RelayTarget, tail?: Buffer): void => {
-    if (!output) firstOutput();
+    if (!output) firstOutput(true);
     if (tail === undefined) target.end();
     else target.end(tail);
   };
@@ -213,7 +214,7 @@ export function relayMeteredReply(options: RelayMeteredReplyOptions): MeteredRel
     started?.resolve();
     if (!source.destroyed) source.destroy();
   };
-  const writeTo = (target: RelayTarget, first?: () => void): Promise<void> => {
+  const writeTo = (target: RelayTarget, first?: (ending: boolean) => void): Promise<void> => {
     out = target;
     onFirstOutput = first;
     const running = new Promise<void>((resolve, reject) => {

@@ -17,6 +17,7 @@
  * before the first byte is read, so the request's end can end it when the client goes away.
  */
 import type { FastifyReply } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
@@ -91,15 +92,27 @@ function send(
 }
 
 /**
- * A relayed reply's headers, set on the response as fastify sets them for a stream it sends (its
- * own, then the upstream's for the client); the head leaves with the first write.
+ * A relayed reply's headers, as fastify sets them for a stream it sends (its own, then the
+ * upstream's for the client over them), just before the first byte. Before a first write they go
+ * in one `writeHead` with one object, not a `setHeader` per header (each validates, lower-cases and
+ * stores its name again); nothing sets a header between this and that write, which the head leaves
+ * with. A reply that ends at once (`ending`) has its headers set instead, so Node still gives its
+ * length (`content-length: 0` for an empty stream) rather than chunked framing.
  */
-function writeHeaders(reply: FastifyReply, headers: Dispatcher.ResponseData['headers']): void {
+function writeHeaders(
+  reply: FastifyReply,
+  headers: Dispatcher.ResponseData['headers'],
+  ending: boolean,
+): void {
   const raw = reply.raw;
-  const own = reply.getHeaders();
-  for (const name in own) raw.setHeader(name, own[name] as string | string[]);
+  const all = reply.getHeaders();
   const forClient = headersForClient(headers);
-  for (const name in forClient) raw.setHeader(name, forClient[name] as string | string[]);
+  for (const name in forClient) all[name] = forClient[name];
+  if (!ending) {
+    raw.writeHead(reply.statusCode, all as OutgoingHttpHeaders);
+    return;
+  }
+  for (const name in all) raw.setHeader(name, all[name] as string | string[]);
 }
 
 function servedOutcome(metered: MeteredReply): 'stream_error' | 'ok' {
@@ -205,8 +218,8 @@ async function sendSuccess(
   const raw = reply.raw;
   reply.code(response.statusCode);
   coalesceFirstWrites(raw);
-  await relay.writeTo(raw, () => {
-    writeHeaders(reply, response.headers);
+  await relay.writeTo(raw, (ending) => {
+    writeHeaders(reply, response.headers, ending);
   });
   // Written by the relay (or closed by the client before any byte): fastify sends nothing more.
   reply.hijack();
