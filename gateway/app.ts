@@ -29,7 +29,7 @@ import { createBodyReader, hasBody } from './stages/admit/read-request-body.js';
 import { LeaseRenewer } from './stages/admit/renew-leases.js';
 import { cacheCleanClaims } from './upstreams/cache-clean-claims.js';
 import { cacheKeyPolicies } from './stages/authorize/cache-key-policies.js';
-import { cacheKeyHashes } from './stages/authorize/cache-key-hashes.js';
+import { hashKeyValue } from '../store/hash-key-value.js';
 import { openRequest, type RequestEndDependencies } from './stages/request/request-end.js';
 import type { SettlementQueue } from './stages/settle/settle-with-retry.js';
 import { startSettlement } from './stages/settle/start-settlement.js';
@@ -203,7 +203,8 @@ export function build(options: BuildOptions): FastifyInstance {
   const authorize = createAuthorizationHook({
     store: cacheKeyPolicies({ store, ttlMs: config.keyPolicyCacheMs }),
     policies: store,
-    hashKey: cacheKeyHashes(config.pepper),
+    // Hashed per request: key values are never kept in the process beyond the request.
+    hashKey: (value) => hashKeyValue(config.pepper, value),
     clock,
   });
   app.addHook('onRoute', (route) => {

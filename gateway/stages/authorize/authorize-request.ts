@@ -22,7 +22,7 @@ export interface AuthorizeDependencies {
   store: CachedKeyPolicies;
   /** The store itself, read only after a miss: the generation marker and the key once more. */
   policies: Pick<PolicyReader, 'getKeyPolicy' | 'readPolicyMarker'>;
-  /** The key value's lookup hash (`hashKeyValue` under the pepper; cache-key-hashes.ts). */
+  /** The key value's lookup hash (`hashKeyValue` under the pepper). */
   hashKey: (value: string) => string;
 }
 
