@@ -193,6 +193,37 @@ export function serializeState(
   });
 }
 
+/** Queue entries encoded between two turns of the event loop (`serializeStateInSlices`). */
+const QUEUE_SLICE = 250;
+
+const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
+
+/**
+ * `serializeState`'s text, with the queue of records waiting for the ledger encoded a slice at a
+ * time: the queue holds a second of records or more (about 1 kB each, escaped once more as
+ * strings), and encoding them in one go held the request thread of `tollgate local` for
+ * milliseconds. The state and the queue are taken when called (the text is of that moment); only
+ * the encoding of the queue's entries, which nothing changes, is spread over turns.
+ */
+export function serializeStateInSlices(
+  state: MemoryState,
+  queue: readonly QueuedUsageEntry[],
+): Promise<string> {
+  if (queue.length <= QUEUE_SLICE) return Promise.resolve(serializeState(state, queue));
+  const empty = serializeState(state, []);
+  const tail = ',"queue":[]}';
+  if (!empty.endsWith(tail)) return Promise.resolve(serializeState(state, queue));
+  const entries = [...queue];
+  return (async () => {
+    const parts: string[] = [];
+    for (let start = 0; start < entries.length; start += QUEUE_SLICE) {
+      if (start > 0) await nextTurn();
+      parts.push(JSON.stringify(entries.slice(start, start + QUEUE_SLICE)).slice(1, -1));
+    }
+    return `${empty.slice(0, -tail.length)},"queue":[${parts.join(',')}]}`;
+  })();
+}
+
 /**
  * Version 1 files (before the usage streams) held records and daily aggregates in the state: they
  * are dropped (they were never written to a ledger), and the counters they held count as whole.
