@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batchLogOutput } from './batch-log-output.js';
 
-const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
+const pause = (ms: number): Promise<void> => new Promise((resume) => setTimeout(resume, ms));
 
 function sink(): { writes: string[]; output: { write(text: string): void; isTTY: boolean } } {
   const writes: string[] = [];
@@ -9,18 +9,18 @@ function sink(): { writes: string[]; output: { write(text: string): void; isTTY:
 }
 
 describe('batchLogOutput', () => {
-  it('writes the lines of one turn of the event loop with one write, in order', async () => {
+  it('writes the lines that came within its delay with one write, in order', async () => {
     const { writes, output } = sink();
-    const batched = batchLogOutput(output, { onExit: () => undefined });
+    const batched = batchLogOutput(output, { maxDelayMs: 5, onExit: () => undefined });
     expect(batched.isTTY).toBe(true);
     batched.write('a\n');
     batched.write('b\n');
     batched.write('banner\n');
     expect(writes).toEqual([]);
-    await nextTurn();
+    await pause(30);
     expect(writes).toEqual(['a\nb\nbanner\n']);
     batched.write('c\n');
-    await nextTurn();
+    await pause(30);
     expect(writes).toEqual(['a\nb\nbanner\n', 'c\n']);
   });
 
@@ -29,6 +29,7 @@ describe('batchLogOutput', () => {
     let atExit: () => void = () => undefined;
     const batched = batchLogOutput(output, {
       maxBuffered: 4,
+      maxDelayMs: 5,
       onExit: (flush) => {
         atExit = flush;
       },
@@ -42,7 +43,7 @@ describe('batchLogOutput', () => {
     batched.write('f');
     atExit();
     expect(writes).toEqual(['abcd', 'e', 'f']);
-    await nextTurn();
+    await pause(30);
     expect(writes).toEqual(['abcd', 'e', 'f']);
   });
 });
