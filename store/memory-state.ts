@@ -36,6 +36,8 @@ export interface QueuedUsageEntry {
 export interface UsageRecordQueue {
   append(source: string, body: string): string;
   snapshot(): QueuedUsageEntry[];
+  /** `snapshot`'s entries, each as `JSON.stringify` encodes it (memory-usage-record-source.ts). */
+  snapshotJson?(): string[];
   restore(entries: readonly QueuedUsageEntry[]): void;
 }
 
@@ -222,6 +224,20 @@ export function serializeStateInSlices(
     }
     return `${empty.slice(0, -tail.length)},"queue":[${parts.join(',')}]}`;
   })();
+}
+
+/**
+ * `serializeState`'s text from the queue's entries already in JSON (`snapshotJson`): the same text,
+ * joined instead of encoded.
+ */
+export function serializeStateWithQueueJson(
+  state: MemoryState,
+  entries: readonly string[],
+): string {
+  const empty = serializeState(state, []);
+  const tail = ',"queue":[]}';
+  if (entries.length === 0) return empty;
+  return `${empty.slice(0, -tail.length)},"queue":[${entries.join(',')}]}`;
 }
 
 /**

@@ -23,7 +23,12 @@ import {
   streamPositionInState,
 } from './memory-counter-restore.js';
 import type { UsageRecordQueue } from './memory-state.js';
-import { createEmptyState, namespaceState, serializeStateInSlices } from './memory-state.js';
+import {
+  createEmptyState,
+  namespaceState,
+  serializeStateInSlices,
+  serializeStateWithQueueJson,
+} from './memory-state.js';
 import {
   admitInState,
   purgeExpired,
@@ -118,7 +123,10 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
   };
   const stateFile: PersistedFile = {
     name: MEMORY_STORE_FILE,
-    serialize: () => serializeStateInSlices(state, queue.snapshot()),
+    serialize: () =>
+      queue.snapshotJson === undefined
+        ? serializeStateInSlices(state, queue.snapshot())
+        : Promise.resolve(serializeStateWithQueueJson(state, queue.snapshotJson())),
     dirty: false,
   };
   // Its own file: a change of the state never rewrites the captures, nor a capture the state.
