@@ -69,6 +69,11 @@ export function parseLedgerRecord(text: string): ParsedRecord {
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
+  return readLedgerRecord(value);
+}
+
+/** `parseLedgerRecord` of an entry already parsed from JSON. */
+export function readLedgerRecord(value: unknown): ParsedRecord {
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { ADMIN_PASSWORD_FILE } from '../console/server/ensure-local-admin.js';
 import { formatStartBanner } from './format-start-banner.js';
 import { parseLocalConfig } from './local-config.js';
+import { batchLogOutput } from './logging/batch-log-output.js';
 import { createLogDestination, resolveLogFormat } from './logging/create-log-destination.js';
 import { OPERATOR_NAMESPACE, startLocalStack } from './start-local-stack.js';
 import { holdsNoObjects, startDemoWorld, takeDemoFlag } from './start-demo-world.js';
@@ -22,9 +23,12 @@ export async function run(args: readonly string[]): Promise<void> {
   const config = parseLocalConfig(demoFlag.rest, process.env);
   const logFormat = resolveLogFormat(config.logFormat, process.stdout.isTTY);
   const firstStart = holdsNoObjects(config.dataDirectory);
+  // One write per turn of the event loop, not one per log line (batch-log-output.ts); the banner
+  // and the shutdown line go through it too, so they stay in order with the log.
+  const stdout = batchLogOutput(process.stdout);
   const stack = await startLocalStack({
     ...config,
-    logStream: createLogDestination(logFormat, process.stdout),
+    logStream: createLogDestination(logFormat, stdout),
   });
   const kubeconfig = stack.local.kubeconfigPath;
   const demo = await startDemoWorld({
@@ -42,7 +46,7 @@ export async function run(args: readonly string[]): Promise<void> {
   });
   await settle();
   const passwordFile = join(resolve(config.dataDirectory), ADMIN_PASSWORD_FILE);
-  process.stdout.write(
+  stdout.write(
     formatStartBanner({
       gatewayUrl: stack.gatewayUrl,
       metricsUrl: stack.metricsUrl,
@@ -67,7 +71,8 @@ export async function run(args: readonly string[]): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  process.stdout.write('tollgate local: shutting down\n');
+  stdout.write('tollgate local: shutting down\n');
   await stack.close();
   await demo?.close();
+  stdout.flush();
 }

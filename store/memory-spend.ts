@@ -90,13 +90,32 @@ function appendToStream(context: MemorySpendContext, ns: NamespaceState, body: s
 }
 
 /**
+ * A time no lease in flight of the namespace ends before: the earliest end seen by the last purge,
+ * lowered by every lease set since (a renewal only extends one). Until then a purge has nothing to
+ * release and skips its pass over the calls in flight, which every admission would otherwise make.
+ * Kept beside the state, not in it: a namespace without one (new, or reloaded) is passed over once.
+ */
+const leasesEndFrom = new WeakMap<NamespaceState, number>();
+
+/** Notes a lease set to end at `leaseUntil` (a new one, or one set anew). */
+function noteLeaseEnd(ns: NamespaceState, leaseUntil: number): void {
+  const from = leasesEndFrom.get(ns);
+  if (from !== undefined && leaseUntil < from) leasesEndFrom.set(ns, leaseUntil);
+}
+
+/**
  * Releases every lease that ended by `now` and charges it once (its estimate, or the progress its
  * renewals brought, bounded by `leaseExpiryCostNano`); returns the count.
  */
 export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, now: number): number {
+  if (now < (leasesEndFrom.get(ns) ?? -Infinity)) return 0;
   let charged = 0;
+  let earliest = Infinity;
   for (const [requestId, entry] of ns.inFlight) {
-    if (entry.leaseUntil > now) continue;
+    if (entry.leaseUntil > now) {
+      earliest = Math.min(earliest, entry.leaseUntil);
+      continue;
+    }
     releaseEntry(ns, requestId);
     const until = now + context.leaseChargeMarkerTtlMs;
     if (entry.charge === undefined || !mark(ns, ns.charged, { requestId, until })) continue;
@@ -111,6 +130,7 @@ export function purgeExpired(context: MemorySpendContext, ns: NamespaceState, no
     chargeCost(context, ns, { keyUid: entry.keyUid, costNano, now, record, budget: entry.budget });
     charged += 1;
   }
+  leasesEndFrom.set(ns, earliest);
   return charged;
 }
 
@@ -165,6 +185,7 @@ export function admitInState(
   const existing = ns.inFlight.get(request.requestId);
   if (existing !== undefined) {
     existing.leaseUntil = request.now + request.leaseMs;
+    noteLeaseEnd(ns, existing.leaseUntil);
     return { admitted: true, accountUid: ns.account?.uid ?? '' };
   }
   const counters = keyState(ns, request.keyUid);
@@ -173,6 +194,7 @@ export function admitInState(
     return { admitted: false, refusal: checked.refusal };
   const budget = checked?.budget ?? null;
   if (budget !== null) reserveBudget(ns, budget, request.estimateNano);
+  noteLeaseEnd(ns, request.now + request.leaseMs);
   ns.inFlight.set(request.requestId, {
     keyUid: request.keyUid,
     estimateNano: request.estimateNano,

@@ -36,6 +36,8 @@ export interface QueuedUsageEntry {
 export interface UsageRecordQueue {
   append(source: string, body: string): string;
   snapshot(): QueuedUsageEntry[];
+  /** `snapshot`'s entries, each as `JSON.stringify` encodes it (memory-usage-record-source.ts). */
+  snapshotJson?(): string[];
   restore(entries: readonly QueuedUsageEntry[]): void;
 }
 
@@ -191,6 +193,51 @@ export function serializeState(
     if (value instanceof Set) return { [SET_TAG]: [...value.values()] };
     return value;
   });
+}
+
+/** Queue entries encoded between two turns of the event loop (`serializeStateInSlices`). */
+const QUEUE_SLICE = 250;
+
+const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
+
+/**
+ * `serializeState`'s text, with the queue of records waiting for the ledger encoded a slice at a
+ * time: the queue holds a second of records or more (about 1 kB each, escaped once more as
+ * strings), and encoding them in one go held the request thread of `tollgate local` for
+ * milliseconds. The state and the queue are taken when called (the text is of that moment); only
+ * the encoding of the queue's entries, which nothing changes, is spread over turns.
+ */
+export function serializeStateInSlices(
+  state: MemoryState,
+  queue: readonly QueuedUsageEntry[],
+): Promise<string> {
+  if (queue.length <= QUEUE_SLICE) return Promise.resolve(serializeState(state, queue));
+  const empty = serializeState(state, []);
+  const tail = ',"queue":[]}';
+  if (!empty.endsWith(tail)) return Promise.resolve(serializeState(state, queue));
+  const entries = [...queue];
+  return (async () => {
+    const parts: string[] = [];
+    for (let start = 0; start < entries.length; start += QUEUE_SLICE) {
+      if (start > 0) await nextTurn();
+      parts.push(JSON.stringify(entries.slice(start, start + QUEUE_SLICE)).slice(1, -1));
+    }
+    return `${empty.slice(0, -tail.length)},"queue":[${parts.join(',')}]}`;
+  })();
+}
+
+/**
+ * `serializeState`'s text from the queue's entries already in JSON (`snapshotJson`): the same text,
+ * joined instead of encoded.
+ */
+export function serializeStateWithQueueJson(
+  state: MemoryState,
+  entries: readonly string[],
+): string {
+  const empty = serializeState(state, []);
+  const tail = ',"queue":[]}';
+  if (entries.length === 0) return empty;
+  return `${empty.slice(0, -tail.length)},"queue":[${entries.join(',')}]}`;
 }
 
 /**

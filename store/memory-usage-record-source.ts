@@ -7,6 +7,8 @@
 import type { RecordSource, SourceBacklog, SourceEntry } from './usage-record-source.js';
 
 interface QueuedEntry extends SourceEntry {
+  /** `JSON.stringify` of `{ source, id, body }`, made at the first `snapshotJson`. */
+  json?: string;
   appendedAt: number;
   /** Consumer holding the entry and since when; null while it waits. */
   holder: { consumer: string; since: number } | null;
@@ -43,6 +45,21 @@ export class MemoryRecordQueue {
   /** The unacknowledged entries, to persist; `restore` puts them back as waiting. */
   snapshot(): SourceEntry[] {
     return [...this.entries.values()].map(({ source, id, body }) => ({ source, id, body }));
+  }
+
+  /**
+   * The unacknowledged entries as `snapshot` returns them, each already in JSON: an entry is
+   * encoded once, at the first snapshot that holds it, however many times it is persisted while it
+   * waits (a recorder behind by thousands of records would otherwise have them all encoded again
+   * at every write of the store).
+   */
+  snapshotJson(): string[] {
+    const texts: string[] = [];
+    for (const entry of this.entries.values()) {
+      entry.json ??= JSON.stringify(plain(entry));
+      texts.push(entry.json);
+    }
+    return texts;
   }
 
   restore(entries: readonly SourceEntry[]): void {

@@ -6,7 +6,7 @@
 import { isQuotaResetEvent, type QuotaResetEvent } from '../../store/usage-records.js';
 import { insertUsageRecords } from '../insert-usage-records.js';
 import type { LedgerDatabase } from '../ledger-database.js';
-import { parseLedgerRecord, type LedgerRecord } from '../ledger-record.js';
+import { readLedgerRecord, type LedgerRecord, type ParsedRecord } from '../ledger-record.js';
 import { parseQuotaReset, recordQuotaResets } from '../record-quota-resets.js';
 import { recordRejectedEntries, type RejectedEntry } from '../record-rejected-entries.js';
 import type { SourceEntry } from '../../store/usage-record-source.js';
@@ -17,13 +17,18 @@ export interface WriteResult {
   rejected: number;
 }
 
-function resetOf(body: string): QuotaResetEvent | 'invalid' | null {
-  let value: unknown;
+/** The entry's JSON value, or `NOT_JSON`. */
+const NOT_JSON = Symbol('not JSON');
+
+function valueOf(body: string): unknown {
   try {
-    value = JSON.parse(body);
+    return JSON.parse(body) as unknown;
   } catch {
-    return null;
+    return NOT_JSON;
   }
+}
+
+function resetOf(value: unknown): QuotaResetEvent | 'invalid' | null {
   if (!isQuotaResetEvent(value)) return null;
   return parseQuotaReset(value) ?? 'invalid';
 }
@@ -45,12 +50,15 @@ export async function writeEntries(
   const rejected: RejectedEntry[] = [];
   for (const [index, entry] of entries.entries()) {
     if (index > 0 && index % PARSE_SLICE === 0) await nextTurn();
-    const reset = resetOf(entry.body);
+    // Parsed once: as a quota reset, else as a usage record.
+    const value = valueOf(entry.body);
+    const reset = resetOf(value);
     if (reset !== null && reset !== 'invalid') {
       resets.push(reset);
       continue;
     }
-    const parsed = parseLedgerRecord(entry.body);
+    const parsed: ParsedRecord =
+      value === NOT_JSON ? { ok: false, reason: 'not JSON' } : readLedgerRecord(value);
     if (parsed.ok) records.push(parsed.record);
     else {
       const reason = reset === 'invalid' ? 'invalid quota reset' : parsed.reason;

@@ -259,3 +259,27 @@ describe('memory store persistence', () => {
     await again.close();
   });
 });
+
+describe('memory store leases', () => {
+  it('releases each lease when it ends, however the leases in flight were set since the last pass', async () => {
+    const store = await createMemoryStore();
+    const who = await tenant(store);
+    const now = Date.now();
+    const reserved = async (at: number) =>
+      (await store.keyCounters(who.namespace, who.keyUid, at)).reservedNano;
+    // A long lease, then a pass that finds its end the earliest.
+    await store.admit(admission({ ...who, now }, { estimateNano: 1, leaseMs: 60_000 }));
+    expect(await reserved(now + 1)).toBe(1);
+    // A shorter lease admitted since, and one set anew to end sooner (admitted again).
+    await store.admit(admission({ ...who, now }, { estimateNano: 10, leaseMs: 5_000 }));
+    const again = admission({ ...who, now }, { estimateNano: 100, leaseMs: 30_000 });
+    await store.admit(again);
+    await store.admit({ ...again, leaseMs: 2_000 });
+    expect(await reserved(now + 1)).toBe(111);
+    expect(await reserved(now + 2_000)).toBe(11);
+    expect(await reserved(now + 5_000)).toBe(1);
+    expect(await reserved(now + 59_999)).toBe(1);
+    expect(await reserved(now + 60_000)).toBe(0);
+    await store.close();
+  });
+});
