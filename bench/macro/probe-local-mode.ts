@@ -9,7 +9,8 @@
  * latency percentiles, the failed calls, the process's CPU per call (every thread: the ledger's
  * worker too) and its event-loop delay over the loop (`tollgate_nodejs_eventloop_lag_*` scraped
  * before and after). At the end it stops the process and counts the records in its ledger: each
- * answered call must be there exactly once. `--root` runs another checkout's sources (a base
+ * answered call must be there exactly once (it first waits, at most two minutes, for the recorder to
+ * write them: the drain time is reported). `--root` runs another checkout's sources (a base
  * worktree, for before/after pairs). `--held-markers N` starts the process on a memory store that
  * already holds N settlement markers of the namespace (written as a version 2 `store.json`, which
  * every store since reads), as 15 minutes of traffic leave it: 180,000 at 200 calls/s. The
@@ -130,6 +131,15 @@ function loopDelay(text: string): Record<string, number> {
   return out;
 }
 
+/** The longest the probe waits for the recorder to write every record after the load. */
+const DRAIN_LIMIT_MS = 120_000;
+
+/** One sample's value from the metrics text (0 when absent). */
+function metricValue(text: string, name: string): number {
+  const match = new RegExp(`^${name} (\\S+)`, 'm').exec(text);
+  return match?.[1] === undefined ? 0 : Number(match[1]);
+}
+
 /** A version 2 `store.json` whose only namespace holds `count` unexpired settlement markers. */
 function writeHeldMarkers(storeFolder: string, count: number): void {
   const map = (entries: unknown[] = []): { $map: unknown[] } => ({ $map: entries });
@@ -230,6 +240,7 @@ const drive = (load: Record<string, unknown>) =>
   driveLoad(loadgen, { url: gatewayUrl, kind, credentials, load });
 let answered = 1;
 let failed = 0;
+let drainMs = 0;
 try {
   answered += answeredCalls(await drive({ mode: 'closed', concurrency: 16, durationMs: 2_000 }));
   for (const rate of rates) {
@@ -263,8 +274,20 @@ try {
         `event-loop delay (ms) ${JSON.stringify(delay)}`,
     );
   }
-  // Let the recorder drain (its idle pause and batch), then stop cleanly.
-  await new Promise((done) => setTimeout(done, 3_000));
+  // Let the recorder drain: until it has inserted a record for every call answered (the metrics
+  // page's counter; failed calls may leave records too) with nothing waiting, or at most two
+  // minutes; then stop cleanly. The drain time is part of the result.
+  const drainStarted = Date.now();
+  for (;;) {
+    const text = await fetch(metricsUrl).then((response) => response.text());
+    const inserted = metricValue(text, 'tollgate_recorder_records_inserted_total');
+    const backlog = metricValue(text, 'tollgate_recorder_backlog_records');
+    if ((inserted >= answered && backlog === 0) || Date.now() - drainStarted > DRAIN_LIMIT_MS)
+      break;
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  drainMs = Date.now() - drainStarted;
+  say(`recorder drained in ${(drainMs / 1000).toFixed(1)} s`);
 } finally {
   const exited = once(child, 'exit');
   child.kill('SIGINT');
@@ -296,7 +319,7 @@ run.write({
     ...(rootAt === -1 ? {} : { root: resolve(root ?? '.') }),
   },
   rates: figures,
-  ledger: { records: counts?.records, distinctIds: counts?.ids, answered, failed },
+  ledger: { records: counts?.records, distinctIds: counts?.ids, answered, failed, drainMs },
 });
 say(
   `ledger: ${String(counts?.records)} records of 200s (${String(counts?.ids)} distinct ids) for ` +
