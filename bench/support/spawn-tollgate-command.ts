@@ -21,6 +21,8 @@ export interface TollgateProcess {
   waitForLog<T>(match: (lines: readonly string[]) => T | undefined, timeoutMs: number): Promise<T>;
   /** The last lines of its log, for a failure report. */
   tail(): string[];
+  /** Every line of its log so far. */
+  log(): string[];
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export function spawnTollgateCommand(options: {
       );
     },
     tail: () => lines().slice(-40),
+    log: lines,
     stop: async () => {
       if (exited()) return;
       const done = once(child, 'exit');

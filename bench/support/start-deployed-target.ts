@@ -49,6 +49,8 @@ export interface StartedSystem extends MeasuredProcesses {
   credentials: BenchCredentials;
   /** Resolves once the usage recorder has written every record it was given. */
   drained(): Promise<void>;
+  /** The gateway's log so far (its stdout and stderr). */
+  gatewayLog?: () => string[];
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,8 @@ export async function startDeployedTarget(options: {
   upstreamUrl: string;
   redisUrl: string;
   cpus: string | null;
+  /** Node flags for the gateway beside the chart's (`--trace-gc-nvp`: bench/profile/trace-gc.ts). */
+  extraGatewayNodeFlags?: readonly string[];
 }): Promise<StartedSystem> {
   const folder = mkdtempSync(join(tmpdir(), 'tollgate-bench-deployed-'));
   const database = `tollgate_bench_${randomBytes(4).toString('hex')}`;
@@ -183,7 +187,8 @@ export async function startDeployedTarget(options: {
         TOLLGATE_METRICS_PORT: String(gatewayMetrics),
         TOLLGATE_DRAIN_TIMEOUT_MS: '2000',
       },
-      process.env.TOLLGATE_BENCH_GATEWAY_NODE_OPTIONS ?? GATEWAY_NODE_FLAGS.join(' '),
+      process.env.TOLLGATE_BENCH_GATEWAY_NODE_OPTIONS ??
+        [...GATEWAY_NODE_FLAGS, ...(options.extraGatewayNodeFlags ?? [])].join(' '),
       options.cpus,
     );
     const url = `http://127.0.0.1:${port}`;
@@ -245,6 +250,7 @@ export async function startDeployedTarget(options: {
           return result.rows.map((row) => row.pid);
         }),
       drained: () => waitUntilDrained(recorderMetricsUrl),
+      gatewayLog: () => gateway.log(),
       stop,
     };
   } catch (error) {

@@ -23,16 +23,19 @@ import {
 import type { PriceTable } from '../../billing/load-price-table.js';
 import { estimateTokensFromBytes } from '../../metering/accumulate-text.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { LeaseCharge, LeaseProgress, Store } from '../../../store/store.js';
+import type { LeaseCharge, Store } from '../../../store/store.js';
 import { admitRequest } from './admit-request.js';
 import { createCalendarEnds } from '../../../store/compute-calendar-ends.js';
 import { describeLeaseCharge } from './describe-lease-charge.js';
-import { describeLeaseProgress } from '../settle/describe-lease-progress.js';
+import {
+  describeLeaseProgress,
+  type LeaseProgressInput,
+} from '../settle/describe-lease-progress.js';
 import { isSourceDenied } from '../../../network/match-source-ranges.js';
 import { createParsePacer, IMMEDIATE_BYTES } from './pace-large-parses.js';
 import { readForwardContext } from '../../spec/read-forward-context.js';
 import { readSessionIdentity } from '../../upstreams/read-session-identity.js';
-import type { LeaseRenewer } from './renew-leases.js';
+import type { LeaseRef, LeaseRenewer } from './renew-leases.js';
 import type { RequestRecord } from '../request/request-record.js';
 import type { Admitted } from './admitted.js';
 import '../request/route-config.js';
@@ -52,29 +55,59 @@ export interface AdmissionDependencies {
   sessionTtlMs?: number;
 }
 
+/** What a lease renewal reads of an ended request: fixed once its reply has ended. */
+type LeaseProgressSource = Omit<LeaseProgressInput, 'charge' | 'previousOutput'>;
+
 /**
  * The request's progress for each lease renewal, once its reply is relayed (a reply read whole has
- * none: its lease keeps the reservation). Remembers the output of the previous renewal.
+ * none: its lease keeps the reservation). Remembers the output of the previous renewal. `letGo`
+ * (the settle stage, once the reply has ended) reads what the renewals need once and lets go of the
+ * request's record: a settlement waiting for the store then keeps a few numbers alive, not the
+ * whole call (its relay, request body and upstream attempt) until the store answers.
  */
 function readLeaseProgress(
   record: RequestRecord,
   admitted: Admitted,
   charge: LeaseCharge,
-): () => LeaseProgress | undefined {
+): Pick<LeaseRef, 'progress' | 'letGo'> {
   let previousOutput = 0;
-  return () => {
-    const { replied, attempts } = record;
+  let call: { record: RequestRecord; admitted: Admitted } | null = { record, admitted };
+  let ended: LeaseProgressSource | undefined;
+  const read = (): LeaseProgressSource | undefined => {
+    if (call === null) return ended;
+    const { replied, attempts } = call.record;
     if (replied?.delivered === undefined || attempts === null) return undefined;
-    const progress = describeLeaseProgress({
-      charge,
+    return {
       report: replied.delivered(),
-      price: attempts.price ?? admitted.price,
-      estimatedInputTokens: admitted.estimatedInputTokens,
-      previousOutput,
+      price: attempts.price ?? call.admitted.price,
+      estimatedInputTokens: call.admitted.estimatedInputTokens,
       outcome: attempts,
-    });
-    previousOutput = progress.record.usage.output;
-    return progress;
+    };
+  };
+  return {
+    progress: () => {
+      const source = read();
+      if (source === undefined) return undefined;
+      const progress = describeLeaseProgress({ ...source, charge, previousOutput });
+      previousOutput = progress.record.usage.output;
+      return progress;
+    },
+    letGo: () => {
+      if (call === null) return;
+      const source = read();
+      ended =
+        source === undefined
+          ? undefined
+          : {
+              ...source,
+              outcome: {
+                upstream: source.outcome.upstream,
+                upstreamModel: source.outcome.upstreamModel,
+                timeToFirstByteMs: source.outcome.timeToFirstByteMs,
+              },
+            };
+      call = null;
+    },
   };
 }
 
@@ -179,7 +212,7 @@ export function createAdmissionHook(dependencies: AdmissionDependencies) {
       namespace: policy.namespace,
       keyUid: policy.keyUid,
       requestId: record.requestId,
-      progress: readLeaseProgress(record, admitted, charge),
+      ...readLeaseProgress(record, admitted, charge),
     });
     // The client left while the store admitted it: forward nothing (the request's end settles).
     if (closedMeanwhile(record)) reply.hijack();

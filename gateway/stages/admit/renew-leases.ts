@@ -18,6 +18,11 @@ export interface LeaseRef {
    * there is a relayed reply.
    */
   progress?: () => LeaseProgress | undefined;
+  /**
+   * The request has ended (its reply is metered): `progress` reads what it needs of it once, and
+   * lets go of the rest (called by `LeaseRenewer.letGo`).
+   */
+  letGo?: () => void;
 }
 
 /** An upstream concurrency slot held by a request (re-acquiring a held slot extends its lease). */
@@ -75,6 +80,20 @@ export class LeaseRenewer {
   /** Stops renewing the request's upstream slot (the request no longer uses the upstream). */
   releaseUpstreamSlot(requestId: string): void {
     this.#upstreamSlots.delete(requestId);
+  }
+
+  /**
+   * The request has ended and its settlement is about to be submitted: its lease is still renewed
+   * until the store confirms it, from what its `progress` read once, without keeping the request.
+   */
+  letGo(requestId: string): void {
+    const ref = this.#inFlight.get(requestId);
+    if (ref === undefined) return;
+    try {
+      ref.letGo?.();
+    } catch {
+      // A progress that cannot be read leaves the lease as it was (`readProgress`).
+    }
   }
 
   remove(requestId: string): void {

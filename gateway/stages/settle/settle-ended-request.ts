@@ -11,8 +11,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { handOffCapture, type CaptureDependencies } from '../../capture/hand-off-capture.js';
 import type { PriceTable } from '../../billing/load-price-table.js';
 import { isTokenCountPath } from '../../billing/price-request.js';
-import { observeSettledRequest, type MeteringMetrics } from '../../metrics/metering-metrics.js';
-import type { SettlementResult } from '../../../store/store.js';
+import {
+  observeSettledRequest,
+  type MeteringMetrics,
+  type SettledRequest,
+} from '../../metrics/metering-metrics.js';
+import type { SettlementRequest, SettlementResult } from '../../../store/store.js';
 import { TOKEN_COUNT_FLAG } from '../../../store/usage-records.js';
 import type { LeaseRenewer } from '../admit/renew-leases.js';
 import { releaseUpstreamSlot, type SlotDependencies } from '../forward/hold-upstream-slot.js';
@@ -66,6 +70,45 @@ function recordFlags(
   return all;
 }
 
+/**
+ * Hands the settlement to the queue; once the store confirms it, lease renewal stops and the
+ * request is counted. Holds only the settlement and its metric fields while the store is awaited.
+ */
+async function submitSettlement(
+  dependencies: SettleDependencies,
+  pending: { settlement: SettlementRequest; observed: SettledRequest | null },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const { renewer } = dependencies;
+  const { settlement, observed } = pending;
+  const { requestId } = settlement;
+  try {
+    await dependencies.settlements.submit({
+      request: settlement,
+      onSettled: (result: SettlementResult): void => {
+        renewer.remove(requestId);
+        if (!result.applied) {
+          log.warn(
+            { requestId },
+            'already settled: the lease ended first and the reservation was charged as estimated',
+          );
+          return;
+        }
+        if (dependencies.metrics === undefined || observed === null) return;
+        observeSettledRequest(dependencies.metrics, observed);
+      },
+      onHandedOver: () => {
+        renewer.remove(requestId);
+      },
+    });
+  } catch (error) {
+    // A bug in the queue or the confirmation: the lease end charges the reservation instead
+    // (the captured reply, if any, was released before the submission).
+    renewer.remove(requestId);
+    log.error({ err: error, requestId }, 'settlement failed');
+  }
+}
+
 export async function settleEndedRequest(
   dependencies: SettleDependencies,
   ended: EndedRequest,
@@ -78,6 +121,7 @@ export async function settleEndedRequest(
   // The upstream slot goes back first (its one release: hold-upstream-slot.ts).
   const slotReleased = releaseUpstreamSlot(dependencies, ended, log);
   if (slotReleased !== undefined) await slotReleased;
+  let pending: { settlement: SettlementRequest; observed: SettledRequest | null };
   try {
     const reply: MeteredReply | null = ended.replied === null ? null : await ended.replied.outcome;
     const attempts = ended.attempts;
@@ -119,28 +163,22 @@ export async function settleEndedRequest(
         attempts: attempts?.count ?? 0,
       },
     });
-    const settled = (result: SettlementResult): void => {
-      renewer.remove(request.requestId);
-      if (!result.applied) {
-        log.warn(
-          { requestId: request.requestId },
-          'already settled: the lease ended first and the reservation was charged as estimated',
-        );
-        return;
-      }
-      if (dependencies.metrics === undefined) return;
-      observeSettledRequest(dependencies.metrics, {
-        platform: request.policy.group.platform,
-        group: request.policy.group.name,
-        model: modelLabel(dependencies, admitted.price?.key),
-        status,
-        accuracy: bill.accuracy,
-        durationMs: Math.max(0, now - request.admittedAt),
-        timeToFirstByteMs,
-        usage: bill.usage,
-        costNano: bill.costNano,
-      });
-    };
+    // What the metrics count once the store confirms, read now: the pending settlement keeps
+    // these few fields, not the request (its reply, body and attempt) until the store answers.
+    const observed: SettledRequest | null =
+      dependencies.metrics === undefined
+        ? null
+        : {
+            platform: request.policy.group.platform,
+            group: request.policy.group.name,
+            model: modelLabel(dependencies, admitted.price?.key),
+            status,
+            accuracy: bill.accuracy,
+            durationMs: Math.max(0, now - request.admittedAt),
+            timeToFirstByteMs,
+            usage: bill.usage,
+            costNano: bill.costNano,
+          };
     if (request.policy.capture !== undefined && dependencies.captures !== undefined) {
       const streamed = attempts?.stream ?? false;
       handOffCapture(
@@ -151,17 +189,17 @@ export async function settleEndedRequest(
     }
     // Read by the hand-off (or not captured after all): its bytes go back to the budget.
     ended.capturedReply?.release();
-    await dependencies.settlements.submit({
-      request: settlement,
-      onSettled: settled,
-      onHandedOver: () => {
-        renewer.remove(request.requestId);
-      },
-    });
+    // The reply has ended: the lease's renewals no longer read the request either.
+    renewer.letGo(request.requestId);
+    pending = { settlement, observed };
   } catch (error) {
     // A bug before the settlement was built: the lease end charges the reservation instead.
     renewer.remove(request.requestId);
     ended.capturedReply?.release();
     log.error({ err: error, requestId: request.requestId }, 'settlement failed');
+    return;
   }
+  // Returned, not awaited: this function's frame (the record and the reply) ends here, and the
+  // settlement waits for the store holding only what it needs.
+  return submitSettlement(dependencies, pending, log);
 }
