@@ -5,6 +5,7 @@
  * counts excepted: they are no requests, token-count-records.ts). A retried batch, or a record
  * seen before in another batch, changes nothing.
  */
+import { encodeJsonArrayInSlices } from './encode-json-array-in-slices.js';
 import { ensurePartitions, forgetPartitions } from './ensure-partitions.js';
 import { readNumber, type LedgerDatabase } from './ledger-database.js';
 import { recordRow, type LedgerRecord } from './ledger-record.js';
@@ -94,27 +95,6 @@ export function isMissingPartition(error: unknown): boolean {
   return code === '23514' && typeof message === 'string' && message.includes('no partition');
 }
 
-/**
- * Rows encoded between two turns of the event loop: in `tollgate local` the recorder shares its
- * thread with the gateway, and the JSON of a whole batch (about 1.4 kB a record) in one go held it
- * for milliseconds.
- */
-const ENCODE_SLICE = 250;
-
-const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
-
-/** The `jsonb_to_recordset` argument: the rows as one JSON array, encoded a slice at a time. */
-async function encodeRows(records: readonly LedgerRecord[]): Promise<string> {
-  if (records.length <= ENCODE_SLICE) return JSON.stringify(records.map(recordRow));
-  const parts: string[] = [];
-  for (let start = 0; start < records.length; start += ENCODE_SLICE) {
-    if (start > 0) await nextTurn();
-    const slice = JSON.stringify(records.slice(start, start + ENCODE_SLICE).map(recordRow));
-    parts.push(slice.slice(1, -1));
-  }
-  return `[${parts.join(',')}]`;
-}
-
 /** Inserts the records once each (by request id); returns how many were new. */
 export async function insertUsageRecords(
   db: LedgerDatabase,
@@ -125,7 +105,7 @@ export async function insertUsageRecords(
     if (!unique.has(record.requestId)) unique.set(record.requestId, record);
   }
   if (unique.size === 0) return 0;
-  const rows = await encodeRows([...unique.values()]);
+  const rows = await encodeJsonArrayInSlices([...unique.values()], recordRow);
   const times = [...unique.values()].map((record) => record.time);
   for (let attempt = 0; ; attempt++) {
     await ensurePartitions(db, times);

@@ -4,7 +4,6 @@ import {
   deserializeState,
   namespaceState,
   serializeState,
-  serializeStateInSlices,
   serializeStateWithQueueJson,
   type QueuedUsageEntry,
 } from './memory-state.js';
@@ -17,30 +16,6 @@ function queueOf(count: number): QueuedUsageEntry[] {
     body: JSON.stringify({ requestId: `r-${String(index)}`, note: 'quotes " and \\ slashes' }),
   }));
 }
-
-describe('serializeStateInSlices', () => {
-  it('writes the text serializeState writes, for a short queue and a long one', async () => {
-    const state = createEmptyState();
-    namespaceState(state, 'team-a').accountSpent = 42;
-    for (const count of [0, 3, 250, 251, 1_234]) {
-      const queue = queueOf(count);
-      const text = await serializeStateInSlices(state, queue);
-      expect(text).toBe(serializeState(state, queue));
-      expect(deserializeState(text).queue).toEqual(queue);
-    }
-  });
-
-  it('writes the state and the queue as they were when called', async () => {
-    const state = createEmptyState();
-    namespaceState(state, 'team-a').accountSpent = 1;
-    const queue = queueOf(600);
-    const expected = serializeState(state, queue);
-    const pending = serializeStateInSlices(state, queue);
-    namespaceState(state, 'team-a').accountSpent = 2;
-    queue.length = 10;
-    expect(await pending).toBe(expected);
-  });
-});
 
 describe('serializeStateWithQueueJson', () => {
   it("writes serializeState's text from the queue's entries encoded once each", async () => {

@@ -37,7 +37,7 @@ export interface UsageRecordQueue {
   append(source: string, body: string): string;
   snapshot(): QueuedUsageEntry[];
   /** `snapshot`'s entries, each as `JSON.stringify` encodes it (memory-usage-record-source.ts). */
-  snapshotJson?(): string[];
+  snapshotJson(): string[];
   restore(entries: readonly QueuedUsageEntry[]): void;
 }
 
@@ -195,49 +195,26 @@ export function serializeState(
   });
 }
 
-/** Queue entries encoded between two turns of the event loop (`serializeStateInSlices`). */
-const QUEUE_SLICE = 250;
+/** How `serializeState` ends with an empty queue: the queue is the last member it writes. */
+const EMPTY_QUEUE_TAIL = ',"queue":[]}';
 
-const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
-
-/**
- * `serializeState`'s text, with the queue of records waiting for the ledger encoded a slice at a
- * time: the queue holds a second of records or more (about 1 kB each, escaped once more as
- * strings), and encoding them in one go held the request thread of `tollgate local` for
- * milliseconds. The state and the queue are taken when called (the text is of that moment); only
- * the encoding of the queue's entries, which nothing changes, is spread over turns.
- */
-export function serializeStateInSlices(
-  state: MemoryState,
-  queue: readonly QueuedUsageEntry[],
-): Promise<string> {
-  if (queue.length <= QUEUE_SLICE) return Promise.resolve(serializeState(state, queue));
-  const empty = serializeState(state, []);
-  const tail = ',"queue":[]}';
-  if (!empty.endsWith(tail)) return Promise.resolve(serializeState(state, queue));
-  const entries = [...queue];
-  return (async () => {
-    const parts: string[] = [];
-    for (let start = 0; start < entries.length; start += QUEUE_SLICE) {
-      if (start > 0) await nextTurn();
-      parts.push(JSON.stringify(entries.slice(start, start + QUEUE_SLICE)).slice(1, -1));
-    }
-    return `${empty.slice(0, -tail.length)},"queue":[${parts.join(',')}]}`;
-  })();
+/** `serializeState(state, [])`'s text with the queue's entries, each already JSON, put in its queue. */
+function fillQueue(emptyQueueText: string, entries: readonly string[]): string {
+  if (entries.length === 0) return emptyQueueText;
+  const head = emptyQueueText.slice(0, -EMPTY_QUEUE_TAIL.length);
+  return `${head},"queue":[${entries.join(',')}]}`;
 }
 
 /**
  * `serializeState`'s text from the queue's entries already in JSON (`snapshotJson`): the same text,
- * joined instead of encoded.
+ * joined instead of encoded, so a record waiting for the ledger is encoded once however many
+ * writes of the store it waits through.
  */
 export function serializeStateWithQueueJson(
   state: MemoryState,
   entries: readonly string[],
 ): string {
-  const empty = serializeState(state, []);
-  const tail = ',"queue":[]}';
-  if (entries.length === 0) return empty;
-  return `${empty.slice(0, -tail.length)},"queue":[${entries.join(',')}]}`;
+  return fillQueue(serializeState(state, []), entries);
 }
 
 /**

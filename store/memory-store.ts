@@ -23,12 +23,7 @@ import {
   streamPositionInState,
 } from './memory-counter-restore.js';
 import type { UsageRecordQueue } from './memory-state.js';
-import {
-  createEmptyState,
-  namespaceState,
-  serializeStateInSlices,
-  serializeStateWithQueueJson,
-} from './memory-state.js';
+import { createEmptyState, namespaceState, serializeStateWithQueueJson } from './memory-state.js';
 import {
   admitInState,
   purgeExpired,
@@ -123,16 +118,13 @@ export async function createMemoryStore(options: MemoryStoreOptions = {}): Promi
   };
   const stateFile: PersistedFile = {
     name: MEMORY_STORE_FILE,
-    serialize: () =>
-      queue.snapshotJson === undefined
-        ? serializeStateInSlices(state, queue.snapshot())
-        : Promise.resolve(serializeStateWithQueueJson(state, queue.snapshotJson())),
+    serialize: () => serializeStateWithQueueJson(state, queue.snapshotJson()),
     dirty: false,
   };
   // Its own file: a change of the state never rewrites the captures, nor a capture the state.
   const capturesFile: PersistedFile = {
     name: MEMORY_CAPTURES_FILE,
-    serialize: () => Promise.resolve(JSON.stringify(captures.snapshot())),
+    serialize: () => JSON.stringify(captures.snapshot()),
     dirty: false,
   };
   const persister = createPersister({
@@ -289,7 +281,7 @@ interface Persister {
 /** One file of the data folder, replaced whole when it changed. */
 interface PersistedFile {
   name: string;
-  serialize: () => Promise<string>;
+  serialize: () => string;
   /** Changed since its last write. */
   dirty: boolean;
 }
@@ -316,12 +308,10 @@ function createPersister(options: PersisterOptions): Persister {
     timer = null;
     const changed = files.filter((file) => file.dirty);
     if (folder === null || changed.length === 0) return writing;
-    // Each file's content is taken now; its text may be finished over a few turns.
+    // Each file's content is taken now, written after the writes before it.
     const texts = changed.map((file) => {
       file.dirty = false;
-      const text = file.serialize();
-      text.catch(() => undefined);
-      return { file, text };
+      return { file, text: file.serialize() };
     });
     // A failed write does not stop the later ones (the failure is the caller's, once).
     writing = writing
@@ -329,7 +319,7 @@ function createPersister(options: PersisterOptions): Persister {
       .then(async () => {
         await journal?.write(Date.now());
         for (const { file, text } of texts)
-          await writeFileAtomically(join(folder, file.name), await text);
+          await writeFileAtomically(join(folder, file.name), text);
       })
       .catch((error: unknown) => {
         for (const { file } of texts) file.dirty = true;

@@ -12,16 +12,12 @@
  */
 import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
-import type { BenchRequestKind } from '../support/describe-bench-requests.js';
+import { driveChatCompletions } from '../support/drive-chat-completions.js';
 import { readProcessStats } from '../support/read-process-stats.js';
 import { readRedisCpuSeconds } from '../support/read-redis-commandstats.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
 import { startBenchRun } from '../support/write-bench-result.js';
-import {
-  answeredCalls,
-  driveLoad,
-  startSideBySideLayout,
-} from '../support/start-side-by-side-layout.js';
+import { startSideBySideLayout } from '../support/start-side-by-side-layout.js';
 
 const spread = process.argv.includes('--spread');
 const [secondsText = '6', ...countTexts] = process.argv
@@ -29,7 +25,6 @@ const [secondsText = '6', ...countTexts] = process.argv
   .filter((arg) => arg !== '--spread');
 const seconds = Number(secondsText);
 const counts = countTexts.length > 0 ? countTexts.map(Number) : [1, 2];
-const kind: BenchRequestKind = { platform: 'openai', stream: false, chat: true };
 
 const run = startBenchRun('workers', 'bench/macro/measure-workers.ts');
 const figures: {
@@ -53,19 +48,11 @@ try {
       spread ? { ...layout.environment, gatewayCpus: null } : layout.environment,
     );
     try {
-      const drive = async (durationMs: number): Promise<number> =>
-        answeredCalls(
-          await driveLoad(layout.loadgen, {
-            url: started.url,
-            kind,
-            credentials: started.credentials,
-            load: { mode: 'closed', concurrency: 64, durationMs },
-          }),
-        );
-      await drive(2_000);
+      const drive = driveChatCompletions(layout, started, 'non-streamed');
+      await drive.closed(64, 2_000);
       const cpuBefore = readProcessStats(started.pid).cpuSeconds;
       const redisBefore = await redisCpu();
-      const calls = await drive(seconds * 1000);
+      const calls = await drive.closed(64, seconds * 1000);
       const cpuMs = ((readProcessStats(started.pid).cpuSeconds - cpuBefore) * 1000) / calls;
       const redisMs = (((await redisCpu()) - redisBefore) * 1000) / calls;
       const figure = {

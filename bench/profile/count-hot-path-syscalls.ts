@@ -6,18 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { BenchRequestKind } from '../support/describe-bench-requests.js';
+import { driveChatCompletions, readChatKindName } from '../support/drive-chat-completions.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
-import {
-  answeredCalls,
-  driveLoad,
-  startSideBySideLayout,
-} from '../support/start-side-by-side-layout.js';
+import { startSideBySideLayout } from '../support/start-side-by-side-layout.js';
 
 const scenario = process.argv[2] === 'B' ? 'B' : 'D';
-const kindName = process.argv[3] === 'streamed' ? 'streamed' : 'non-streamed';
+const kindName = readChatKindName(process.argv[3], 'non-streamed');
 const seconds = Number(process.argv[4] ?? 5);
-const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
 /** `strace -c` summary lines: `% time seconds usecs/call calls [errors] syscall`. */
 function parseStraceSummary(text: string): Map<string, number> {
@@ -38,24 +33,16 @@ async function main(): Promise<void> {
     { id: `${scenario}1`, scenario, label: scenario, workers: 1, hold: false, crossCheck: false },
     layout.environment,
   );
-  const drive = async (durationMs: number): Promise<number> =>
-    answeredCalls(
-      await driveLoad(layout.loadgen, {
-        url: started.url,
-        kind,
-        credentials: started.credentials,
-        load: { mode: 'closed', concurrency: 64, durationMs },
-      }),
-    );
+  const drive = driveChatCompletions(layout, started, kindName);
   try {
-    await drive(3_000);
+    await drive.closed(64, 3_000);
     const strace = spawn('strace', ['-c', '-f', '-p', String(started.pid)], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let output = '';
     strace.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const answered = await drive(seconds * 1000);
+    const answered = await drive.closed(64, seconds * 1000);
     strace.kill('SIGINT');
     await once(strace, 'exit');
     const counts = [...parseStraceSummary(output)].sort((a, b) => b[1] - a[1]);

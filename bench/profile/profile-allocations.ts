@@ -9,54 +9,42 @@
  * `bench/results/profiles/allocations-<label>-<kind>.json`. Allocation, unlike CPU time, hardly
  * moves with the machine's load, so before/after pairs are comparable on a busy machine.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { BenchRequestKind } from '../support/describe-bench-requests.js';
-import { startBenchTarget } from '../support/start-bench-target.js';
-import {
-  answeredCalls,
-  driveLoad,
-  startSideBySideLayout,
-} from '../support/start-side-by-side-layout.js';
-import { summarizeHeapSampling, type HeapSamplingProfile } from './summarize-heap-sampling.js';
-import { updateBenchSummaries } from '../support/update-bench-summaries.js';
 import { describeBenchFacts } from '../support/describe-bench-facts.js';
+import { driveChatCompletions, readChatKindName } from '../support/drive-chat-completions.js';
+import { startBenchTarget } from '../support/start-bench-target.js';
+import { startSideBySideLayout } from '../support/start-side-by-side-layout.js';
+import { updateBenchSummaries } from '../support/update-bench-summaries.js';
+import { writeProfileReport } from '../support/write-profile-report.js';
+import { summarizeHeapSampling, type HeapSamplingProfile } from './summarize-heap-sampling.js';
 
 const survivorsOnly = process.argv.includes('--survivors');
 const [label = 'run', kindText, secondsText = '5', rateText = '500'] = process.argv
   .slice(2)
   .filter((arg) => arg !== '--survivors');
-const kindName = kindText === 'streamed' ? 'streamed' : 'non-streamed';
+const kindName = readChatKindName(kindText, 'non-streamed');
 const seconds = Number(secondsText);
 const rate = Number(rateText);
 const what = survivorsOnly ? 'survivors' : 'allocations';
-const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
-const load = loadavg().map((value) => Math.round(value * 100) / 100);
 const facts = describeBenchFacts('bench/profile/profile-allocations.ts');
 const layout = await startSideBySideLayout({});
 const started = await startBenchTarget(
   { id: 'D1', scenario: 'D', label: 'D', workers: 1, hold: false, crossCheck: false },
   layout.environment,
 );
-const drive = (durationMs: number, mode: 'closed' | 'open') =>
-  driveLoad(layout.loadgen, {
-    url: started.url,
-    kind,
-    credentials: started.credentials,
-    load: mode === 'closed' ? { mode, concurrency: 16, durationMs } : { mode, rate, durationMs },
-  });
+const drive = driveChatCompletions(layout, started, kindName);
 try {
-  await drive(3_000, 'closed');
+  await drive.closed(16, 3_000);
   const path = join(tmpdir(), `${what}-${label}-${kindName}.heapprofile`);
   await started.child?.ask({ type: 'allocations-start', survivorsOnly }, 10_000);
-  const calls = answeredCalls(await drive(seconds * 1000, 'open'));
+  const calls = await drive.open(rate, seconds * 1000);
   await started.child?.ask({ type: 'allocations-stop', path }, 60_000);
   const profile = JSON.parse(readFileSync(path, 'utf8')) as HeapSamplingProfile;
   const summary = summarizeHeapSampling(profile, calls);
-  const report = {
+  writeProfileReport(`${what}-${label}-${kindName}`, {
     facts,
     date: new Date().toISOString(),
     label,
@@ -64,16 +52,10 @@ try {
     rate,
     seconds,
     survivorsOnly,
-    loadAverageAtStart: load,
+    loadAverageAtStart: facts.loadAverageAtStart,
     calls,
     summary,
-  };
-  const folder = fileURLToPath(new URL('../results/profiles/', import.meta.url));
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, `${what}-${label}-${kindName}.json`),
-    `${JSON.stringify(report, null, 2)}\n`,
-  );
+  });
   updateBenchSummaries();
   const verb = survivorsOnly ? 'outliving a minor collection' : 'allocated';
   process.stdout.write(`${calls} calls, ${summary.bytesPerCall} bytes ${verb} per call\n`);

@@ -10,28 +10,19 @@
  * move with the machine's load; pauses and intervals do. Writes
  * `bench/results/profiles/gc-<label>-<kind>.json` and prints the summary.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { BenchRequestKind } from '../support/describe-bench-requests.js';
 import { describeBenchFacts } from '../support/describe-bench-facts.js';
+import { driveChatCompletions, readChatKindName } from '../support/drive-chat-completions.js';
 import { readProcessStats } from '../support/read-process-stats.js';
 import { startDeployedTarget } from '../support/start-deployed-target.js';
-import {
-  answeredCalls,
-  driveLoad,
-  startSideBySideLayout,
-} from '../support/start-side-by-side-layout.js';
+import { startSideBySideLayout } from '../support/start-side-by-side-layout.js';
+import { writeProfileReport } from '../support/write-profile-report.js';
 import { summarizeGcTrace } from './summarize-gc-trace.js';
 
 const [label = 'run', kindText, secondsText = '20', rateText = '200'] = process.argv.slice(2);
-const kindName = kindText === 'non-streamed' ? 'non-streamed' : 'streamed';
+const kindName = readChatKindName(kindText, 'streamed');
 const seconds = Number(secondsText);
 const rate = Number(rateText);
-const kind: BenchRequestKind = { platform: 'openai', stream: kindName === 'streamed', chat: true };
 
-const load = loadavg().map((value) => Math.round(value * 100) / 100);
 const facts = describeBenchFacts('bench/profile/trace-gc.ts');
 const layout = await startSideBySideLayout({});
 const system = await startDeployedTarget({
@@ -45,41 +36,29 @@ const system = await startDeployedTarget({
 });
 const gatewayLog = system.gatewayLog ?? ((): string[] => []);
 const gatewayPid = system.pids.gateway ?? 0;
-const drive = (durationMs: number, mode: 'closed' | 'open') =>
-  driveLoad(layout.loadgen, {
-    url: system.url,
-    kind,
-    credentials: system.credentials,
-    load: mode === 'closed' ? { mode, concurrency: 16, durationMs } : { mode, rate, durationMs },
-  });
+const drive = driveChatCompletions(layout, system, kindName);
 try {
-  await drive(3_000, 'closed');
+  await drive.closed(16, 3_000);
   await system.drained();
   const skip = gatewayLog().length;
   const before = readProcessStats(gatewayPid);
-  const calls = answeredCalls(await drive(seconds * 1000, 'open'));
+  const calls = await drive.open(rate, seconds * 1000);
   const after = readProcessStats(gatewayPid);
   const summary = summarizeGcTrace(gatewayLog().slice(skip), calls);
   const cpuMsPerCall =
     calls === 0 ? null : Math.round(((after.cpuSeconds - before.cpuSeconds) / calls) * 1e6) / 1e3;
-  const report = {
+  writeProfileReport(`gc-${label}-${kindName}`, {
     facts,
     date: new Date().toISOString(),
     label,
     kind: kindName,
     rate,
     seconds,
-    loadAverageAtStart: load,
+    loadAverageAtStart: facts.loadAverageAtStart,
     calls,
     gatewayCpuMsPerCall: cpuMsPerCall,
     summary,
-  };
-  const folder = fileURLToPath(new URL('../results/profiles/', import.meta.url));
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, `gc-${label}-${kindName}.json`),
-    `${JSON.stringify(report, null, 2)}\n`,
-  );
+  });
   process.stdout.write(`${JSON.stringify({ calls, cpuMsPerCall, ...summary }, null, 2)}\n`);
 } finally {
   await system.stop();

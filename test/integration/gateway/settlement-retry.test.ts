@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedisStore } from '../../../store/redis-store.js';
 import type { KeyPolicy, Store } from '../../../store/store.js';
@@ -26,6 +25,7 @@ import {
   writeAccount,
   writeUpstreams,
 } from '../../support/gateway-fixture.js';
+import { gatewayAddress, metricValue, startStreamedMessage } from './start-streamed-message.js';
 
 const namespace = 'team-blink';
 const redisDir = mkdtempSync(join(tmpdir(), 'tollgate-settlement-retry-'));
@@ -50,18 +50,6 @@ async function stopRedis(): Promise<void> {
   redis = null;
 }
 
-function addressOf(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('not listening');
-  return `http://127.0.0.1:${address.port}`;
-}
-
-async function metricValue(app: FastifyInstance, line: string): Promise<number> {
-  const text = await app.gateway.registry.metrics();
-  const found = text.split('\n').find((entry) => entry.startsWith(`${line} `));
-  return found === undefined ? 0 : Number(found.slice(line.length + 1));
-}
-
 /** Polls `condition`; a store error (the client reconnecting after a restart) counts as false. */
 async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
@@ -69,23 +57,6 @@ async function waitFor(condition: () => Promise<boolean>, what: string): Promise
     await sleep(100);
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Starts a streamed call; resolves once its headers arrived (admitted, streaming). */
-async function startStream(base: string): Promise<{ body: Promise<string> }> {
-  const response = await request(`${base}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({
-      model: 'claude-sonnet-4-6',
-      max_tokens: 64,
-      stream: true,
-      messages: [{ role: 'user', content: 'Tell me a story' }],
-    }),
-  });
-  expect(response.statusCode).toBe(200);
-  // Wrapped: an async function returning a bare promise would wait for the whole body.
-  return { body: response.body.text() };
 }
 
 beforeAll(async () => {
@@ -113,9 +84,11 @@ afterAll(async () => {
 });
 
 it('settles every call that completed while Redis was down, once, after it returns', async () => {
-  const base = addressOf(gateway);
+  const base = gatewayAddress(gateway);
   fake.setBehaviour({ chunkGapMs: 300, chunks: 10 });
-  const calls = await Promise.all(Array.from({ length: 5 }, () => startStream(base)));
+  const calls = await Promise.all(
+    Array.from({ length: 5 }, () => startStreamedMessage(base, apiKey)),
+  );
   await stopRedis();
   const bodies = await Promise.all(calls.map((call) => call.body));
   expect(bodies.every((body) => body.includes('event: message_stop'))).toBe(true);
@@ -154,7 +127,7 @@ it('hands a settlement over to lease expiry when it shuts down with Redis away',
   await draining.listen({ host: '127.0.0.1', port: 0 });
   fake.setBehaviour({ chunkGapMs: 150, chunks: 4 });
   const before = (await store.pendingUsageRecords(namespace, 100)).length;
-  const call = await startStream(addressOf(draining));
+  const call = await startStreamedMessage(gatewayAddress(draining), apiKey);
   await stopRedis();
   await call.body;
   await waitFor(
