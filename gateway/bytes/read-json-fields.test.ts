@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createJsonFieldReader } from './read-json-fields.js';
+import { createJsonFieldReader, type PrefixMemoReader } from './read-json-fields.js';
 import { fieldRules } from './json-field-rules.js';
 import { createStringValueReader } from './read-json-string-value.js';
 
@@ -176,6 +176,96 @@ describe('createJsonFieldReader', () => {
         Buffer.from('"}]}'),
       ]);
       expect(reader.read(bytes, 0, bytes.length)).toBe(false);
+    }
+  });
+});
+
+/** Also records the place of the part that holds the counted text (open where a memo saves). */
+const PART = 1;
+const partReader = createJsonFieldReader(
+  fieldRules.object({
+    model: fieldRules.capture(MODEL),
+    usage: fieldRules.bailUnlessNull(),
+    parts: fieldRules.array(fieldRules.captureObject({ text: fieldRules.count(TEXT) }, PART)),
+  }),
+  { counts: 1, captures: 2 },
+);
+
+describe.each([
+  ['reader', reader],
+  ['reader capturing the part', partReader],
+])("a prefix memo (one stream's events), %s", (_name, reader) => {
+  /** Everything a read leaves: its answer and every slot, offsets relative to the document. */
+  function outcome(bytes: Buffer, begin: number, end: number, memo: PrefixMemoReader | null) {
+    const ok = (memo ?? reader).read(bytes, begin, end);
+    const at = (offset: number) => (offset === -1 ? -1 : offset - begin);
+    return {
+      ok,
+      chars: ok ? reader.count(TEXT) : null,
+      counted: ok ? reader.counted(TEXT) : null,
+      model: ok ? [at(reader.start(MODEL)), at(reader.end(MODEL))] : null,
+      part: ok && reader === partReader ? [at(reader.start(PART)), at(reader.end(PART))] : null,
+    };
+  }
+
+  const event = (text: string, model = 'm-1') =>
+    `{"id":"c-1","model":"${model}","n":[1,true,null],"parts":[{"i":0,"text":"${text}"}],"usage":null,"more":[{"text":"b"}]}`;
+  const stream = [
+    event('hello'),
+    event('hello'),
+    event(''),
+    event('h\u00e9 🙂'),
+    event('x', 'm-2'),
+    event('x', 'm-2'),
+    '{"id":"c-1","model":"m-1","n":[1,true,null],"parts":[{"i":0,"text":"cut',
+    '{"id":"c-1","model":"m-1","n":[1,true,null],"parts":[{"i":0,"text":',
+    '{"id":"c-1","model":"m-1","n":[1,true,null],"parts":[{"i":0,"text":"',
+    '{"id":"c-1","model":"m-1","n":[1,true,null],"parts":[{"i":0,"text":5}]}',
+    '{"id":"c-1","model":"m-1","n":[1,true,null],"parts":[{"i":0,"text":"a"}],"usage":{"a":1}}',
+    event('again'),
+    ...documents,
+  ];
+
+  it('reads every document of a stream as a read without it does, wherever it sits', () => {
+    const memo = reader.createPrefixMemo();
+    for (const [index, text] of [...stream, ...stream].entries()) {
+      const padding = ' '.repeat(index % 5);
+      const bytes = Buffer.from(`${padding}${text}${padding}`);
+      const end = bytes.length - padding.length;
+      const without = outcome(bytes, padding.length, end, null);
+      expect({ text, ...outcome(bytes, padding.length, end, memo) }).toEqual({ text, ...without });
+    }
+  });
+
+  it('reads any change of an event after it as a read without it does', () => {
+    const base = Buffer.from(event('hello'));
+    const memo = reader.createPrefixMemo();
+    for (let position = 0; position < base.length; position += 1) {
+      for (const byte of [0x20, 0x22, 0x5c, 0x7d, 0x5d, 0x2c, 0x3a, 0x61, 0x30, 0xc3]) {
+        const changed = Buffer.from(base);
+        changed[position] = byte;
+        for (const end of [changed.length, position + 1, position]) {
+          expect(memo.read(base, 0, base.length)).toBe(true);
+          const without = outcome(changed, 0, end, null);
+          expect({ position, byte, end, ...outcome(changed, 0, end, memo) }).toEqual({
+            position,
+            byte,
+            end,
+            ...without,
+          });
+        }
+      }
+    }
+  });
+
+  it('keeps each stream apart: two memos of one reader, their events interleaved', () => {
+    const memos = [reader.createPrefixMemo(), reader.createPrefixMemo()];
+    for (let index = 0; index < 8; index += 1) {
+      const stream = index % 2;
+      const bytes = Buffer.from(event(`t${index}`, `m-${stream}`));
+      const without = outcome(bytes, 0, bytes.length, null);
+      expect(outcome(bytes, 0, bytes.length, memos[stream] ?? null)).toEqual(without);
+      expect(without.model).not.toBeNull();
     }
   });
 });

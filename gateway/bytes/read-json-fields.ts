@@ -69,6 +69,62 @@ export interface JsonFieldReader {
   /** Where the last value captured into the slot starts; -1 when there was none. */
   start(slot: number): number;
   end(slot: number): number;
+  /**
+   * A reader of one stream's documents (its `read` is this reader's, the slots are this reader's): a
+   * document that begins with the same bytes as the one before, up to and including the opening
+   * quote of the first string it counts, is read on from there (`PrefixMemo`); the result is the
+   * same as `read`'s.
+   */
+  createPrefixMemo(): PrefixMemoReader;
+}
+
+export interface PrefixMemoReader {
+  read(bytes: Uint8Array, start: number, end: number): boolean;
+}
+
+/** The longest prefix a memo keeps (a stream event's envelope is far shorter). */
+const MAX_PREFIX_BYTES = 512;
+
+/**
+ * The walk's state where it reached the opening quote of the first string it counts (a text
+ * delta), and the bytes it walked to get there. The events of one stream mostly repeat the same
+ * envelope before their text (`{"id":…,"object":…,"created":…,"model":…,"choices":[{"index":0,
+ * "delta":{"content":"`); the walk is a function of the bytes it has read, and up to that quote it
+ * reads none past it (every token before it is closed before it), so a document with the same
+ * bytes there reaches the same state: it is compared (one native call) instead of walked, and the
+ * walk goes on from the saved state. Offsets are kept relative to the document's start. One per
+ * stream: the events of streams in flight together differ in their ids.
+ */
+class PrefixMemo implements PrefixMemoReader {
+  /** The walked bytes, the quote included; `length` 0: nothing saved yet. */
+  bytes: Buffer = EMPTY_NAME;
+  length = 0;
+  depth = 0;
+  rule: FieldRule | null = null;
+  readonly stackRule: (FieldRule | null)[] = [];
+  readonly stackArray: boolean[] = [];
+  readonly stackSlot: number[] = [];
+  readonly stackStart: number[] = [];
+  // No counts: none was made before the first counted string.
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+
+  constructor(readonly reader: FieldReader) {}
+
+  read(bytes: Uint8Array, start: number, end: number): boolean {
+    this.reader.memo = this;
+    return this.reader.read(bytes, start, end);
+  }
+
+  /** True when the document from `begin` (ending at `stop`) starts with the saved bytes. */
+  matches(bytes: Uint8Array, begin: number, stop: number): boolean {
+    const { length } = this;
+    return (
+      length > 0 &&
+      stop - begin >= length &&
+      this.bytes.compare(bytes, begin, begin + length, 0, length) === 0
+    );
+  }
 }
 
 // The document being read, for the helpers below. Reading is synchronous and never re-entered.
@@ -222,6 +278,10 @@ class FieldReader implements JsonFieldReader {
   private readonly stackStart: number[] = new Array<number>(MAX_DEPTH).fill(0);
   /** The document being read may be followed by anything (`readPrefix`). */
   private prefix = false;
+  /** The memo of the next walk (set by `PrefixMemo.read`, taken by the walk). */
+  memo: PrefixMemo | null = null;
+  /** Where the document being read starts. */
+  private begin = 0;
 
   constructor(
     private readonly root: FieldRule,
@@ -259,12 +319,65 @@ class FieldReader implements JsonFieldReader {
     return this.walk(bytes, begin, stop);
   }
 
+  createPrefixMemo(): PrefixMemo {
+    return new PrefixMemo(this);
+  }
+
+  /**
+   * Puts the walk's captures and stack as the memo saved them, for a document from `begin` (the
+   * counts stay cleared: none was made before the first counted string).
+   */
+  private restore(memo: PrefixMemo): void {
+    const { begin } = this;
+    const { starts, ends, stackRule, stackArray, stackSlot, stackStart } = this;
+    for (let index = 0; index < starts.length; index += 1) {
+      const start = memo.starts[index] ?? -1;
+      starts[index] = start === -1 ? -1 : begin + start;
+      ends[index] = start === -1 ? -1 : begin + (memo.ends[index] ?? 0);
+    }
+    for (let index = 0; index < memo.depth; index += 1) {
+      stackRule[index] = memo.stackRule[index] ?? null;
+      stackArray[index] = memo.stackArray[index] ?? false;
+      stackSlot[index] = memo.stackSlot[index] ?? -1;
+      stackStart[index] = begin + (memo.stackStart[index] ?? 0);
+    }
+  }
+
+  /**
+   * Saves the walk's state at the quote at `at` and the document's bytes up to it, but for the
+   * walk's rule (the caller's to set); false, saving nothing, when the bytes are too many.
+   */
+  private save(memo: PrefixMemo, at: number, depth: number): boolean {
+    const { begin } = this;
+    const length = at + 1 - begin;
+    if (length > MAX_PREFIX_BYTES) return false;
+    if (memo.bytes.length < length) memo.bytes = Buffer.allocUnsafe(MAX_PREFIX_BYTES);
+    memo.bytes.set(source.subarray(begin, begin + length));
+    memo.length = length;
+    memo.depth = depth;
+    const { starts, ends, stackRule, stackArray, stackSlot, stackStart } = this;
+    for (let index = 0; index < starts.length; index += 1) {
+      const start = starts[index] ?? -1;
+      memo.starts[index] = start === -1 ? -1 : start - begin;
+      memo.ends[index] = start === -1 ? -1 : (ends[index] ?? 0) - begin;
+    }
+    for (let index = 0; index < depth; index += 1) {
+      memo.stackRule[index] = stackRule[index] ?? null;
+      memo.stackArray[index] = stackArray[index] ?? false;
+      memo.stackSlot[index] = stackSlot[index] ?? -1;
+      memo.stackStart[index] = (stackStart[index] ?? 0) - begin;
+    }
+    return true;
+  }
+
   /**
    * The walk: where the document ends, or FAIL. With `prefix` the document may be followed by
    * anything, else only by blanks.
    */
   private walk(bytes: Uint8Array, begin: number, stop: number): number {
-    const { prefix } = this;
+    const { prefix, memo } = this;
+    this.memo = null;
+    this.begin = begin;
     // Loops, not `fill`: a builtin call costs more than clearing a few slots.
     const { counts, seen, starts, ends } = this;
     for (let index = 0; index < counts.length; index += 1) {
@@ -282,6 +395,15 @@ class FieldReader implements JsonFieldReader {
     let depth = 0;
     let state = VALUE;
     let rule: FieldRule | null = this.root;
+    // Save at the first counted string, unless this walk goes on from that very state.
+    let saving = memo !== null;
+    if (memo?.matches(bytes, begin, stop) === true) {
+      this.restore(memo);
+      at = begin + memo.length - 1;
+      depth = memo.depth;
+      rule = memo.rule;
+      saving = false;
+    }
     for (;;) {
       let byte = 0;
       while (at < stop) {
@@ -429,6 +551,10 @@ class FieldReader implements JsonFieldReader {
       const valueStart = at;
       if (byte === QUOTE) {
         const counting = kind === COUNT;
+        if (counting && saving && memo !== null) {
+          saving = false;
+          if (this.save(memo, at, depth)) memo.rule = rule;
+        }
         let units = 0;
         at += 1;
         for (;;) {

@@ -67,6 +67,10 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   };
 }
 
+/** The classes of the statuses an HTTP server sends, made once (not a new string per call). */
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+
 export function statusClass(statusCode: number): string {
-  return `${Math.floor(statusCode / 100)}xx`;
+  const index = Math.floor(statusCode / 100) - 1;
+  return STATUS_CLASSES[index] ?? `${Math.floor(statusCode / 100)}xx`;
 }

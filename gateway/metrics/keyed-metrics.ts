@@ -57,6 +57,13 @@ abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }>
   readonly aggregator = 'sum' as const;
   readonly #labelNames: readonly L[];
   protected readonly cells = new Map<string, Cell>();
+  /**
+   * The same cells by label value, one map level per declared name in the declared order: a call's
+   * values (mostly the same strings again, whose hashes V8 keeps) are looked up as they are, with
+   * no key string built and hashed per call. A miss takes the keyed way (`cells`), so values that
+   * join to the same key (`200` and `'200'`) still share one cell.
+   */
+  #byValue = new Map<unknown, unknown>();
 
   constructor(options: KeyedMetricOptions<L>) {
     this.name = options.name;
@@ -70,13 +77,29 @@ abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }>
   protected abstract newCell(labels: Labels<L>): Cell;
 
   protected cell(labels: Labels<L>): Cell {
+    const names = this.#labelNames;
+    const last = names.length - 1;
+    let level = this.#byValue;
+    for (let index = 0; index < last; index += 1) {
+      const value = labels[names[index] as L];
+      let next = level.get(value) as Map<unknown, unknown> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(value, next);
+      }
+      level = next;
+    }
+    const value = last < 0 ? '' : labels[names[last] as L];
+    const found = level.get(value) as Cell | undefined;
+    if (found !== undefined) return found;
     let key = '';
-    for (const name of this.#labelNames) key += labels[name] + SEPARATOR;
+    for (const name of names) key += labels[name] + SEPARATOR;
     let cell = this.cells.get(key);
     if (cell === undefined) {
       cell = this.newCell(this.#copy(labels));
       this.cells.set(key, cell);
     }
+    level.set(value, cell);
     return cell;
   }
 
@@ -104,6 +127,7 @@ abstract class KeyedMetric<L extends string, Cell extends { labels: Labels<L> }>
 
   reset(): void {
     this.cells.clear();
+    this.#byValue = new Map();
   }
 
   protected exposed(type: ExposedMetric['type'], values: ExposedValue[]): Promise<ExposedMetric> {

@@ -102,6 +102,8 @@ const chunkFields = createJsonFieldReader(
 export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
   const text = createTextAccumulator();
   const readString = createStringValueReader();
+  // The chunks of a stream repeat their envelope before the text: walked once (read-json-fields.ts).
+  const chunks = chunkFields.createPrefixMemo();
   let usage: unknown = null;
   let model: string | null = null;
   let complete = false;
@@ -110,7 +112,7 @@ export function createOpenAIChatUsageAccumulator(): UsageAccumulator {
   return {
     // Text deltas (most of a stream) are read from the bytes, not parsed.
     feedBytes(bytes, start, end) {
-      if (!chunkFields.read(bytes, start, end)) return false;
+      if (!chunks.read(bytes, start, end)) return false;
       const modelStart = chunkFields.start(MODEL);
       if (modelStart !== -1) {
         const named = readString(bytes, modelStart, chunkFields.end(MODEL));

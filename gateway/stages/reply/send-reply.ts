@@ -197,7 +197,18 @@ async function sendSuccess(
     }
     relay = read.relay;
   } else {
-    relay = relayMeteredReply({ ...plan, body: response.body });
+    relay = relayMeteredReply({
+      body: response.body,
+      // Named, not `...plan`: a spread of the plan took V8's slow runtime copy on every call
+      // (1.3% of a streamed call's gateway CPU in profiles).
+      reader: plan.reader,
+      stream: plan.stream,
+      contentType: plan.contentType,
+      translator: plan.translator,
+      streamError: plan.streamError,
+      onUpstreamError: plan.onUpstreamError,
+      collect: plan.collect,
+    });
     record.replied = relay;
     countServed(dependencies, served.upstream, relay.outcome);
   }
