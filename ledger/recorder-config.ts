@@ -29,8 +29,9 @@ const configSchema = z.object({
   // The read-to-read interval while the recorder keeps up (run-recorder.ts `gatherMs`): batches of
   // 200 ms of records instead of a few each, and a record waits at most about that long more.
   gatherMs: z.coerce.number().int().min(0).max(10_000).default(200),
-  // How much the recorder raises its own niceness, as `nice -n` (lower-process-priority.ts; 0: off).
-  niceness: z.coerce.number().int().min(0).max(19).default(10),
+  // How much the recorder raises its own niceness, as `nice -n` (lower-process-priority.ts; 0: off,
+  // the default: docs/ledger.md, "The recorder's pace and priority", says why).
+  niceness: z.coerce.number().int().min(0).max(19).default(0),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

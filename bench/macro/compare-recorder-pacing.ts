@@ -6,8 +6,8 @@
  * Each pair measures B, then every variant in turn (the order reversed every other pair), each on
  * a freshly started E, under an open loop of `rate` calls per second for `seconds`. Variants
  * (comma-separated, default `off,on`): `off` the recorder reading again at once at its own
- * priority (`TOLLGATE_RECORDER_GATHER_MS=0 TOLLGATE_RECORDER_NICENESS=0`), `on` its defaults,
- * `pace` the pause alone, `nice` the niceness alone. Prints per run: the gateway's p99 and p99 minus
+ * priority (`TOLLGATE_RECORDER_GATHER_MS=0 TOLLGATE_RECORDER_NICENESS=0`), `pace` the default
+ * pause alone (the recorder's defaults), `on` the pause and niceness 10, `nice` niceness 10 alone. Prints per run: the gateway's p99 and p99 minus
  * B's of the same pair, the failed calls, CPU per call of the gateway, the recorder and
  * PostgreSQL (the recorder's and PostgreSQL's until the loop's records are written), Redis commands
  * per call, the recorder's lag (age of the oldest record not yet written, sampled every 50 ms from
@@ -28,9 +28,9 @@ import { driveLoad, startSideBySideLayout } from '../support/start-side-by-side-
 
 const VARIANTS: Record<string, Record<string, string | undefined>> = {
   off: { TOLLGATE_RECORDER_GATHER_MS: '0', TOLLGATE_RECORDER_NICENESS: '0' },
-  on: { TOLLGATE_RECORDER_GATHER_MS: undefined, TOLLGATE_RECORDER_NICENESS: undefined },
+  on: { TOLLGATE_RECORDER_GATHER_MS: undefined, TOLLGATE_RECORDER_NICENESS: '10' },
   pace: { TOLLGATE_RECORDER_GATHER_MS: undefined, TOLLGATE_RECORDER_NICENESS: '0' },
-  nice: { TOLLGATE_RECORDER_GATHER_MS: '0', TOLLGATE_RECORDER_NICENESS: undefined },
+  nice: { TOLLGATE_RECORDER_GATHER_MS: '0', TOLLGATE_RECORDER_NICENESS: '10' },
 };
 
 const [rateText = '500', secondsText = '10', kindText = 'non-streamed', pairsText = '3', names] =

@@ -6,7 +6,8 @@
  * run: CPU ms per record of the recorder and of its PostgreSQL backends, Redis commands per
  * record (the appends left out), records per batch, and the lag (age of the oldest record not yet
  * written, sampled every 50 ms from the stream). Variants as in `compare-recorder-pacing.ts`
- * (`off`: gather 0 and niceness 0; `on`: the defaults; `pace`; `nice`), alternated for `pairs`
+ * (`off`: gather 0 and niceness 0; `pace`: the defaults, the pause alone; `on`: the pause and
+ * niceness 10; `nice`: niceness 10 alone), alternated for `pairs`
  * pairs, the order reversed every other pair. Nothing is written.
  */
 import { readFileSync } from 'node:fs';
@@ -29,9 +30,9 @@ import { pollUntil } from '../support/poll-until.js';
 
 const VARIANTS: Record<string, Record<string, string>> = {
   off: { TOLLGATE_RECORDER_GATHER_MS: '0', TOLLGATE_RECORDER_NICENESS: '0' },
-  on: {},
+  on: { TOLLGATE_RECORDER_NICENESS: '10' },
   pace: { TOLLGATE_RECORDER_NICENESS: '0' },
-  nice: { TOLLGATE_RECORDER_GATHER_MS: '0' },
+  nice: { TOLLGATE_RECORDER_GATHER_MS: '0', TOLLGATE_RECORDER_NICENESS: '10' },
 };
 const [rateText = '500', secondsText = '10', pairsText = '3', names = 'off,on'] =
   process.argv.slice(2);
