@@ -26,6 +26,12 @@ const configSchema = z.object({
   metricsHost: z.string().min(1).default('0.0.0.0'),
   consumer: z.string().min(1).max(200),
   batchSize: z.coerce.number().int().min(1).max(10_000).default(500),
+  // The read-to-read interval while the recorder keeps up (run-recorder.ts `gatherMs`): batches of
+  // 200 ms of records instead of a few each, and a record waits at most about that long more.
+  gatherMs: z.coerce.number().int().min(0).max(10_000).default(200),
+  // How much the recorder raises its own niceness, as `nice -n` (lower-process-priority.ts; 0: off,
+  // the default: docs/ledger.md, "The recorder's pace and priority", says why).
+  niceness: z.coerce.number().int().min(0).max(19).default(0),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -42,6 +48,8 @@ const FLAGS = {
   'metrics-host': 'TOLLGATE_METRICS_HOST',
   consumer: 'TOLLGATE_RECORDER_CONSUMER',
   'batch-size': 'TOLLGATE_RECORDER_BATCH_SIZE',
+  'gather-ms': 'TOLLGATE_RECORDER_GATHER_MS',
+  niceness: 'TOLLGATE_RECORDER_NICENESS',
   'log-level': 'TOLLGATE_LOG_LEVEL',
 } as const;
 
@@ -74,6 +82,8 @@ export function parseRecorderConfig(
     metricsHost: pick('metrics-host'),
     consumer: pick('consumer') ?? hostname(),
     batchSize: pick('batch-size'),
+    gatherMs: pick('gather-ms'),
+    niceness: pick('niceness'),
     logLevel: pick('log-level'),
   });
   if (!result.success) {

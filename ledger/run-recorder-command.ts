@@ -16,6 +16,7 @@ import { createRedisStore } from '../store/redis-store.js';
 import { openLedgerDatabase } from './open-ledger-database.js';
 import { parseRecorderConfig } from './recorder-config.js';
 import { createUsageStreamLister } from './recorder/list-usage-streams.js';
+import { lowerProcessPriority } from './recorder/lower-process-priority.js';
 import { createRedisRecordSource } from '../store/redis-usage-record-source.js';
 import { serveMetrics } from './serve-metrics.js';
 import { startRecorderService } from './start-recorder-service.js';
@@ -35,6 +36,9 @@ function waitForSignal(): Promise<void> {
 export async function run(args: readonly string[]): Promise<void> {
   const config = parseRecorderConfig(args, process.env);
   const logger = pino({ name: 'tollgate-recorder', level: config.logLevel });
+  // Before the connections and the loops: where it shares a core with the gateway, its batches
+  // wait for the calls (docs/ledger.md, "The recorder's pace and priority").
+  const lowered = lowerProcessPriority(config.niceness);
   const redisOptions: RedisClientOptions =
     config.redisClusterNodes.length > 0
       ? { clusterNodes: config.redisClusterNodes }
@@ -67,6 +71,7 @@ export async function run(args: readonly string[]): Promise<void> {
     retentionDays: config.retentionDays,
     timeZone: config.timeZone,
     batchSize: config.batchSize,
+    gatherMs: config.gatherMs,
     log: logger,
   });
   const metrics = await serveMetrics(registry, {
@@ -75,7 +80,14 @@ export async function run(args: readonly string[]): Promise<void> {
     healthz: true,
   });
   logger.info(
-    { consumer: config.consumer, metrics: metrics.url, retentionDays: config.retentionDays },
+    {
+      consumer: config.consumer,
+      metrics: metrics.url,
+      retentionDays: config.retentionDays,
+      gatherMs: config.gatherMs,
+      niceness: config.niceness,
+      threadsLowered: lowered.threads,
+    },
     'recorder running',
   );
   await waitForSignal();

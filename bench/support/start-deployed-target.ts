@@ -14,6 +14,8 @@
  * replaces the gateway's `NODE_OPTIONS` (default: the chart's, `gateway-node-flags.ts`),
  * `TOLLGATE_BENCH_GATEWAY_NODE_ARGS` adds node flags to its command line (V8 flags that
  * `NODE_OPTIONS` refuses, such as `--trace-gc` or `--single-threaded-gc`), and
+ * the bench's own `TOLLGATE_RECORDER_*` variables (`_GATHER_MS`, `_NICENESS`, `_BATCH_SIZE`) are
+ * passed to the recorder (`compare-recorder-pacing.ts`), and
  * `TOLLGATE_BENCH_SIDECAR_CPUS` pins the operator, recorder and control plane elsewhere (a CPU
  * list for `taskset`, or `none`); `TOLLGATE_BENCH_LOG_LEVEL` replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
  * `--trace-gc` in the gateway's options: every pause).
@@ -207,6 +209,12 @@ export async function startDeployedTarget(options: {
       TOLLGATE_METRICS_PORT: String(operatorMetrics),
     });
     const recorder = start(['recorder'], {
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(
+          (entry): entry is [string, string] =>
+            entry[0].startsWith('TOLLGATE_RECORDER_') && entry[1] !== undefined,
+        ),
+      ),
       TOLLGATE_DATABASE_URL: databaseUrl.href,
       TOLLGATE_METRICS_PORT: String(recorderMetrics),
       TOLLGATE_RECORDER_CONSUMER: 'bench',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -154,5 +155,58 @@ describe.each(LEDGER_KINDS)('recorder on %s', (kind) => {
     expect(await countRecords()).toBe(115);
     expect(await metricValue(registry, 'tollgate_recorder_records_duplicate_total')).toBe(10);
     expect(await metricValue(registry, 'tollgate_recorder_records_inserted_total')).toBe(15);
+  });
+  it('waits between reads while it keeps up, gathering what arrives meanwhile into one batch', async () => {
+    const queue = new MemoryRecordQueue();
+    const registry = new Registry();
+    const recorder = runRecorder({
+      ...quick,
+      source: queue.consumer('gather-a'),
+      db: ledger.db,
+      registry,
+      gatherMs: 400,
+    });
+    // One record every 20 ms for 1.2 s: read at once, each would make a batch of its own.
+    for (let index = 0; index < 60; index++) {
+      const record = makeRecord({ requestId: `gather-${index}`, time: T0 + index });
+      queue.append('team-a', JSON.stringify(record));
+      await sleep(20);
+    }
+    await waitUntil(
+      'the trickle to be written',
+      async () => (await metricValue(registry, 'tollgate_recorder_records_inserted_total')) === 60,
+    );
+    await recorder.stop();
+    // About one batch per 400 ms of arrivals (and the first record's).
+    expect(await metricValue(registry, 'tollgate_recorder_batches_total')).toBeLessThanOrEqual(6);
+  });
+
+  it('reads again at once while it is behind (full batches), pausing only once caught up', async () => {
+    const queue = new MemoryRecordQueue();
+    for (let index = 0; index < 95; index++) {
+      const record = makeRecord({ requestId: `behind-${index}`, time: T0 + index });
+      queue.append('team-a', JSON.stringify(record));
+    }
+    const registry = new Registry();
+    const started = Date.now();
+    const recorder = runRecorder({
+      ...quick,
+      source: queue.consumer('behind-a'),
+      db: ledger.db,
+      registry,
+      batchSize: 10,
+      gatherMs: 5_000,
+    });
+    await waitUntil(
+      'the backlog to be written',
+      async () => (await metricValue(registry, 'tollgate_recorder_records_inserted_total')) === 95,
+    );
+    // Nine full batches back to back, then the partial tenth: no 5 s pause on the way.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(await metricValue(registry, 'tollgate_recorder_batches_total')).toBe(10);
+    const stopping = Date.now();
+    await recorder.stop();
+    // Stopping cuts the pause short.
+    expect(Date.now() - stopping).toBeLessThan(1_000);
   });
 });

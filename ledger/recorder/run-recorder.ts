@@ -25,9 +25,13 @@ export interface RecorderOptions {
   /** Pause when the source had nothing (default 200 ms). */
   idleMs?: number;
   /**
-   * Pause after a batch smaller than `batchSize`, so the next one gathers what arrives meanwhile
-   * (default 0: read again at once). Each insert statement has a fixed cost (planning, the commit);
-   * the embedded ledger, where that cost is milliseconds, sets it so batches stay large at any rate.
+   * The read-to-read interval while the recorder keeps up (default 0: read again at once). After a
+   * batch smaller than `batchSize` (the read took everything waiting) the loop waits until
+   * `gatherMs` after that batch's read began, so the next batch gathers what arrives meanwhile.
+   * After a full batch (it is behind) it reads again at once, so the backlog drains at full speed
+   * and a record waits at most about `gatherMs` plus one batch's write while it keeps up. Each
+   * batch has a fixed cost (a read and an acknowledgement per stream, the insert's planning and
+   * commit): fewer, larger batches cost the recorder, Redis and PostgreSQL less per record.
    */
   gatherMs?: number;
   /** Claim entries another consumer left unacknowledged this long (default 60 s). */
@@ -146,12 +150,17 @@ export function runRecorder(options: RecorderOptions): Recorder {
   }
 
   async function loop(): Promise<void> {
+    const gatherMs = options.gatherMs ?? 0;
     let batch: SourceEntry[] = [];
     let delay = backoff.initialMs;
+    let readAt = 0;
     while (!stopping.signal.aborted) {
       try {
         await housekeeping();
-        if (batch.length === 0) batch = await nextBatch();
+        if (batch.length === 0) {
+          readAt = clock();
+          batch = await nextBatch();
+        }
         if (batch.length === 0) {
           await pause(options.idleMs ?? 200);
           continue;
@@ -162,7 +171,10 @@ export function runRecorder(options: RecorderOptions): Recorder {
         const partial = batch.length < batchSize;
         batch = [];
         delay = backoff.initialMs;
-        if (partial && (options.gatherMs ?? 0) > 0) await pause(options.gatherMs ?? 0);
+        if (partial && gatherMs > 0) {
+          const wait = readAt + gatherMs - clock();
+          if (wait > 0) await pause(wait);
+        }
       } catch (error) {
         const stage = error instanceof StageError ? error.stage : 'read';
         metrics.failures.inc({ stage });
