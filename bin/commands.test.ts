@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConsoleConfig } from '../console/server/console-config.js';
 import { gatewaySettingsSchema } from '../gateway/gateway-config.js';
-import { parseRecorderConfig } from '../ledger/recorder-config.js';
+import { parseRecorderConfig, RECORDER_FLAGS } from '../ledger/recorder-config.js';
 import { parseLocalConfig } from '../local/local-config.js';
 import { takeDemoFlag } from '../local/start-demo-world.js';
 import { operatorSettingsSchema } from '../operator/operator-config.js';
@@ -49,6 +49,10 @@ describe('the command table', () => {
     expect(flagNames('operator')).toEqual(
       Object.keys(operatorSettingsSchema.shape).map(kebab).sort(),
     );
+  });
+
+  it('lists every flag the recorder takes', () => {
+    expect(flagNames('recorder')).toEqual(Object.keys(RECORDER_FLAGS).sort());
   });
 
   it.each([

@@ -37,7 +37,8 @@ const configSchema = z.object({
 
 export type RecorderConfig = Readonly<z.infer<typeof configSchema>>;
 
-const FLAGS = {
+/** Each flag the recorder takes, with its environment variable (the command table lists them all). */
+export const RECORDER_FLAGS = {
   'redis-url': 'REDIS_URL',
   'redis-cluster-nodes': 'TOLLGATE_REDIS_CLUSTER_NODES',
   'redis-prefix': 'TOLLGATE_REDIS_PREFIX',
@@ -53,7 +54,7 @@ const FLAGS = {
   'log-level': 'TOLLGATE_LOG_LEVEL',
 } as const;
 
-type Flag = keyof typeof FLAGS;
+type Flag = keyof typeof RECORDER_FLAGS;
 
 export function parseRecorderConfig(
   args: readonly string[],
@@ -62,12 +63,12 @@ export function parseRecorderConfig(
   const { values } = parseArgs({
     args: [...args],
     options: Object.fromEntries(
-      Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }]),
+      Object.keys(RECORDER_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
     ),
     strict: true,
   });
   const pick = (flag: Flag): string | undefined => {
-    const value = values[flag] ?? environment[FLAGS[flag]];
+    const value = values[flag] ?? environment[RECORDER_FLAGS[flag]];
     return value === '' ? undefined : value;
   };
   const nodes = pick('redis-cluster-nodes');

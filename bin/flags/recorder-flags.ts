@@ -62,5 +62,19 @@ export const RECORDER_FLAGS: readonly FlagSpec[] = [
     fallback: '500',
     about: 'Records per ledger transaction',
   },
+  {
+    name: 'gather-ms',
+    value: 'MS',
+    env: 'TOLLGATE_RECORDER_GATHER_MS',
+    fallback: '200',
+    about: 'Read-to-read interval while it keeps up (none while behind); 0: read at once',
+  },
+  {
+    name: 'niceness',
+    value: 'N',
+    env: 'TOLLGATE_RECORDER_NICENESS',
+    fallback: '0',
+    about: 'Raises its own niceness by N at start, as nice -n (0: off)',
+  },
   LOG_LEVEL_FLAG,
 ];
