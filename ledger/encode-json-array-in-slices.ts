@@ -3,11 +3,10 @@
  * `tollgate local` the recorder shares its thread with the gateway, and a whole batch of records
  * (about 1.4 kB of JSON each) encoded in one go held that thread for milliseconds.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Items encoded between two turns of the event loop. */
 export const ENCODE_SLICE = 250;
-
-const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
 
 /**
  * `JSON.stringify(items.map(toJson))`, the same text, with a turn of the event loop between two

@@ -3,6 +3,7 @@
  * quota resets into `usage_quota_resets`, anything else into `usage_rejected_entries`. All three
  * are safe to repeat, so a batch written before a crash and read again changes nothing.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isQuotaResetEvent, type QuotaResetEvent } from '../../store/usage-records.js';
 import { insertUsageRecords } from '../insert-usage-records.js';
 import type { LedgerDatabase } from '../ledger-database.js';
@@ -38,8 +39,6 @@ function resetOf(value: unknown): QuotaResetEvent | 'invalid' | null {
  * thread with the gateway, and a batch of 500 parsed at once held it for about 10 ms.
  */
 const PARSE_SLICE = 100;
-
-const nextTurn = (): Promise<void> => new Promise((resume) => setImmediate(resume));
 
 export async function writeEntries(
   db: LedgerDatabase,
