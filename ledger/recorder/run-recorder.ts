@@ -1,20 +1,25 @@
 /**
- * The recorder loop: read a batch from the source, write it to the ledger in one transaction,
- * acknowledge it only after the commit. When PostgreSQL (or Redis) is unavailable it keeps the batch
- * and retries with exponential backoff; the records wait in the source meanwhile and the metrics
- * show the backlog, the lag and the failures. Entries left unacknowledged by a recorder that died
- * are claimed after `claimMinIdleMs`. It also keeps partitions created ahead and applies retention.
+ * The usage recorder: drains the usage streams into the ledger (drain-in-batches.ts: one transaction
+ * per batch, acknowledged after the commit, kept and retried while PostgreSQL or Redis is away; the
+ * records wait in the source and the metrics show the backlog, the lag and the failures). Entries
+ * left unacknowledged by a recorder that died are claimed after `claimMinIdleMs`. It also keeps
+ * partitions created ahead and applies retention.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Registry } from 'prom-client';
 import { applyRetention, DEFAULT_RETENTION_DAYS } from '../apply-retention.js';
 import { createPartitionsAhead } from '../ensure-partitions.js';
 import type { LedgerDatabase } from '../ledger-database.js';
+import {
+  drainInBatches,
+  type Drain,
+  type DrainStage,
+  type PeriodicJob,
+} from './drain-in-batches.js';
 import { createRecorderMetrics } from './recorder-metrics.js';
 import type { RecordSource, SourceEntry } from '../../store/usage-record-source.js';
 import { writeEntries } from './write-entries.js';
 
-export type RecorderStage = 'read' | 'write' | 'acknowledge' | 'maintain' | 'backlog';
+export type RecorderStage = DrainStage | 'maintain' | 'backlog';
 
 export interface RecorderOptions {
   source: RecordSource;
@@ -25,13 +30,8 @@ export interface RecorderOptions {
   /** Pause when the source had nothing (default 200 ms). */
   idleMs?: number;
   /**
-   * The read-to-read interval while the recorder keeps up (default 0: read again at once). After a
-   * batch smaller than `batchSize` (the read took everything waiting) the loop waits until
-   * `gatherMs` after that batch's read began, so the next batch gathers what arrives meanwhile.
-   * After a full batch (it is behind) it reads again at once, so the backlog drains at full speed
-   * and a record waits at most about `gatherMs` plus one batch's write while it keeps up. Each
-   * batch has a fixed cost (a read and an acknowledgement per stream, the insert's planning and
-   * commit): fewer, larger batches cost the recorder, Redis and PostgreSQL less per record.
+   * The read-to-read interval while the recorder keeps up (default 0: read again at once), see
+   * drain-in-batches.ts: fewer, larger batches cost the recorder, Redis and PostgreSQL less.
    */
   gatherMs?: number;
   /** Claim entries another consumer left unacknowledged this long (default 60 s). */
@@ -58,10 +58,8 @@ export interface RecorderMaintenance {
   timeZone?: string;
 }
 
-export interface Recorder {
-  /** Finishes the batch in progress (or abandons its retry) and ends the loop. */
-  stop(): Promise<void>;
-}
+/** `stop()` finishes the batch in progress (or abandons its retry) and ends the loop. */
+export type Recorder = Drain;
 
 const DEFAULT_MAINTENANCE: RecorderMaintenance = {
   everyMs: 3_600_000,
@@ -69,36 +67,11 @@ const DEFAULT_MAINTENANCE: RecorderMaintenance = {
   retentionDays: DEFAULT_RETENTION_DAYS,
 };
 
-class StageError extends Error {
-  constructor(
-    readonly stage: RecorderStage,
-    cause: unknown,
-  ) {
-    super(`recorder ${stage} failed`, { cause });
-  }
-}
-
-async function inStage<T>(stage: RecorderStage, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw new StageError(stage, error);
-  }
-}
-
 export function runRecorder(options: RecorderOptions): Recorder {
   const { source, db } = options;
   const clock = options.clock ?? Date.now;
   const metrics = createRecorderMetrics(options.registry);
-  const batchSize = options.batchSize ?? 500;
-  const backoff = options.backoff ?? { initialMs: 200, maxMs: 10_000 };
-  const maintenance =
-    options.maintenance === false ? null : (options.maintenance ?? DEFAULT_MAINTENANCE);
-  const stopping = new AbortController();
-  const due = { claim: 0, backlog: 0, maintain: 0 };
-
-  const pause = (ms: number) =>
-    sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
+  let claimDue = 0;
 
   async function refreshBacklog(now: number): Promise<void> {
     const backlog = await source.backlog();
@@ -108,88 +81,51 @@ export function runRecorder(options: RecorderOptions): Recorder {
     );
   }
 
-  async function housekeeping(): Promise<void> {
-    const now = clock();
-    if (now >= due.backlog) {
-      due.backlog = now + (options.backlogEveryMs ?? 5_000);
-      await inStage('backlog', () => refreshBacklog(now));
-    }
-    if (maintenance !== null && now >= due.maintain) {
-      due.maintain = now + maintenance.everyMs;
-      await inStage('maintain', async () => {
-        await createPartitionsAhead(db, { now, daysAhead: maintenance.daysAhead });
-        await applyRetention(db, {
-          now,
-          retentionDays: maintenance.retentionDays,
-          ...(maintenance.timeZone === undefined ? {} : { timeZone: maintenance.timeZone }),
-        });
-      });
-    }
+  const jobs: PeriodicJob<'backlog' | 'maintain'>[] = [
+    { stage: 'backlog', everyMs: options.backlogEveryMs ?? 5_000, run: refreshBacklog },
+  ];
+  const maintenance =
+    options.maintenance === false ? null : (options.maintenance ?? DEFAULT_MAINTENANCE);
+  if (maintenance !== null) {
+    const { everyMs, daysAhead, ...retention } = maintenance;
+    const run = async (now: number) => {
+      await createPartitionsAhead(db, { now, daysAhead });
+      await applyRetention(db, { now, ...retention });
+    };
+    jobs.push({ stage: 'maintain', everyMs, run });
   }
 
-  async function nextBatch(): Promise<SourceEntry[]> {
+  async function nextBatch(count: number): Promise<SourceEntry[]> {
     const now = clock();
-    if (now >= due.claim) {
-      due.claim = now + (options.claimEveryMs ?? 10_000);
-      const claimed = await inStage('read', () =>
-        source.claimStale({ minIdleMs: options.claimMinIdleMs ?? 60_000, count: batchSize }),
-      );
+    if (now >= claimDue) {
+      claimDue = now + (options.claimEveryMs ?? 10_000);
+      const minIdleMs = options.claimMinIdleMs ?? 60_000;
+      const claimed = await source.claimStale({ minIdleMs, count });
       if (claimed.length > 0) return claimed;
     }
-    return inStage('read', () => source.read(batchSize));
+    return source.read(count);
   }
 
-  async function commit(batch: SourceEntry[]): Promise<void> {
-    const written = await inStage('write', () => writeEntries(db, batch));
-    await inStage('acknowledge', () => source.acknowledge(batch));
-    metrics.batches.inc();
-    metrics.recordsInserted.inc(written.inserted);
-    metrics.recordsDuplicate.inc(written.duplicates);
-    metrics.recordsRejected.inc(written.rejected);
-    metrics.lastSuccess.set(clock() / 1000);
-  }
-
-  async function loop(): Promise<void> {
-    const gatherMs = options.gatherMs ?? 0;
-    let batch: SourceEntry[] = [];
-    let delay = backoff.initialMs;
-    let readAt = 0;
-    while (!stopping.signal.aborted) {
-      try {
-        await housekeeping();
-        if (batch.length === 0) {
-          readAt = clock();
-          batch = await nextBatch();
-        }
-        if (batch.length === 0) {
-          await pause(options.idleMs ?? 200);
-          continue;
-        }
-        // The batch is kept until acknowledged: a failed write or acknowledgement is retried
-        // with the same entries (the insert is idempotent).
-        await commit(batch);
-        const partial = batch.length < batchSize;
-        batch = [];
-        delay = backoff.initialMs;
-        if (partial && gatherMs > 0) {
-          const wait = readAt + gatherMs - clock();
-          if (wait > 0) await pause(wait);
-        }
-      } catch (error) {
-        const stage = error instanceof StageError ? error.stage : 'read';
-        metrics.failures.inc({ stage });
-        options.onError?.(error instanceof StageError ? error.cause : error, stage);
-        await pause(delay);
-        delay = Math.min(delay * 2, backoff.maxMs);
-      }
-    }
-  }
-
-  const done = loop();
-  return {
-    stop: async () => {
-      stopping.abort();
-      await done;
+  return drainInBatches({
+    read: nextBatch,
+    write: (batch) => writeEntries(db, batch),
+    acknowledge: async (batch, written) => {
+      await source.acknowledge(batch);
+      metrics.batches.inc();
+      metrics.recordsInserted.inc(written.inserted);
+      metrics.recordsDuplicate.inc(written.duplicates);
+      metrics.recordsRejected.inc(written.rejected);
+      metrics.lastSuccess.set(clock() / 1000);
     },
-  };
+    jobs,
+    batchSize: options.batchSize ?? 500,
+    idleMs: options.idleMs ?? 200,
+    gatherMs: options.gatherMs ?? 0,
+    backoff: options.backoff ?? { initialMs: 200, maxMs: 10_000 },
+    clock,
+    onError: (error, stage) => {
+      metrics.failures.inc({ stage });
+      options.onError?.(error, stage);
+    },
+  });
 }
