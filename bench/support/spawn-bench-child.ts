@@ -50,6 +50,10 @@ export async function spawnBenchChild(options: {
   args?: readonly string[];
   cpus?: string | null;
   nodeFlags?: readonly string[];
+  /** A command the process runs under (`valgrind --tool=callgrind ...`), after `taskset`. */
+  wrapper?: readonly string[];
+  /** How long to wait for its `ready` message (default 60 s). */
+  readyTimeoutMs?: number;
 }): Promise<BenchChild> {
   const scriptPath = fileURLToPath(new URL(options.script, import.meta.url));
   const nodeArgs = [
@@ -59,14 +63,16 @@ export async function spawnBenchChild(options: {
     scriptPath,
     ...(options.args ?? []),
   ];
-  const [command, args] =
+  const wrapped = [...(options.wrapper ?? []), process.execPath, ...nodeArgs];
+  const [command, ...args] =
     options.cpus === null || options.cpus === undefined
-      ? [process.execPath, nodeArgs]
-      : ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]];
+      ? wrapped
+      : ['taskset', '-c', options.cpus, ...wrapped];
+  if (command === undefined) throw new Error('no command to run');
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
-  const ready = await nextMessage(child, 60_000);
+  const ready = await nextMessage(child, options.readyTimeoutMs ?? 60_000);
   if (child.pid === undefined) throw new Error(`could not start ${options.script}`);
   const pid = child.pid;
   return {

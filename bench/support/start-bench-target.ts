@@ -37,8 +37,23 @@ export interface TargetEnvironment {
    * the gateway with (GATEWAY_NODE_FLAGS; a later flag overrides an earlier one).
    */
   gatewayNodeFlags?: readonly string[];
+  /**
+   * A command B's and Tollgate's process run under, and how long they may take to start under it
+   * (count-call-instructions.ts runs them under callgrind).
+   */
+  serverWrapper?: { command: readonly string[]; readyTimeoutMs: number };
   /** Tollgate with tracing on, exporting every call's spans here (an OTLP/HTTP sink). */
   otlpEndpoint?: string;
+}
+
+function wrapperOptions(environment: TargetEnvironment): {
+  wrapper?: readonly string[];
+  readyTimeoutMs?: number;
+} {
+  const wrapper = environment.serverWrapper;
+  return wrapper === undefined
+    ? {}
+    : { wrapper: wrapper.command, readyTimeoutMs: wrapper.readyTimeoutMs };
 }
 
 export async function startBenchTarget(
@@ -61,6 +76,7 @@ export async function startBenchTarget(
       script: './serve-bench-proxy.ts',
       args: [environment.providerUrl],
       cpus: environment.gatewayCpus,
+      ...wrapperOptions(environment),
     });
     return {
       url: String(proxy.ready.url),
@@ -96,6 +112,7 @@ export async function startBenchTarget(
       args: [file],
       cpus: environment.gatewayCpus,
       nodeFlags: [...GATEWAY_NODE_FLAGS, ...(environment.gatewayNodeFlags ?? [])],
+      ...wrapperOptions(environment),
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });

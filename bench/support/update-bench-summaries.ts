@@ -134,6 +134,11 @@ export const BENCHMARKS: Benchmark[] = [
     matches: writtenAs('local-mode'),
   },
   {
+    name: 'call-instructions',
+    command: 'npx tsx bench/profile/count-call-instructions.ts',
+    matches: writtenAs('call-instructions'),
+  },
+  {
     name: 'memory-store-save',
     command: 'npx tsx bench/micro/memory-store-save-bench.ts',
     matches: writtenAs('memory-store-save'),
