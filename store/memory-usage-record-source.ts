@@ -7,8 +7,10 @@
 import type { RecordSource, SourceBacklog, SourceEntry } from './usage-record-source.js';
 
 interface QueuedEntry extends SourceEntry {
-  /** `JSON.stringify` of `{ source, id, body }`, made at the first `snapshotJson`. */
+  /** `JSON.stringify` of `{ source, id, body }`, kept from the second `snapshotJson` that holds it. */
   json?: string;
+  /** Whether a `snapshotJson` has held the entry. */
+  snapshotted?: true;
   appendedAt: number;
   /** Consumer holding the entry and since when; null while it waits. */
   holder: { consumer: string; since: number } | null;
@@ -48,16 +50,24 @@ export class MemoryRecordQueue {
   }
 
   /**
-   * The unacknowledged entries as `snapshot` returns them, each already in JSON: an entry is
-   * encoded once, at the first snapshot that holds it, however many times it is persisted while it
-   * waits (a recorder behind by thousands of records would otherwise have them all encoded again
-   * at every write of the store).
+   * The unacknowledged entries as `snapshot` returns them, each in JSON. An entry is encoded at most
+   * twice however many times it is persisted while it waits: its text is kept from the second
+   * snapshot that holds it on (a recorder behind by thousands of records would otherwise have them
+   * all encoded again at every write of the store). Not at the first: most entries are written to
+   * the ledger before the next write of the store, and a text kept with each doubled what a waiting
+   * record holds (about 1.5 kB more), which the young generation's collections copy and promote.
    */
   snapshotJson(): string[] {
     const texts: string[] = [];
     for (const entry of this.entries.values()) {
-      entry.json ??= JSON.stringify(plain(entry));
-      texts.push(entry.json);
+      if (entry.json !== undefined) {
+        texts.push(entry.json);
+        continue;
+      }
+      const json = JSON.stringify(plain(entry));
+      if (entry.snapshotted === true) entry.json = json;
+      else entry.snapshotted = true;
+      texts.push(json);
     }
     return texts;
   }

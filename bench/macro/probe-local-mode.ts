@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/macro/probe-local-mode.ts [rates] [seconds] [--root DIR] [--redis] [--streamed] [--held-markers N] [-- node flags]`:
+ * `npx tsx bench/macro/probe-local-mode.ts [rates] [seconds] [--root DIR] [--redis] [--streamed] [--held-markers N] [--child-log FILE] [-- node flags]`:
  * `tollgate local` as `npm start` runs it (memory store and embedded PGlite ledger by default; with
  * `--redis`, a private Redis) under open loops of Chat Completions (non-streamed; with `--streamed`,
  * streams of 20 events), one per rate
@@ -15,11 +15,14 @@
  * already holds N settlement markers of the namespace (written as a version 2 `store.json`, which
  * every store since reads), as 15 minutes of traffic leave it: 180,000 at 200 calls/s. The
  * figures go to the raw result `bench/results/<date>T<time>-local-mode.json`
- * (write-bench-result.ts); the process's data folder is temporary.
+ * (write-bench-result.ts; `-local-mode-profiled.json` when the node flags hold `--cpu-prof`), with
+ * each load's start and end on the monotonic clock (and the process's start: V8's `--trace-gc`
+ * times count from it); the process's data folder is temporary. `--child-log FILE` copies every line
+ * the process prints to FILE (for node flags that trace, such as `--trace-gc-nvp`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,10 +42,13 @@ const own = dashes === -1 ? args : args.slice(0, dashes);
 const nodeFlags = dashes === -1 ? [] : args.slice(dashes + 1);
 const rootAt = own.indexOf('--root');
 const root = rootAt === -1 ? fileURLToPath(new URL('../..', import.meta.url)) : own[rootAt + 1];
+const childLogAt = own.indexOf('--child-log');
+const childLog = childLogAt === -1 ? undefined : own[childLogAt + 1];
 const positional = own.filter(
   (arg, index) =>
     !arg.startsWith('--') &&
     (rootAt === -1 || index !== rootAt + 1) &&
+    (childLogAt === -1 || index !== childLogAt + 1) &&
     (!own.includes('--held-markers') || index !== own.indexOf('--held-markers') + 1),
 );
 const rates = (positional[0] ?? '200,500,1000').split(',').map(Number);
@@ -53,7 +59,13 @@ const heldMarkers = heldAt === -1 ? 0 : Number(own[heldAt + 1]);
 const KEY = 'tg-probe-local-mode-key-0123456789';
 const NAMESPACE = 'probe';
 
-const run = startBenchRun('local-mode', 'bench/macro/probe-local-mode.ts');
+// Figures taken under V8's sampler are not local mode's: their raw result has a name of its own,
+// which no summary reads (find-loop-stalls.ts reads it for the load's times).
+const profiled = nodeFlags.some((flag) => flag.startsWith('--cpu-prof'));
+const run = startBenchRun(
+  profiled ? 'local-mode-profiled' : 'local-mode',
+  'bench/macro/probe-local-mode.ts',
+);
 const figures: Record<string, unknown>[] = [];
 const pinned = availableParallelism() >= 2;
 const say = (line: string): void => {
@@ -188,6 +200,7 @@ let redis: RedisServer | undefined;
 if (useRedis) redis = await startRedisServer();
 const main = join(resolve(root ?? '.'), 'bin/main.ts');
 const nodeArgs = [...nodeFlags, '--import', 'tsx', main, 'local', '--data', dataDirectory];
+const spawnedUs = Number(process.hrtime.bigint() / 1000n);
 const child = spawn(
   pinned ? 'taskset' : process.execPath,
   [...(pinned ? ['-c', '1', process.execPath] : []), ...nodeArgs, '--port', '0'],
@@ -205,6 +218,7 @@ process.once('exit', () => child.kill('SIGKILL'));
 const banner: Record<string, string> = {};
 const recent: string[] = [];
 const onLine = (line: string): void => {
+  if (childLog !== undefined) appendFileSync(childLog, `${line}\n`);
   recent.push(line);
   if (recent.length > 30) recent.shift();
   for (const label of ['gateway', 'gateway metrics', 'kubeconfig']) {
@@ -246,7 +260,9 @@ try {
   for (const rate of rates) {
     await fetch(metricsUrl).then((response) => response.text());
     const before = readProcessStats(pid).cpuSeconds;
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
     const result = await drive({ mode: 'open', rate, durationMs: seconds * 1000 });
+    const toUs = Number(process.hrtime.bigint() / 1000n);
     const cpu = readProcessStats(pid).cpuSeconds - before;
     const delay = loopDelay(await fetch(metricsUrl).then((response) => response.text()));
     const latencies = Object.values(result.latencies).flat();
@@ -265,6 +281,8 @@ try {
       },
       cpuMsPerCall: Number(((cpu * 1000) / Math.max(1, result.sent)).toFixed(3)),
       eventLoopDelayMs: delay,
+      // The load's start and end on the monotonic clock, in µs: a V8 profile's own clock.
+      loadWindowUs: [fromUs, toUs],
     });
     say(
       `${String(rate)}/s for ${String(seconds)} s: ${String(latencies.length)} answered, ` +
@@ -318,6 +336,7 @@ run.write({
     heldMarkers,
     ...(rootAt === -1 ? {} : { root: resolve(root ?? '.') }),
   },
+  spawnedUs,
   rates: figures,
   ledger: { records: counts?.records, distinctIds: counts?.ids, answered, failed, drainMs },
 });
