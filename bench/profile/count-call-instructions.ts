@@ -34,8 +34,10 @@ const flag = (name: string): string | undefined => {
   const at = args.indexOf(name);
   return at === -1 ? undefined : args[at + 1];
 };
+/** Flags followed by a value; `--keep` takes none. */
+const VALUED = new Set(['--concurrency', '--warm-up', '--targets']);
 const positional = args.filter(
-  (arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'),
+  (arg, index) => !arg.startsWith('--') && !VALUED.has(args[index - 1] ?? ''),
 );
 const kindNames =
   positional[0] === 'streamed' || positional[0] === 'non-streamed'
@@ -53,8 +55,6 @@ const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 };
-
-type PerCall = Counts;
 
 interface Counts {
   /** The main thread's instructions: JavaScript, the event loop, scavenges run there. */
@@ -87,7 +87,7 @@ async function measure(
   scenario: 'B' | 'D',
   kind: BenchRequestKind,
   folder: string,
-): Promise<PerCall[]> {
+): Promise<Counts[]> {
   const environment = {
     ...layout.environment,
     serverWrapper: {
@@ -127,7 +127,7 @@ async function measure(
     await sleep(IDLE_MS);
     const idle = callgrind(target.pid, '-d', folder);
     const idleSeconds = (performance.now() - idleStarted) / 1000;
-    const perCall: PerCall[] = [];
+    const perCall: Counts[] = [];
     for (let round = 0; round < rounds; round++) {
       callgrind(target.pid, '-z', folder);
       const { calls, seconds: took } = await drive(seconds * 1000);
@@ -148,7 +148,7 @@ async function measure(
   }
 }
 
-const summarize = (perCall: readonly PerCall[], thread: keyof Counts) => {
+const summarize = (perCall: readonly Counts[], thread: keyof Counts) => {
   const values = perCall.map((figures) => Math.round(figures[thread]));
   return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 };
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
         chat: true,
       };
       const targetFigures: Record<string, unknown> = {};
-      const medians = new Map<string, PerCall>();
+      const medians = new Map<string, Counts>();
       for (const scenario of targets) {
         const perCall = await measure(layout, scenario, kind, folder);
         const main = summarize(perCall, 'main');
