@@ -82,9 +82,8 @@ export async function insertCapturedCalls(
       calls.map((call) => call.expiresAt),
     );
     try {
-      const result = await db.transaction((tx) =>
-        tx.query<{ inserted: unknown }>(INSERT_CAPTURED_CALLS_SQL, [rows]),
-      );
+      // One statement is one transaction of its own: no BEGIN and COMMIT around it.
+      const result = await db.query<{ inserted: unknown }>(INSERT_CAPTURED_CALLS_SQL, [rows]);
       return { inserted: readNumber(result[0]?.inserted), expired };
     } catch (error) {
       // A partition this process created was dropped since (retention): create it again once.

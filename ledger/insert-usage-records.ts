@@ -1,5 +1,5 @@
 /**
- * Inserts a batch of usage records in one statement (one transaction): the request id registry
+ * Inserts a batch of usage records in one statement (so one transaction): the request id registry
  * `usage_record_ids` admits each request id once, only the admitted records go into
  * `usage_records`, and exactly those are added to the hourly rollups and the per-key totals (token
  * counts excepted: they are no requests, token-count-records.ts). A retried batch, or a record
@@ -110,9 +110,8 @@ export async function insertUsageRecords(
   for (let attempt = 0; ; attempt++) {
     await ensurePartitions(db, times);
     try {
-      const result = await db.transaction((tx) =>
-        tx.query<{ inserted: unknown }>(INSERT_USAGE_RECORDS_SQL, [rows]),
-      );
+      // One statement is one transaction of its own: no BEGIN and COMMIT around it.
+      const result = await db.query<{ inserted: unknown }>(INSERT_USAGE_RECORDS_SQL, [rows]);
       return readNumber(result[0]?.inserted);
     } catch (error) {
       // A partition this process created was dropped since (retention): create it again once.
