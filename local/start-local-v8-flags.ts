@@ -2,12 +2,13 @@
  * V8 settings for the `tollgate local` process only, applied before its modules load. `tollgate
  * gateway`, `operator`, `recorder` and `console` keep V8's defaults.
  *
- * `--liftoff-only`: WebAssembly is compiled by the baseline compiler only. The only WebAssembly in
- * the process is the embedded ledger (PGlite, a 10 MB module); optimizing it as well kept the
- * optimized copy of its code and the compiler's memory resident, about 70 MB at rest. JavaScript,
- * the gateway's hot path included, is compiled as before. The ledger's queries run on baseline code;
- * at local-mode volumes that costs no measurable CPU per call (figures in docs/benchmarks.md
- * as of 1a81819, "Memory at rest").
+ * `--liftoff-only`: WebAssembly is compiled by the baseline compiler only. The large WebAssembly
+ * module in the process is the embedded ledger (PGlite, 10 MB); optimizing it as well kept the
+ * optimized copy of its code and the compiler's memory resident, about 70 MB at rest. The other is
+ * undici's HTTP/1.1 parser (llhttp), which parses every upstream reply: it runs on baseline code
+ * too. JavaScript, the gateway's hot path included, is compiled as before. At local-mode volumes
+ * neither costs measurable CPU per call (docs/benchmarks.md, "Warm-up, flags and the embedded
+ * ledger's batches"; at rest: as of 1a81819, "Memory at rest").
  *
  * V8 reads the flag when it compiles WebAssembly, so setting it at run time, before PGlite loads,
  * takes effect (a flag read when the heap is set up, such as `--max-semi-space-size`, would not).

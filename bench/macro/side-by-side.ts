@@ -12,7 +12,8 @@
  * server under test and its Redis are pinned to CPU 1 (for E, the operator, recorder and control
  * plane too; PostgreSQL is the machine's service and not pinned), the load generator and the
  * upstream to CPU 0 (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
- * Completions each: added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
+ * Completions each: after a 5 s closed-loop warm-up (1 s with `--quick`) whose calls the recorders
+ * of E and F have written, added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
  * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
  * the change of load before it: "The fifth round" in the history of docs/benchmarks.md), then calls/s at
  * saturation (closed loop, 64 callers) with the CPU per call of every process of the target (E:
@@ -142,10 +143,13 @@ async function measureKind(options: {
 }): Promise<KindFigures> {
   const { loadgen, kind, target } = options;
   const call = { url: target.url, kind, credentials: target.credentials };
+  // Warm-up: after 1 s the first rate still ran on code V8 had not finished optimizing. The
+  // recorders (E, F) then write the warm-up's calls before the first rate starts.
   await driveLoad(loadgen, {
     ...call,
-    load: { mode: 'closed', concurrency: 16, durationMs: 1_000 },
+    load: { mode: 'closed', concurrency: 16, durationMs: options.quick ? 1_000 : 5_000 },
   });
+  await target.drained?.();
   const rates: KindFigures['rates'] = [];
   for (const rate of RATES) {
     const durationMs = options.quick ? 2_000 : 8_000;
