@@ -143,8 +143,9 @@ async function measureKind(options: {
 }): Promise<KindFigures> {
   const { loadgen, kind, target } = options;
   const call = { url: target.url, kind, credentials: target.credentials };
-  // Warm-up: after 1 s the first rate still ran on code V8 had not finished optimizing. The
-  // recorders (E, F) then write the warm-up's calls before the first rate starts.
+  // Warm-up: long enough for V8 to have optimized the path (the local-mode probe's first load after
+  // 2 s still ran slower, docs/benchmarks.md). The recorders (E, F) write its calls before the
+  // first rate starts.
   await driveLoad(loadgen, {
     ...call,
     load: { mode: 'closed', concurrency: 16, durationMs: options.quick ? 1_000 : 5_000 },
