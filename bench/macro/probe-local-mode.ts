@@ -10,7 +10,7 @@
  * in the result as `warmUpDrainMs`). For each rate it prints the
  * latency percentiles, the failed calls, the process's CPU per call (every thread: the ledger's
  * worker too) and its event-loop delay over the loop (`tollgate_nodejs_eventloop_lag_*` scraped
- * before and after). At the end it stops the process and counts the records in its ledger: each
+ * before and after, less the 10 ms interval of prom-client's timer: how late the loop was). At the end it stops the process and counts the records in its ledger: each
  * answered call must be there exactly once (it first waits, at most two minutes, for the recorder to
  * write them: the drain time is reported). `--root` runs another checkout's sources (a base
  * worktree, for before/after pairs). `--held-markers N` starts the process on a memory store that
@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { startRedisServer, type RedisServer } from '../../test/support/redis-server.js';
 import { summarizeLatencies } from '../support/compute-percentiles.js';
+import { loopDelayMs } from '../support/read-loop-figures.js';
 import { readProcessStats } from '../support/read-process-stats.js';
 import { spawnBenchChild } from '../support/spawn-bench-child.js';
 import { driveLoad, answeredCalls } from '../support/start-side-by-side-layout.js';
@@ -133,14 +134,12 @@ function world(upstreamUrl: string): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: documents });
 }
 
-/** Event-loop delay gauges from the metrics text (seconds → ms). */
+/** How late the event loop was (ms, the timer's interval taken off: `loopDelayMs`). */
 function loopDelay(text: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const name of ['p50', 'p99', 'max', 'mean']) {
-    const match = new RegExp(`^tollgate_nodejs_eventloop_lag_${name}_seconds (\\S+)`, 'm').exec(
-      text,
-    );
-    if (match?.[1] !== undefined) out[name] = Number((Number(match[1]) * 1000).toFixed(1));
+    const ms = loopDelayMs(text, name);
+    if (ms !== null) out[name] = Number(ms.toFixed(1));
   }
   return out;
 }

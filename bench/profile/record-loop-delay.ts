@@ -23,8 +23,13 @@ export function recordCallDuration(ms: number, upstreamMs: number | null): void 
   if (upstreamMs !== null) upstream?.record(Math.max(1, Math.round(upstreamMs * 1e6)));
 }
 
-function percentiles(histogram: IntervalHistogram | RecordableHistogram) {
-  const ms = (nanoseconds: number): number => Math.round(nanoseconds / 1e4) / 100;
+/** The loop histogram's timer interval (ms): each of its values is the time between two firings. */
+const LOOP_RESOLUTION_MS = 1;
+
+/** Percentiles in ms, less `offsetMs` (never below 0). */
+function percentiles(histogram: IntervalHistogram | RecordableHistogram, offsetMs = 0) {
+  const ms = (nanoseconds: number): number =>
+    Math.max(0, Math.round(nanoseconds / 1e4 - offsetMs * 100) / 100);
   return {
     p50: ms(histogram.percentile(50)),
     p99: ms(histogram.percentile(99)),
@@ -42,7 +47,7 @@ export function answerLoopDelayRequests(): void {
   process.on('message', (message: { type?: unknown }) => {
     if (message.type === 'loop-delay-start') {
       histogram?.disable();
-      histogram = monitorEventLoopDelay({ resolution: 1 });
+      histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
       histogram.enable();
       calls = createHistogram();
       upstream = createHistogram();
@@ -53,7 +58,8 @@ export function answerLoopDelayRequests(): void {
     histogram.disable();
     process.send?.({
       type: 'loop-delay',
-      ...percentiles(histogram),
+      // How late the loop was: the time between two firings less the interval.
+      ...percentiles(histogram, LOOP_RESOLUTION_MS),
       calls: summary(calls),
       upstream: summary(upstream),
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loopFiguresBetween, readGc } from './read-loop-figures.js';
+import { loopDelayMs, loopFiguresBetween, readGc } from './read-loop-figures.js';
 
 const page = (minor: number, minorSum: number, major: number, le10: number): string =>
   [
@@ -23,12 +23,24 @@ describe('read-loop-figures', () => {
     expect(gc.over10ms).toBe(2);
   });
 
+  it('takes the timer interval off the loop delay, never below zero, null when absent', () => {
+    const text = [
+      'tollgate_nodejs_eventloop_lag_p50_seconds 0.0102',
+      'tollgate_nodejs_eventloop_lag_min_seconds 0.0092',
+      'tollgate_recorder_nodejs_eventloop_lag_p99_seconds 0.0254',
+    ].join('\n');
+    expect(loopDelayMs(text, 'p50')).toBe(0.2);
+    expect(loopDelayMs(text, 'min')).toBe(0);
+    expect(loopDelayMs(text, 'p99', 'tollgate_recorder_')).toBe(15.4);
+    expect(loopDelayMs(text, 'max')).toBeNull();
+  });
+
   it('gives the window: loop delay of the end scrape, GC as the difference', () => {
     const figures = loopFiguresBetween(page(10, 0.02, 1, 9), page(30, 0.05, 2, 28));
     expect(figures).toEqual({
-      delayP50Ms: 10.1,
-      delayP99Ms: 12.5,
-      delayMaxMs: 40,
+      delayP50Ms: 0.1,
+      delayP99Ms: 2.5,
+      delayMaxMs: 30,
       gcPauses: 21,
       gcMs: 30,
       gcOver10ms: 2,

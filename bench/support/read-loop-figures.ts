@@ -4,6 +4,11 @@
  * gauges are of the histogram since the previous scrape (prom-client resets it at each scrape), so
  * a scrape at the window's start and one at its end give the window's delay; the GC histogram is
  * cumulative, so the window's pauses are the difference of the two scrapes.
+ *
+ * prom-client's gauges are of Node's `monitorEventLoopDelay`, whose timer fires every
+ * `LOOP_SAMPLE_INTERVAL_MS` (prom-client's default precision) and records the time since its last
+ * firing: an idle loop reads about 10 ms. The figures here are that time less the interval, how
+ * late the loop was (0 at the least).
  */
 import { metricSum } from './spawn-tollgate-command.js';
 
@@ -16,7 +21,7 @@ export interface GcReading {
 }
 
 export interface LoopFigures {
-  /** Event-loop delay over the window (ms): p50, p99 and max. */
+  /** How late the event loop was over the window (ms, `loopDelayMs`): p50, p99 and max. */
   delayP50Ms: number | null;
   delayP99Ms: number | null;
   delayMaxMs: number | null;
@@ -26,6 +31,16 @@ export interface LoopFigures {
   gcOver10ms: number;
   /** GC ms over the window by kind (`minor`: scavenges; `major`, `incremental`: marking). */
   gcMsByKind: Record<string, number>;
+}
+
+/** The interval of prom-client's event-loop timer (its `eventLoopMonitoringPrecision` default). */
+export const LOOP_SAMPLE_INTERVAL_MS = 10;
+
+/** How late the loop was (ms), from one of prom-client's event-loop gauges; null when absent. */
+export function loopDelayMs(text: string, name: string, prefix = 'tollgate_'): number | null {
+  const seconds = metricSum(text, `${prefix}nodejs_eventloop_lag_${name}_seconds`);
+  if (seconds === null) return null;
+  return Math.max(0, Math.round((seconds * 1000 - LOOP_SAMPLE_INTERVAL_MS) * 100) / 100);
 }
 
 function labelValue(line: string, label: string): string | undefined {
@@ -67,10 +82,7 @@ export function loopFiguresBetween(
   endText: string,
   prefix = 'tollgate_',
 ): LoopFigures {
-  const ms = (name: string): number | null => {
-    const seconds = metricSum(endText, `${prefix}nodejs_eventloop_lag_${name}_seconds`);
-    return seconds === null ? null : Math.round(seconds * 1e5) / 100;
-  };
+  const ms = (name: string): number | null => loopDelayMs(endText, name, prefix);
   const before = readGc(startText, prefix);
   const after = readGc(endText, prefix);
   return {
