@@ -1,6 +1,7 @@
 /** `tollgate operator`: the operator as its own process (in-cluster config or KUBECONFIG). */
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
+import { keepKubeConnections } from '../network/keep-kube-connections.js';
 import { createStore } from '../store/create-store.js';
 import { loadSecretFiles } from './load-secret-files.js';
 import { loadOperatorSettings } from './operator-config.js';
@@ -22,7 +23,8 @@ export async function run(args: readonly string[]): Promise<void> {
     ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
   });
   const operator = await startOperator({
-    kubeConfig,
+    // One kept connection to the API server instead of a TLS handshake per call.
+    kubeConfig: keepKubeConnections(kubeConfig),
     store,
     namespace: settings.namespace,
     ...secrets,

@@ -13,6 +13,8 @@ export interface CuttableProxy {
   restore(): void;
   /** Connections refused while cut. */
   readonly refused: number;
+  /** Connections accepted and passed on. */
+  readonly accepted: number;
   close(): Promise<void>;
 }
 
@@ -23,12 +25,14 @@ export async function startCuttableProxy(target: {
   const open = new Set<Socket>();
   let cutOff = false;
   let refused = 0;
+  let accepted = 0;
   const server = createServer((client) => {
     if (cutOff) {
       refused += 1;
       client.resetAndDestroy();
       return;
     }
+    accepted += 1;
     const upstream = connect(target.port, target.host);
     for (const socket of [client, upstream]) {
       open.add(socket);
@@ -54,6 +58,9 @@ export async function startCuttableProxy(target: {
     },
     get refused() {
       return refused;
+    },
+    get accepted() {
+      return accepted;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { keepKubeConnections } from '../../../network/keep-kube-connections.js';
 
 export interface Identity {
   username: string;
@@ -52,7 +53,8 @@ export function loadKubeConfig(kubeconfig: string | undefined): KubeConfig {
   else if (process.env.KUBERNETES_SERVICE_HOST === undefined) {
     throw new Error('the console needs a cluster: pass --kubeconfig, or run it in a pod');
   } else kubeConfig.loadFromCluster();
-  return kubeConfig;
+  // One kept connection to the API server instead of a TLS handshake per call.
+  return keepKubeConnections(kubeConfig);
 }
 
 function readBody(response: IncomingMessage): Promise<string> {
