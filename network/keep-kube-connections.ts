@@ -42,7 +42,8 @@ function feed(hash: Hash, value: unknown): void {
       feed(hash, one);
     }
   } else {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    // A string, number or boolean; a function by its source (JSON.stringify gives it no text).
+    const text = typeof value === 'function' ? value.toString() : JSON.stringify(value);
     hash.update(`\u0000${typeof value}${String(text.length)}:${text}`);
   }
 }

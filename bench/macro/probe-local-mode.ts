@@ -10,8 +10,9 @@
  * in the result as `warmUpDrainMs`). For each rate it prints the
  * latency percentiles, the failed calls, the process's CPU per call (every thread: the ledger's
  * worker too) and its event-loop delay over the loop (`tollgate_nodejs_eventloop_lag_*` scraped
- * before and after, less the 10 ms interval of prom-client's timer: how late the loop was). At the end it stops the process and counts the records in its ledger: each
- * answered call must be there exactly once (it first waits, at most two minutes, for the recorder to
+ * before and after, less the 10 ms interval of prom-client's timer: how late the loop was). At the
+ * end it stops the process and counts the records in its ledger: each answered call must be there
+ * exactly once (it first waits, at most two minutes, for the recorder to
  * write them: the drain time is reported). `--root` runs another checkout's sources (a base
  * worktree, for before/after pairs). `--held-markers N` starts the process on a memory store that
  * already holds N settlement markers of the namespace (written as a version 2 `store.json`, which
