@@ -52,6 +52,7 @@ const target = await startDeployedTarget({
   upstreamUrl: layout.environment.providerUrl,
   redisUrl: layout.redisServer.url,
   cpus: layout.environment.gatewayCpus,
+  sidecarCpus: layout.pinning?.rest ?? null,
 });
 const gatewayPid = target.pids.gateway ?? 0;
 const redis = new Redis(layout.redisServer.url);

@@ -8,10 +8,10 @@
  * `operator` and `recorder` processes on the same Redis and a PostgreSQL database, programmed by
  * the operator from applied resources, `start-deployed-target.ts`) and F (`tollgate local` as
  * `npm start` runs it, memory store and embedded ledger, `start-local-target.ts`). On a 2-CPU
- * machine the
- * server under test and its Redis are pinned to CPU 1 (for E, the operator, recorder and control
- * plane too; PostgreSQL is the machine's service and not pinned), the load generator and the
- * upstream to CPU 0 (`taskset`); with 4 or more the halves of `planCpuPinning`. For non-streamed and streamed Chat
+ * machine the server under test and its Redis are pinned to CPU 1, the load generator and the
+ * upstream to CPU 0 (`taskset`; with 4 or more the halves of `planCpuPinning`); E's operator,
+ * recorder, control plane and database backends run beside the load generator at the idle
+ * scheduling policy, as on nodes of their own (`start-deployed-target.ts`). For non-streamed and streamed Chat
  * Completions each: after a 5 s closed-loop warm-up (1 s with `--quick`) whose calls the recorders
  * of E and F have written, added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
  * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
@@ -379,6 +379,7 @@ export async function runSideBySide(
                   upstreamUrl: environment.providerUrl,
                   redisUrl: redisServer.url,
                   cpus: environment.gatewayCpus,
+                  sidecarCpus: pinning?.rest ?? null,
                 })
               : await startLocalTarget({
                   upstreamUrl: environment.providerUrl,
@@ -427,7 +428,7 @@ export async function runSideBySide(
       pinning:
         pinning === null
           ? 'none'
-          : `server and its Redis on CPU ${pinning.server} (E: with its operator, recorder and control plane; PostgreSQL not pinned); load generator and upstream on ${pinning.rest}`,
+          : `server and its Redis on CPU ${pinning.server}; load generator and upstream on ${pinning.rest} (E: with its operator, recorder, control plane and database backends at the idle policy)`,
       loadAverageAtStart: loadAtStart.map((value) => Math.round(value * 100) / 100),
       loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
       node: process.version,

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile/find-loop-stalls.ts [rates] [seconds] [--threshold MS] [--interval US] [--trace-gc] [--root DIR] [--keep DIR] [-- node flags]`:
+ * `npx tsx bench/profile/find-loop-stalls.ts [rates] [seconds] [--streamed] [--threshold MS] [--interval US] [--trace-gc] [--root DIR] [--keep DIR] [-- node flags]`:
  * what holds `tollgate local`'s event loop under load. Runs probe-local-mode.ts (`rates`, 200,500 by
  * default, `seconds` each, 10 by default; `--root` another checkout) with V8's sampler on
  * (`--cpu-prof`, one sample per `--interval` µs, 1000 by default), then reads the main thread's
@@ -63,6 +63,7 @@ const probeArgs = [
   rates,
   seconds,
   ...(root === undefined ? [] : ['--root', root]),
+  ...(own.includes('--streamed') ? ['--streamed'] : []),
   ...(traceGc ? ['--child-log', childLog] : []),
   '--',
   '--cpu-prof',

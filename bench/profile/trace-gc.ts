@@ -29,6 +29,7 @@ const system = await startDeployedTarget({
   upstreamUrl: layout.environment.providerUrl,
   redisUrl: layout.redisServer.url,
   cpus: layout.environment.gatewayCpus,
+  sidecarCpus: layout.pinning?.rest ?? null,
   // V8 refuses `--trace-gc-nvp` in NODE_OPTIONS; a module imported first sets it.
   extraGatewayNodeFlags: [
     "--import=data:text/javascript,import{setFlagsFromString}from'node:v8';setFlagsFromString('--trace-gc-nvp')",

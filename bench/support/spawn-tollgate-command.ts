@@ -34,12 +34,19 @@ export function spawnTollgateCommand(options: {
   logFile: string;
   /** Node flags on the command line (for V8 flags NODE_OPTIONS does not take, e.g. `--trace-gc`). */
   nodeArgs?: readonly string[];
+  /** A command the process runs under (`chrt -i 0`), after `taskset`. */
+  wrapper?: readonly string[];
 }): TollgateProcess {
-  const node = [process.execPath, ...(options.nodeArgs ?? []), entry, ...options.args];
-  const [command, args] =
-    options.cpus === null
-      ? [process.execPath, node.slice(1)]
-      : ['taskset', ['-c', options.cpus, ...node]];
+  const node = [
+    ...(options.wrapper ?? []),
+    process.execPath,
+    ...(options.nodeArgs ?? []),
+    entry,
+    ...options.args,
+  ];
+  const [command, ...args] =
+    options.cpus === null ? node : ['taskset', '-c', options.cpus, ...node];
+  if (command === undefined) throw new Error('no command to run');
   const log = openSync(options.logFile, 'a');
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH, ...options.env },

@@ -7,8 +7,12 @@
  * child. The resources (`render-bench-world.ts`) are applied with `kubectl`, and the measure starts
  * once the operator has programmed the key (the gateway answers 200). Nothing is seeded.
  *
- * Pinning: the gateway, Redis (pinned by the layout), operator, recorder and control plane on the
- * server's CPUs; PostgreSQL is the machine's service, shared, and is left where the system runs it.
+ * Pinning, as a deployment places them: the gateway and Redis (pinned by the layout) on the server's
+ * CPUs; the operator, the recorder, the control plane and the PostgreSQL backends of the bench's
+ * database (pinned each second as they come, `pinBackends`) on the others, beside the load generator,
+ * at the idle scheduling policy (`chrt -i 0`): they run whenever the load generator and the upstream
+ * leave those CPUs free, and never delay them, as on a node of their own. PostgreSQL's background
+ * processes are the machine's service and are left as they run.
  *
  * For experiments on the tail (not for the figures of record): `TOLLGATE_BENCH_GATEWAY_NODE_OPTIONS`
  * replaces the gateway's `NODE_OPTIONS` (default: the chart's, `gateway-node-flags.ts`),
@@ -16,14 +20,17 @@
  * `NODE_OPTIONS` refuses, such as `--trace-gc` or `--single-threaded-gc`), and
  * the bench's own `TOLLGATE_RECORDER_*` variables (`_GATHER_MS`, `_NICENESS`, `_BATCH_SIZE`) are
  * passed to the recorder (`compare-recorder-pacing.ts`), and
- * `TOLLGATE_BENCH_SIDECAR_CPUS` pins the operator, recorder and control plane elsewhere (a CPU
- * list for `taskset`, or `none`); `TOLLGATE_BENCH_LOG_LEVEL` replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
+ * `TOLLGATE_BENCH_SIDECAR_CPUS` pins the operator, recorder, control plane and database backends
+ * elsewhere (a CPU list for `taskset`, or `none`: the system places them),
+ * `TOLLGATE_BENCH_SIDECAR_POLICY=normal` runs them at the normal policy; `TOLLGATE_BENCH_LOG_LEVEL` replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
  * `--trace-gc` in the gateway's options: every pause).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/gateway-node-flags.js';
 import { freePort } from '../../test/support/redis-server.js';
@@ -33,6 +40,8 @@ import { spawnBenchChild } from './spawn-bench-child.js';
 import { metricSum, spawnTollgateCommand, type TollgateProcess } from './spawn-tollgate-command.js';
 import { pollUntil } from './poll-until.js';
 import type { BenchCredentials } from './describe-bench-requests.js';
+
+const execFileAsync = promisify(execFile);
 
 export const BENCH_POSTGRES_URL =
   process.env.TOLLGATE_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -89,10 +98,49 @@ async function postgresAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise
   }
 }
 
+/** The idle policy for the processes beside the gateway, unless the bench asks for `normal`. */
+const SIDECAR_WRAPPER =
+  process.env.TOLLGATE_BENCH_SIDECAR_POLICY === 'normal' ? [] : ['chrt', '-i', '0'];
+
+/**
+ * Gives the backends of one database the sidecars' CPUs and policy each second, new ones as they
+ * connect.
+ */
+function pinBackends(database: string, cpus: string | null): () => Promise<void> {
+  const pinned = new Set<number>();
+  let pass: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    pass = postgresAdmin(async (client) => {
+      const result = await client.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+        [database],
+      );
+      for (const { pid } of result.rows) {
+        if (pinned.has(pid)) continue;
+        pinned.add(pid);
+        // A backend that ended in between has nothing to pin.
+        if (cpus !== null) {
+          await execFileAsync('taskset', ['-pc', cpus, String(pid)]).catch(() => undefined);
+        }
+        if (SIDECAR_WRAPPER.length > 0) {
+          await execFileAsync('chrt', ['-i', '-p', '0', String(pid)]).catch(() => undefined);
+        }
+      }
+    }).catch(() => undefined);
+  }, 1_000);
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
+}
+
 export async function startDeployedTarget(options: {
   upstreamUrl: string;
   redisUrl: string;
+  /** The gateway's CPUs (a `taskset` list), or null for no pinning. */
   cpus: string | null;
+  /** The operator's, recorder's, control plane's and database backends' CPUs. */
+  sidecarCpus: string | null;
   /** Node flags for the gateway beside the chart's (`--trace-gc-nvp`: bench/profile/trace-gc.ts). */
   extraGatewayNodeFlags?: readonly string[];
 }): Promise<StartedSystem> {
@@ -108,7 +156,7 @@ export async function startDeployedTarget(options: {
   writeFileSync(credentialKeyFile, randomBytes(32), { mode: 0o600 });
   const sidecarText = process.env.TOLLGATE_BENCH_SIDECAR_CPUS;
   const sidecarCpus =
-    sidecarText === undefined ? options.cpus : sidecarText === 'none' ? null : sidecarText;
+    sidecarText === undefined ? options.sidecarCpus : sidecarText === 'none' ? null : sidecarText;
   const gatewayNodeArgs = (process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ?? '')
     .split(' ')
     .filter((one) => one !== '');
@@ -132,10 +180,14 @@ export async function startDeployedTarget(options: {
         client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
       );
     });
+    if (sidecarCpus !== null || SIDECAR_WRAPPER.length > 0) {
+      stops.push(pinBackends(database, sidecarCpus));
+    }
     const controlPlane = await spawnBenchChild({
       script: './serve-bench-control-plane.ts',
       args: [join(folder, 'control-plane')],
       cpus: sidecarCpus,
+      wrapper: SIDECAR_WRAPPER,
     });
     stops.push(() => controlPlane.stop());
     const kubeconfig = String(controlPlane.ready.kubeconfigPath);
@@ -165,9 +217,11 @@ export async function startDeployedTarget(options: {
           ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
         },
         cpus,
-        ...(args[0] === 'gateway' && gatewayNodeArgs.length > 0
-          ? { nodeArgs: gatewayNodeArgs }
-          : {}),
+        ...(args[0] === 'gateway'
+          ? gatewayNodeArgs.length > 0
+            ? { nodeArgs: gatewayNodeArgs }
+            : {}
+          : { wrapper: SIDECAR_WRAPPER }),
       });
       processes.push(one);
       stops.push(() => one.stop());
