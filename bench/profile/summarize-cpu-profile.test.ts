@@ -15,6 +15,9 @@ describe('classifyFrame', () => {
       'gateway/pipeline',
     );
     expect(classifyFrame('file:///w/gateway/app.ts', 'build')).toBe('gateway');
+    expect(classifyFrame('file:///w/gateway/stages/reply/relay-metered-reply.ts', 'onData')).toBe(
+      'gateway/stages/reply',
+    );
     expect(classifyFrame('node:net', 'connect')).toBe('node internals');
     expect(classifyFrame('', '(garbage collector)')).toBe('(garbage collector)');
     expect(classifyFrame('', '(idle)')).toBe('(idle)');

@@ -1,6 +1,6 @@
 /**
  * Where the time goes, from a V8 `.cpuprofile` (`node --cpu-prof`): self time per area (a package,
- * a gateway folder, Node internals, GC, idle) and the hottest functions. Pure.
+ * a folder of ours, Node internals, GC, idle) and the hottest functions. Pure.
  */
 
 export interface CpuProfile {
@@ -38,12 +38,12 @@ export function classifyFrame(url: string, functionName: string): string {
   if (url.startsWith('node:')) return 'node internals';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (modules?.[1] !== undefined) return modules[1];
+  // The file's folder, however deep (`gateway/stages/reply`).
   const ours =
-    /\/(gateway|bench|test|operator|local|store|ledger|console|crds)\/(?:([^/]+)\/)?[^/]+$/.exec(
+    /\/((?:gateway|bench|test|operator|local|store|ledger|console|crds)(?:\/[^/]+)*)\/[^/]+$/.exec(
       url,
     );
-  if (ours?.[1] !== undefined) return ours[2] === undefined ? ours[1] : `${ours[1]}/${ours[2]}`;
-  return 'other';
+  return ours?.[1] ?? 'other';
 }
 
 function shortUrl(url: string): string {
