@@ -76,6 +76,8 @@ interface KindFigures {
     p50: number;
     p99: number;
     errors: number;
+    /** How late the load generator sent its calls (p99 and max, ms): groups of arrivals. */
+    sendLate?: { p99Ms: number; maxMs: number };
     /** The server's event-loop delay and GC pauses during the rate (targets with metrics: E, F). */
     loop?: LoopFigures;
   }[];
@@ -170,6 +172,7 @@ async function measureKind(options: {
       p50: summary.p50,
       p99: summary.p99,
       errors: errorCount(result),
+      ...(result.sendLate === undefined ? {} : { sendLate: result.sendLate }),
       ...(startPage === null || endPage === null
         ? {}
         : { loop: loopFiguresBetween(startPage, endPage) }),
@@ -284,7 +287,8 @@ function ms(value: number | null | undefined): string {
 
 /**
  * The tail at each rate, target by target (round by round with `--repeat`): p99, p99 minus the bare
- * pass-through's of the same round, and what the server's event loop went through meanwhile.
+ * pass-through's of the same round, how late the load generator sent its calls, and what the
+ * server's event loop went through meanwhile.
  */
 function renderTail(
   figures: Record<string, Record<string, KindFigures>>,
@@ -296,8 +300,8 @@ function renderTail(
       '',
       `Tail, ${label}:`,
       '',
-      '| target | rate | p50 / p99 (ms) | p99 minus B (ms) | loop delay p50 / p99 / max (ms) | GC pauses / ms / over 10 ms | GC ms by kind | errors |',
-      '|---|--:|--:|--:|--:|--:|---|--:|',
+      '| target | rate | p50 / p99 (ms) | p99 minus B (ms) | sender late p99 / max (ms) | loop delay p50 / p99 / max (ms) | GC pauses / ms / over 10 ms | GC ms by kind | errors |',
+      '|---|--:|--:|--:|--:|--:|--:|---|--:|',
     );
     for (const [key, byKind] of Object.entries(figures)) {
       const one = byKind[label];
@@ -308,8 +312,11 @@ function renderTail(
         const base = bare?.rates[index];
         const minus = base === undefined || id === 'B' ? 'n/a' : signed(entry.p99 - base.p99);
         const loop = entry.loop;
+        const late = entry.sendLate;
         lines.push(
           `| ${key} | ${entry.rate} | ${entry.p50.toFixed(2)} / ${entry.p99.toFixed(2)} | ${minus} | ${
+            late === undefined ? 'n/a' : `${ms(late.p99Ms)} / ${ms(late.maxMs)}`
+          } | ${
             loop === undefined
               ? 'n/a'
               : `${ms(loop.delayP50Ms)} / ${ms(loop.delayP99Ms)} / ${ms(loop.delayMaxMs)}`

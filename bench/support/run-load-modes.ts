@@ -12,6 +12,7 @@ import {
   type BenchCredentials,
   type BenchRequestKind,
 } from './describe-bench-requests.js';
+import { percentile, sortAscending } from './compute-percentiles.js';
 import { dueCount, intendedSendTime, scheduleLength } from './plan-open-loop-schedule.js';
 import { sendTimedRequest, type TimedResult } from './send-timed-request.js';
 
@@ -30,6 +31,11 @@ export interface LoadResult {
   errors: Record<string, number>;
   /** `[event index, ms after the response head]` of streamed answers, by request name. */
   eventOffsets: Record<string, [number, number][]>;
+  /**
+   * Open loop: how late the sender dispatched calls after their intended time (ms). Calls sent
+   * late reach the server together, so a late sender shows as groups of arrivals.
+   */
+  sendLate?: { p99Ms: number; maxMs: number };
 }
 
 function collect(results: readonly TimedResult[], durationMs: number): LoadResult {
@@ -65,11 +71,13 @@ export async function runOpenLoop(
   };
   const total = scheduleLength(schedule);
   const pending: Promise<TimedResult>[] = [];
+  const lateMs: number[] = [];
   while (pending.length < total) {
     const due = dueCount(schedule, performance.now());
     for (let index = pending.length; index < due; index++) {
       const request = describeBenchRequest(kindAt(target.kinds, index), target.credentials);
       const intendedMs = intendedSendTime(schedule, index);
+      lateMs.push(performance.now() - intendedMs);
       pending.push(sendTimedRequest({ dispatcher: target.dispatcher, request, intendedMs }));
     }
     if (pending.length < total) {
@@ -77,7 +85,11 @@ export async function runOpenLoop(
     }
   }
   const results = await Promise.all(pending);
-  return collect(results, performance.now() - schedule.startMs);
+  const late = sortAscending(lateMs);
+  return {
+    ...collect(results, performance.now() - schedule.startMs),
+    sendLate: { p99Ms: percentile(late, 0.99), maxMs: late.at(-1) ?? Number.NaN },
+  };
 }
 
 export async function runClosedLoop(
