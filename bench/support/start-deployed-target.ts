@@ -30,6 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { GATEWAY_NODE_FLAGS } from '../../gateway/gateway-node-flags.js';
@@ -108,9 +109,16 @@ const SIDECAR_WRAPPER =
  */
 function pinBackends(database: string, cpus: string | null): () => Promise<void> {
   const pinned = new Set<number>();
-  let pass: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    pass = postgresAdmin(async (client) => {
+  let stopped = false;
+  // One connection for the run: a new one each second would be PostgreSQL work of its own.
+  const client = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
+  const give = async (command: string, args: string[]): Promise<void> => {
+    // A backend that ended in between has nothing to pin.
+    await execFileAsync(command, args).catch(() => undefined);
+  };
+  const loop = (async () => {
+    await client.connect();
+    while (!stopped) {
       const result = await client.query<{ pid: number }>(
         'SELECT pid FROM pg_stat_activity WHERE datname = $1',
         [database],
@@ -118,19 +126,19 @@ function pinBackends(database: string, cpus: string | null): () => Promise<void>
       for (const { pid } of result.rows) {
         if (pinned.has(pid)) continue;
         pinned.add(pid);
-        // A backend that ended in between has nothing to pin.
-        if (cpus !== null) {
-          await execFileAsync('taskset', ['-pc', cpus, String(pid)]).catch(() => undefined);
-        }
-        if (SIDECAR_WRAPPER.length > 0) {
-          await execFileAsync('chrt', ['-i', '-p', '0', String(pid)]).catch(() => undefined);
-        }
+        if (cpus !== null) await give('taskset', ['-pc', cpus, String(pid)]);
+        if (SIDECAR_WRAPPER.length > 0) await give('chrt', ['-i', '-p', '0', String(pid)]);
       }
-    }).catch(() => undefined);
-  }, 1_000);
+      await sleep(1_000);
+    }
+  })()
+    .catch((error: unknown) => {
+      process.stderr.write(`bench: the database's backends are not pinned: ${String(error)}\n`);
+    })
+    .finally(() => client.end().catch(() => undefined));
   return async () => {
-    clearInterval(timer);
-    await pass;
+    stopped = true;
+    await loop;
   };
 }
 
