@@ -2,7 +2,8 @@
  * `npx tsx bench/macro/compare-recorder-pacing.ts [rate] [seconds] [non-streamed|streamed] [pairs]
  * [variants]`: the recorder's pace and priority (docs/ledger.md) measured on target E of the
  * side-by-side bench (`start-deployed-target.ts`: the built gateway, operator and recorder, Redis
- * on the gateway's core, PostgreSQL), the operator and recorder on the gateway's core too, alternated with the bare pass-through (target B) in one run.
+ * on the gateway's core, PostgreSQL), the operator and recorder on the gateway's core too,
+ * alternated with the bare pass-through (target B) in one run.
  * Each pair measures B, then every variant in turn (the order reversed every other pair), each on
  * a freshly started E, under an open loop of `rate` calls per second for `seconds`. Variants
  * (comma-separated, default `off,on`): `off` the recorder reading again at once at its own

@@ -11,8 +11,8 @@
  * machine the server under test and its Redis are pinned to CPU 1, the load generator and the
  * upstream to CPU 0 (`taskset`; with 4 or more the halves of `planCpuPinning`); E's operator,
  * recorder, control plane and database backends run beside the load generator at the idle
- * scheduling policy, as on nodes of their own (`start-deployed-target.ts`). For non-streamed and streamed Chat
- * Completions each: after a 5 s closed-loop warm-up (1 s with `--quick`) whose calls the recorders
+ * scheduling policy (`start-deployed-target.ts`). For non-streamed and streamed Chat Completions
+ * each: after a 5 s closed-loop warm-up (1 s with `--quick`) whose calls the recorders
  * of E and F have written, added p50/p99 at 200, 500 and 1,000 calls/s (open loop, minus A at the same
  * rate; each rate first runs 2 s unmeasured, so the figures are the rate's steady state and not
  * the change of load before it: "The fifth round" in the history of docs/benchmarks.md), then calls/s at

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { pinnedCommand } from './pinned-command.js';
 
 export interface BenchChild {
   process: ChildProcess;
@@ -63,12 +64,10 @@ export async function spawnBenchChild(options: {
     scriptPath,
     ...(options.args ?? []),
   ];
-  const wrapped = [...(options.wrapper ?? []), process.execPath, ...nodeArgs];
-  const [command, ...args] =
-    options.cpus === null || options.cpus === undefined
-      ? wrapped
-      : ['taskset', '-c', options.cpus, ...wrapped];
-  if (command === undefined) throw new Error('no command to run');
+  const { command, args } = pinnedCommand(options.cpus, options.wrapper, [
+    process.execPath,
+    ...nodeArgs,
+  ]);
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   child.once('exit', () => children.delete(child));

@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { pinnedCommand } from './pinned-command.js';
 
 const entry = fileURLToPath(new URL('../../bin/tollgate.js', import.meta.url));
 
@@ -37,16 +38,12 @@ export function spawnTollgateCommand(options: {
   /** A command the process runs under (`chrt -i 0`), after `taskset`. */
   wrapper?: readonly string[];
 }): TollgateProcess {
-  const node = [
-    ...(options.wrapper ?? []),
+  const { command, args } = pinnedCommand(options.cpus, options.wrapper, [
     process.execPath,
     ...(options.nodeArgs ?? []),
     entry,
     ...options.args,
-  ];
-  const [command, ...args] =
-    options.cpus === null ? node : ['taskset', '-c', options.cpus, ...node];
-  if (command === undefined) throw new Error('no command to run');
+  ]);
   const log = openSync(options.logFile, 'a');
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH, ...options.env },

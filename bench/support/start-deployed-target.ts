@@ -9,10 +9,11 @@
  *
  * Pinning, as a deployment places them: the gateway and Redis (pinned by the layout) on the server's
  * CPUs; the operator, the recorder, the control plane and the PostgreSQL backends of the bench's
- * database (pinned each second as they come, `pinBackends`) on the others, beside the load generator,
- * at the idle scheduling policy (`chrt -i 0`): they run whenever the load generator and the upstream
- * leave those CPUs free, and never delay them, as on a node of their own. PostgreSQL's background
- * processes are the machine's service and are left as they run.
+ * database (pinned each second as they come, `pinBackends`) on the others, beside the load
+ * generator, at the idle scheduling policy (`chrt -i 0`): they run when the load generator and the
+ * upstream leave those CPUs free (at 1,000 calls/s they still make the load generator late:
+ * docs/benchmarks.md). PostgreSQL's background processes are the machine's service and are left
+ * as they run.
  *
  * For experiments on the tail (not for the figures of record): `TOLLGATE_BENCH_GATEWAY_NODE_OPTIONS`
  * replaces the gateway's `NODE_OPTIONS` (default: the chart's, `gateway-node-flags.ts`),
@@ -22,7 +23,8 @@
  * passed to the recorder (`compare-recorder-pacing.ts`), and
  * `TOLLGATE_BENCH_SIDECAR_CPUS` pins the operator, recorder, control plane and database backends
  * elsewhere (a CPU list for `taskset`, or `none`: the system places them),
- * `TOLLGATE_BENCH_SIDECAR_POLICY=normal` runs them at the normal policy; `TOLLGATE_BENCH_LOG_LEVEL` replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
+ * `TOLLGATE_BENCH_SIDECAR_POLICY=normal` runs them at the normal policy; `TOLLGATE_BENCH_LOG_LEVEL`
+ * replaces the chart's log level `info`; `TOLLGATE_BENCH_LOG_DIR` keeps the processes' logs there (with
  * `--trace-gc` in the gateway's options: every pause).
  */
 import { execFile } from 'node:child_process';
@@ -225,11 +227,7 @@ export async function startDeployedTarget(options: {
           ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
         },
         cpus,
-        ...(args[0] === 'gateway'
-          ? gatewayNodeArgs.length > 0
-            ? { nodeArgs: gatewayNodeArgs }
-            : {}
-          : { wrapper: SIDECAR_WRAPPER }),
+        ...(args[0] === 'gateway' ? { nodeArgs: gatewayNodeArgs } : { wrapper: SIDECAR_WRAPPER }),
       });
       processes.push(one);
       stops.push(() => one.stop());
