@@ -183,8 +183,13 @@ export function build(options: BuildOptions): FastifyInstance {
     settlements: settlement.queue,
   });
 
+  const bodies = createBodyReader({
+    limitBytes: config.bodyLimitBytes,
+    idleTimeoutMs: config.requestBodyIdleTimeoutMs,
+  });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    bodies.bodyRead(request);
     done(null, body);
   });
   app.decorateRequest('tollgate', undefined as never);
@@ -210,13 +215,7 @@ export function build(options: BuildOptions): FastifyInstance {
   app.addHook('onRoute', (route) => {
     appendAuthorization(route, authorize);
   });
-  app.addHook(
-    'preParsing',
-    createBodyReader({
-      limitBytes: config.bodyLimitBytes,
-      idleTimeoutMs: config.requestBodyIdleTimeoutMs,
-    }),
-  );
+  app.addHook('preParsing', bodies.preParsing);
   app.addHook(
     'preHandler',
     createAdmissionHook({

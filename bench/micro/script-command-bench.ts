@@ -1,8 +1,9 @@
 /**
- * `npx tsx bench/micro/script-command-bench.ts`: nanoseconds to build one admission-sized EVALSHA and its
- * RESP text, read once as the socket's write reads it, with ioredis's `Command` (the arguments
- * copied with `Array.flat` and converted one by one) and with the store's `ScriptCommand`
- * (store/script-command.ts). The fastest of 15 batches of 20,000 each, the two ways' batches
+ * `npx tsx bench/micro/script-command-bench.ts`: nanoseconds to build one admission-sized EVALSHA in
+ * RESP, as the bytes the socket's write sends (text encoded as UTF-8 as the write does; bytes as
+ * they are), with ioredis's `Command` (the arguments copied with `Array.flat` and converted one by
+ * one, then joined as text) and with the store's `ScriptCommand` (store/script-command.ts: ASCII
+ * commands written as bytes). The fastest of 15 batches of 20,000 each, the two ways' batches
  * alternated, in process; nothing is sent.
  * Prints one line per way and writes them, with the store's time as a fraction of ioredis's, as
  * the raw result `bench/results/<date>T<time>-script-command.json` (write-bench-result.ts).
@@ -53,8 +54,9 @@ function batch(
   const started = process.hrtime.bigint();
   for (let index = 0; index < count; index += 1) {
     const command = make();
-    // As the socket's write will: the text flattened and read once as UTF-8.
-    written += Buffer.byteLength(command.toWritable({}));
+    // What the socket's write sends: text encoded as UTF-8, bytes as they are.
+    const writable = command.toWritable({});
+    written += typeof writable === 'string' ? Buffer.from(writable).length : writable.length;
     command.promise.catch(() => undefined);
   }
   return Number(process.hrtime.bigint() - started) / count;

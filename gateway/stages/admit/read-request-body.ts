@@ -6,14 +6,14 @@
  *
  * A body without a content-encoding (nearly every call) is read by fastify from the request
  * itself, which applies the body limit and the content-length check: no stream in between, and
- * only a timer that watches the socket's bytes (`watchPlainBody`).
+ * one timer for every such body that watches their sockets' bytes (watch-body-silence.ts).
  */
-import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { GatewayError } from '../../errors/gateway-error.js';
 import '../request/route-config.js';
+import { BodySilenceWatch } from './watch-body-silence.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -141,46 +141,21 @@ function boundBody(raw: Readable, steps: string[], bounds: { limitBytes: number;
   return output;
 }
 
-/** Checks of a plain body's silence per idle timeout: it is cut after 1 to 1.25 timeouts. */
-const IDLE_CHECKS = 4;
-
-/**
- * A body with no decoding, read by fastify from `raw`: the request timer checks the socket's bytes
- * read a few times per idle timeout (no listener runs per chunk), and a body with nothing new for
- * the whole timeout fails fastify's read with 408. The timer ends with the body or the request.
- */
-function watchPlainBody(raw: IncomingMessage, idleMs: number): void {
-  const { socket } = raw;
-  let bytesRead = socket.bytesRead;
-  let quietChecks = 0;
-  const timer = setInterval(
-    () => {
-      if (socket.bytesRead !== bytesRead) {
-        bytesRead = socket.bytesRead;
-        quietChecks = 0;
-        return;
-      }
-      quietChecks += 1;
-      if (quietChecks < IDLE_CHECKS) return;
-      stop();
-      // Fastify reads the body through these listeners; one that is gone has nobody to tell.
-      if (raw.listenerCount('error') > 0) raw.emit('error', idleError());
-    },
-    Math.max(1, Math.ceil(idleMs / IDLE_CHECKS)),
-  );
-  const stop = (): void => {
-    clearInterval(timer);
-    raw.off('end', stop);
-    raw.off('close', stop);
-  };
-  raw.once('end', stop);
-  raw.once('close', stop);
+export interface BodyReader {
+  /** The preParsing hook. */
+  preParsing: preParsingHookHandler;
+  /** Fastify has read the request's body whole (its content parser runs): its watch ends. */
+  bodyRead: (request: FastifyRequest) => void;
 }
 
-export function createBodyReader(bounds: { limitBytes: number; idleTimeoutMs: number }) {
+export function createBodyReader(bounds: {
+  limitBytes: number;
+  idleTimeoutMs: number;
+}): BodyReader {
+  const silence = new BodySilenceWatch(bounds.idleTimeoutMs, idleError);
   // Fastify's callback form (its four parameters): no promise per call, the body read at once.
   // eslint-disable-next-line max-params
-  return function readRequestBody(
+  const preParsing = function readRequestBody(
     request: FastifyRequest,
     _reply: FastifyReply,
     payload: Readable,
@@ -202,7 +177,7 @@ export function createBodyReader(bounds: { limitBytes: number; idleTimeoutMs: nu
       return;
     }
     if (steps.length === 0 && payload === request.raw) {
-      watchPlainBody(request.raw, bounds.idleTimeoutMs);
+      silence.watch(request.raw);
       done(null, payload);
       return;
     }
@@ -210,5 +185,11 @@ export function createBodyReader(bounds: { limitBytes: number; idleTimeoutMs: nu
       null,
       boundBody(payload, steps, { limitBytes: bounds.limitBytes, idleMs: bounds.idleTimeoutMs }),
     );
+  };
+  return {
+    preParsing,
+    bodyRead: (request) => {
+      silence.release(request.raw);
+    },
   };
 }
