@@ -3,7 +3,8 @@
  * layout's Tollgate (private Redis, every admission feature on, one worker) driven with Chat
  * Completions calls in a closed loop of 64 callers against the minimal upstream, profiled by V8's
  * sampler for the given seconds after a warm-up. Writes the summary (self time by area and by
- * function, CPU ms per call of the gateway process and of Redis) to
+ * function, CPU ms per call of the gateway process and of Redis, Redis's execution time per call
+ * split into the scripts' own and their commands') to
  * `bench/results/profiles/hot-path-<label>-<kind>.json` and prints it; the raw `.cpuprofile` goes
  * to the temporary directory only (it is large). With `--tracing`, the gateway traces every call
  * and exports to a local OTLP/HTTP sink (start-otlp-sink.ts); compare-tracing-cost.ts compares.
@@ -17,9 +18,11 @@ import type { BenchRequestKind } from '../support/describe-bench-requests.js';
 import { readProcessStats } from '../support/read-process-stats.js';
 import {
   countCommands,
+  parseCommandMicroseconds,
   parseCommandStats,
   readRedisCpuSeconds,
   readRedisSocketCounts,
+  splitScriptTimes,
 } from '../support/read-redis-commandstats.js';
 import { startBenchTarget } from '../support/start-bench-target.js';
 import { startOtlpSink } from '../support/start-otlp-sink.js';
@@ -76,7 +79,11 @@ async function main(): Promise<void> {
     const systemMsPerCall =
       ((statsAfter.systemSeconds - statsBefore.systemSeconds) * 1000) / answered;
     const redisCpuMsPerCall = (((await redisCpu()) - redisBefore) * 1000) / answered;
-    const commands = countCommands(parseCommandStats(await redis.info('commandstats')));
+    const commandStats = await redis.info('commandstats');
+    const commands = countCommands(parseCommandStats(commandStats));
+    const commandTimes = parseCommandMicroseconds(commandStats);
+    const scriptTimes = splitScriptTimes(commandTimes);
+    const perCall = (usec: number): number => Math.round((usec / answered) * 100) / 100;
     const sockets = await readRedisSocketCounts(redis);
     const path = join(tmpdir(), `hot-path-${label}-${kindName}.cpuprofile`);
     await started.child?.ask({ type: 'profile-start' }, 10_000);
@@ -100,6 +107,17 @@ async function main(): Promise<void> {
         redisCommandsPerCall: Math.round((commands.total / answered) * 100) / 100,
         redisReadsPerCall: Math.round((sockets.reads / answered) * 100) / 100,
         redisWritesPerCall: Math.round((sockets.writes / answered) * 100) / 100,
+        // Redis's execution time per call (µs): the script calls (their commands included), the
+        // commands, and the scripts' own (arguments, Lua, calling each command and reading its
+        // reply); then each command's.
+        redisMicrosecondsPerCall: {
+          scripts: perCall(scriptTimes.scripts),
+          commands: perCall(scriptTimes.commands),
+          scriptsOwn: perCall(scriptTimes.scriptsOwn),
+          byCommand: Object.fromEntries(
+            [...commandTimes].map(([command, usec]) => [command, perCall(usec)]),
+          ),
+        },
       },
       profiled: { calls: profiled, busyMsPerCall: summary.busyMs / profiled },
       summary,

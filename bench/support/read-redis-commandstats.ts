@@ -27,6 +27,41 @@ export function parseCommandStats(infoText: string): Map<string, number> {
   return calls;
 }
 
+/**
+ * Microseconds Redis spent executing each command since the last reset (`usec` of
+ * `INFO commandstats`), bookkeeping left out. A script call's time includes the commands it ran,
+ * which are also counted under their own names.
+ */
+export function parseCommandMicroseconds(infoText: string): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const line of infoText.split(/\r?\n/)) {
+    const match = /^cmdstat_([^:]+):calls=\d+,usec=(\d+)/.exec(line);
+    if (match?.[1] !== undefined && !BOOKKEEPING.has(match[1]))
+      times.set(match[1], Number(match[2]));
+  }
+  return times;
+}
+
+export interface ScriptTimes {
+  /** Executing the script calls, the commands they ran included. */
+  scripts: number;
+  /** The commands the scripts ran (every command that is not a script call). */
+  commands: number;
+  /** The scripts' own: arguments, Lua, and each command's call from Lua and its reply. */
+  scriptsOwn: number;
+}
+
+/** Pure: Redis's execution time split into the scripts' own and their commands'. */
+export function splitScriptTimes(times: ReadonlyMap<string, number>): ScriptTimes {
+  let scripts = 0;
+  let commands = 0;
+  for (const [command, usec] of times) {
+    if (SCRIPT_CALLS.has(command)) scripts += usec;
+    else commands += usec;
+  }
+  return { scripts, commands, scriptsOwn: Math.max(0, scripts - commands) };
+}
+
 export interface CommandCounts {
   total: number;
   scripts: number;

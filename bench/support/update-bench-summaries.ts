@@ -148,6 +148,11 @@ export const BENCHMARKS: Benchmark[] = [
     command: 'npx tsx bench/micro/script-command-bench.ts',
     matches: writtenAs('script-command'),
   },
+  {
+    name: 'lua-script-overhead',
+    command: 'npx tsx bench/micro/lua-script-overhead.ts',
+    matches: writtenAs('lua-script-overhead'),
+  },
 ];
 
 /** Every JSON file under `folder`, its path relative to `RESULTS`. */
