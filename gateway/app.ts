@@ -151,6 +151,10 @@ export function build(options: BuildOptions): FastifyInstance {
     log: app.log,
     metrics: meteringMetrics,
   });
+  const bodies = createBodyReader({
+    limitBytes: config.bodyLimitBytes,
+    idleTimeoutMs: config.requestBodyIdleTimeoutMs,
+  });
   const ends: RequestEndDependencies = {
     settlements: settlement.queue,
     store,
@@ -168,6 +172,7 @@ export function build(options: BuildOptions): FastifyInstance {
       reassemblers: REPLY_REASSEMBLERS,
     },
     tracing,
+    bodyEnded: bodies.stopWatching,
   };
   const pools = new UpstreamPools(config);
   const upstreams = new UpstreamCache({
@@ -183,13 +188,9 @@ export function build(options: BuildOptions): FastifyInstance {
     settlements: settlement.queue,
   });
 
-  const bodies = createBodyReader({
-    limitBytes: config.bodyLimitBytes,
-    idleTimeoutMs: config.requestBodyIdleTimeoutMs,
-  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
-    bodies.bodyRead(request);
+    bodies.stopWatching(request);
     done(null, body);
   });
   app.decorateRequest('tollgate', undefined as never);

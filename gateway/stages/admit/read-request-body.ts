@@ -144,8 +144,11 @@ function boundBody(raw: Readable, steps: string[], bounds: { limitBytes: number;
 export interface BodyReader {
   /** The preParsing hook. */
   preParsing: preParsingHookHandler;
-  /** Fastify has read the request's body whole (its content parser runs): its watch ends. */
-  bodyRead: (request: FastifyRequest) => void;
+  /**
+   * The request's body needs no watching any more: fastify read it whole (its content parser
+   * runs), or the request ended first.
+   */
+  stopWatching: (request: FastifyRequest) => void;
 }
 
 export function createBodyReader(bounds: {
@@ -188,7 +191,7 @@ export function createBodyReader(bounds: {
   };
   return {
     preParsing,
-    bodyRead: (request) => {
+    stopWatching: (request) => {
       silence.release(request.raw);
     },
   };

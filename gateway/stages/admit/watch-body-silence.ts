@@ -3,9 +3,10 @@
  * request itself). One timer for every body being read, not one per request: each check compares
  * every watched socket's bytes read with the check before, and a body with nothing new for the
  * whole idle timeout fails fastify's read (the request emits the 408 error fastify listens for); it
- * is cut after 1 to 1.25 timeouts. A body leaves the watch when fastify has read it (`release`, from
- * the content parser) or, at the next check, once its request completed or closed. The timer runs
- * only while some body is watched and never keeps the process alive.
+ * is cut after 1 to 1.25 timeouts. A body leaves the watch when fastify has read it whole (`release`,
+ * from the content parser), when its request ends (from the request's end), or at the next check
+ * once its request completed or closed. The timer runs only while some body is watched and never
+ * keeps the process alive.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -39,7 +40,7 @@ export class BodySilenceWatch {
     }
   }
 
-  /** The body was read whole: nothing to watch any more. */
+  /** The body was read whole, or its request ended: nothing to watch any more. */
   release(raw: IncomingMessage): void {
     this.watched.delete(raw);
   }

@@ -5,6 +5,7 @@
  * goes away (during admission, during forward, mid-stream). Whatever way the request ended, that
  * listener, once:
  *
+ * - ends the silence watch of its body, if fastify never read it whole (refused first);
  * - leaves the in-flight gauge and counts the request (count, duration, refusal reason, time to
  *   first byte) with the status it was sent, or 499 when nothing was; a call the client closed
  *   first also gets its access-log line here (`request closed by client`; a completed call's line
@@ -54,6 +55,8 @@ export interface RequestEndDependencies extends SettleDependencies {
   pending: Set<Promise<void>>;
   /** Null when tracing is off: nothing is traced. */
   tracing: Tracing | null;
+  /** Ends the silence watch of the request's body, if it is still watched (read-request-body.ts). */
+  bodyEnded: (request: FastifyRequest) => void;
 }
 
 /** Counts an ended call, once; gives back the status it was counted with (sent, or 499). */
@@ -97,6 +100,7 @@ function endRequest(
 ): void {
   const record = request.tollgate;
   record.closed = true;
+  ends.bodyEnded(request);
   const completed = reply.raw.writableFinished;
   ends.gatewayMetrics.inFlight.leave(gaugePlatform(record.profile));
   const counted = countRequest(ends.gatewayMetrics, record, reply);
