@@ -39,17 +39,23 @@ describe('BodySilenceWatch', () => {
   it('cuts every silent body with its error, one timer for all, and then stops', async () => {
     const watch = new BodySilenceWatch(IDLE_MS, () => new Error('silent'));
     const errors: { error: Error; after: number }[] = [];
-    const started = Date.now();
     const onRequest = (raw: IncomingMessage): void => {
-      raw.on('error', (error) => errors.push({ error, after: Date.now() - started }));
+      const watched = Date.now();
+      raw.on('error', (error) => errors.push({ error, after: Date.now() - watched }));
       watch.watch(raw);
     };
     await requestWithBody(onRequest, '{"a":');
+    // The second body starts between two checks of the one timer: its first check is sooner than
+    // a whole interval, and still it is cut only after a whole timeout of silence.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 8));
     await requestWithBody(onRequest, '{"b":');
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 2));
     expect(errors.map(({ error }) => error.message)).toEqual(['silent', 'silent']);
-    // Cut after 1 to 1.25 idle timeouts (plus the timer's lateness).
-    for (const { after } of errors) expect(after).toBeGreaterThanOrEqual(IDLE_MS);
+    // Cut after 1 to 1.25 idle timeouts of silence (plus the timer's lateness), never sooner.
+    for (const { after } of errors) {
+      expect(after).toBeGreaterThanOrEqual(IDLE_MS);
+      expect(after).toBeLessThan(IDLE_MS * 1.25 + 100);
+    }
     expect(watch.size).toBe(0);
   });
 

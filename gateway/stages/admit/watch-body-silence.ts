@@ -31,7 +31,9 @@ export class BodySilenceWatch {
   }
 
   watch(raw: IncomingMessage): void {
-    this.watched.set(raw, { bytesRead: raw.socket.bytesRead, quietChecks: 0 });
+    // The timer's next check may come at once: it does not count, as a check that saw new bytes
+    // does not, so the body is cut after 1 to 1.25 timeouts of silence, never sooner.
+    this.watched.set(raw, { bytesRead: raw.socket.bytesRead, quietChecks: -1 });
     if (this.timer === undefined) {
       this.timer = setInterval(() => {
         this.check();
