@@ -172,7 +172,7 @@ export function build(options: BuildOptions): FastifyInstance {
       reassemblers: REPLY_REASSEMBLERS,
     },
     tracing,
-    bodyEnded: bodies.stopWatching,
+    stopWatchingBody: bodies.stopWatching,
   };
   const pools = new UpstreamPools(config);
   const upstreams = new UpstreamCache({

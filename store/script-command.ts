@@ -5,7 +5,8 @@
  * the RESP bytes are written here: every argument ASCII (keys, numbers, most records), the command
  * is written byte by byte into one scratch buffer and copied out at its exact size, so the socket
  * writes bytes, with no text built piece by piece, flattened, measured and encoded again on the
- * way out (about 9 KB of strings per call before; `npx tsx bench/micro/script-command-bench.ts`).
+ * way out (`npx tsx bench/micro/script-command-bench.ts`; the text was about 9 KB of strings per
+ * call in `bench/profile/profile-allocations.ts`).
  * A command with any other character, or too large for the scratch buffer (a captured body), is
  * built as text with each argument counted in bytes, as ioredis does. ioredis still reads `args`
  * for a cluster's key slot.
@@ -71,7 +72,7 @@ function writeArgument(into: Buffer, start: number, arg: string): number {
       into[at + index] = code;
     }
   } else if (into.write(arg, at, 'utf8') !== length) {
-    // Every character outside ASCII takes more than one byte: fewer bytes than characters never.
+    // A character outside ASCII takes two or three bytes: then the bytes outnumber the characters.
     return NOT_ASCII;
   }
   return writeLineEnd(into, at + length);

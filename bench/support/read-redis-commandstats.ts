@@ -17,14 +17,20 @@ const BOOKKEEPING = new Set([
 ]);
 const SCRIPT_CALLS = new Set(['evalsha', 'eval', 'evalsha_ro', 'eval_ro', 'fcall', 'fcall_ro']);
 
-export function parseCommandStats(infoText: string): Map<string, number> {
-  const calls = new Map<string, number>();
+/** One figure of each command's `INFO commandstats` line, bookkeeping left out. */
+function readCommandFigure(infoText: string, figure: 'calls' | 'usec'): Map<string, number> {
+  const values = new Map<string, number>();
+  const pattern = new RegExp(`^cmdstat_([^:]+):.*\\b${figure}=(\\d+)`);
   for (const line of infoText.split(/\r?\n/)) {
-    const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line);
+    const match = pattern.exec(line);
     if (match?.[1] !== undefined && !BOOKKEEPING.has(match[1]))
-      calls.set(match[1], Number(match[2]));
+      values.set(match[1], Number(match[2]));
   }
-  return calls;
+  return values;
+}
+
+export function parseCommandStats(infoText: string): Map<string, number> {
+  return readCommandFigure(infoText, 'calls');
 }
 
 /**
@@ -33,13 +39,7 @@ export function parseCommandStats(infoText: string): Map<string, number> {
  * which are also counted under their own names.
  */
 export function parseCommandMicroseconds(infoText: string): Map<string, number> {
-  const times = new Map<string, number>();
-  for (const line of infoText.split(/\r?\n/)) {
-    const match = /^cmdstat_([^:]+):calls=\d+,usec=(\d+)/.exec(line);
-    if (match?.[1] !== undefined && !BOOKKEEPING.has(match[1]))
-      times.set(match[1], Number(match[2]));
-  }
-  return times;
+  return readCommandFigure(infoText, 'usec');
 }
 
 export interface ScriptTimes {

@@ -56,7 +56,7 @@ export interface RequestEndDependencies extends SettleDependencies {
   /** Null when tracing is off: nothing is traced. */
   tracing: Tracing | null;
   /** Ends the silence watch of the request's body, if it is still watched (read-request-body.ts). */
-  bodyEnded: (request: FastifyRequest) => void;
+  stopWatchingBody: (request: FastifyRequest) => void;
 }
 
 /** Counts an ended call, once; gives back the status it was counted with (sent, or 499). */
@@ -100,7 +100,7 @@ function endRequest(
 ): void {
   const record = request.tollgate;
   record.closed = true;
-  ends.bodyEnded(request);
+  ends.stopWatchingBody(request);
   const completed = reply.raw.writableFinished;
   ends.gatewayMetrics.inFlight.leave(gaugePlatform(record.profile));
   const counted = countRequest(ends.gatewayMetrics, record, reply);
