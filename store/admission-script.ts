@@ -1,6 +1,7 @@
 /**
  * The admission script: every check in the contract's order, then the reservation and both
- * concurrency slots, in one EVALSHA against the namespace's slot.
+ * concurrency slots, in one script call (FCALL) against the namespace's slot. It starts from the
+ * shared Lua (LUA_SCRIPT_PRELUDE).
  * Expired leases of the namespace are charged first (lua-shared-functions.ts). A namespace with an
  * Account whose counters are not whole (counters-whole.ts: `present` missing from the account
  * counters, the store lost them; counters charged by a release before the marker are whole) is
@@ -24,14 +25,9 @@
  * Reply: {'ok', accountUid} ({'ok', accountUid, bound upstream or ''} with a session) or
  * {'refused', reason, window, number}.
  */
-import { LUA_COUNTERS_WHOLE } from './counters-whole.js';
-import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
-
 export const ADMISSION_KEY_COUNT = 7;
 
 export const ADMISSION_LUA = `
-${LUA_RELEASE_AND_PURGE}
-${LUA_COUNTERS_WHOLE}
 local keyCounters, accountCounters, accountPolicy, inFlight, inFlightData, inFlightCharge =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local base, requestId, keyUid = ARGV[1], ARGV[2], ARGV[3]

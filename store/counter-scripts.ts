@@ -4,21 +4,19 @@
  * namespace's, or one upstream's.
  */
 import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
-import { LUA_RELEASE_AND_PURGE, USAGE_STREAM_FIELD } from './lua-shared-functions.js';
+import { USAGE_STREAM_FIELD } from './lua-shared-functions.js';
 
 /**
  * KEYS: keyCounters, accountCounters, inFlight, inFlightData. ARGV: base, now, markerTtlMs.
  * Reply: flat HGETALL.
  */
 export const READ_KEY_COUNTERS_LUA = `
-${LUA_RELEASE_AND_PURGE}
 purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
 return redis.call('HGETALL', KEYS[1])
 `;
 
 /** KEYS: inFlight, inFlightData, inFlightCharge. ARGV: base, now, markerTtlMs. Reply: charged. */
 export const SWEEP_EXPIRED_LEASES_LUA = `
-${LUA_RELEASE_AND_PURGE}
 return purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
 `;
 
@@ -42,7 +40,6 @@ return 1
  * Reply: {spent, reserved, then used and end of each plan window ('' when absent)}.
  */
 export const READ_ACCOUNT_COUNTERS_LUA = `
-${LUA_RELEASE_AND_PURGE}
 purgeExpired(ARGV[1], tonumber(ARGV[2]), ARGV[3])
 local state = redis.call('HMGET', KEYS[1], 'spent', 'reserved', unpack(planCounterFields))
 local reply = {state[1] or '0', state[2] or '0'}

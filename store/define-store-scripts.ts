@@ -1,6 +1,11 @@
 /**
- * The store's scripts and the one way to run them: EVALSHA as one ioredis `Command`, EVAL of
- * the same script when the server answers NOSCRIPT (a new or restarted server; EVAL also caches it).
+ * The store's scripts and the one way to run them. On Redis 7 and later they are one function
+ * library (function-library.ts), loaded once per release and server (`FUNCTION LOAD`, again when a
+ * restarted or emptied server answers that the function is not found) and called by `FCALL`: the
+ * Lua they share is made at the load, not at every call. A Redis without functions (before 7, or
+ * an ACL that does not allow `FCALL` or `FUNCTION LOAD`) gets EVALSHA instead, each script with the
+ * shared Lua before it, and EVAL of the same script when the server answers NOSCRIPT (EVAL also
+ * caches it). Either way one ioredis `Command` per call.
  *
  * Not ioredis `defineCommand` with auto-pipelining: that path builds, per batch of commands, a
  * `Pipeline` carrying a copy of every defined script's methods, and per command a `Script` wrapper,
@@ -32,22 +37,30 @@ import { RESTORE_COUNTERS_LUA, USAGE_STREAM_POSITION_LUA } from './counter-resto
 import { ACK_CAPTURES_LUA, HAND_OFF_CAPTURE_LUA } from './capture-scripts.js';
 import { COMMIT_POLICY_RELOAD_LUA } from './policy-marker-scripts.js';
 import { SETTLEMENT_KEY_COUNT, SETTLEMENT_LUA } from './settlement-script.js';
+import { buildFunctionLibrary } from './function-library.js';
+import { LUA_SCRIPT_PRELUDE } from './lua-shared-functions.js';
 import { ScriptCommand, scriptArgs } from './script-command.js';
 import { CLAIM_UPSTREAM_LUA, REPORT_UPSTREAM_FAILURE_LUA } from './upstream-health-scripts.js';
 
 /** How long a settlement may wait in the corked socket for a call that is waited for. */
 export const SETTLEMENT_WAIT_MS = 2;
 
+// `prelude`: the script starts from the shared Lua (LUA_SCRIPT_PRELUDE).
 const SCRIPTS = {
-  tollgateAdmit: { lua: ADMISSION_LUA, numberOfKeys: ADMISSION_KEY_COUNT },
-  tollgateSettle: { lua: SETTLEMENT_LUA, numberOfKeys: SETTLEMENT_KEY_COUNT, mayWait: true },
-  tollgateReadKeyCounters: { lua: READ_KEY_COUNTERS_LUA, numberOfKeys: 4 },
-  tollgateReadAccountCounters: { lua: READ_ACCOUNT_COUNTERS_LUA, numberOfKeys: 3 },
+  tollgateAdmit: { lua: ADMISSION_LUA, prelude: true, numberOfKeys: ADMISSION_KEY_COUNT },
+  tollgateSettle: {
+    lua: SETTLEMENT_LUA,
+    prelude: true,
+    numberOfKeys: SETTLEMENT_KEY_COUNT,
+    mayWait: true,
+  },
+  tollgateReadKeyCounters: { lua: READ_KEY_COUNTERS_LUA, prelude: true, numberOfKeys: 4 },
+  tollgateReadAccountCounters: { lua: READ_ACCOUNT_COUNTERS_LUA, prelude: true, numberOfKeys: 3 },
   tollgateResetQuota: { lua: RESET_QUOTA_LUA, numberOfKeys: 2 },
   tollgateAcquireUpstreamSlot: { lua: ACQUIRE_UPSTREAM_SLOT_LUA, numberOfKeys: 1 },
   tollgateClaimUpstream: { lua: CLAIM_UPSTREAM_LUA, numberOfKeys: 3 },
   tollgateReportUpstreamFailure: { lua: REPORT_UPSTREAM_FAILURE_LUA, numberOfKeys: 1 },
-  tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, numberOfKeys: 3 },
+  tollgateSweepExpiredLeases: { lua: SWEEP_EXPIRED_LEASES_LUA, prelude: true, numberOfKeys: 3 },
   tollgateRenewLease: { lua: RENEW_LEASE_LUA, numberOfKeys: 2 },
   tollgateUsageStreamPosition: { lua: USAGE_STREAM_POSITION_LUA, numberOfKeys: 1 },
   tollgateCommitPolicyReload: { lua: COMMIT_POLICY_RELOAD_LUA, numberOfKeys: 2 },
@@ -58,7 +71,7 @@ const SCRIPTS = {
   tollgateRestoreCounters: { lua: RESTORE_COUNTERS_LUA, numberOfKeys: null },
 } as const satisfies Record<
   string,
-  { lua: string; numberOfKeys: number | null; mayWait?: boolean }
+  { lua: string; prelude?: boolean; numberOfKeys: number | null; mayWait?: boolean }
 >;
 
 export type ScriptName = keyof typeof SCRIPTS;
@@ -70,13 +83,22 @@ export type RunScript = (
 ) => Promise<unknown>;
 
 interface Script {
+  /** The whole script as EVAL takes it (the shared Lua first, when it uses it). */
   lua: string;
   sha: string;
+  functionName: string;
   numberOfKeys: number | null;
   mayWait: boolean;
 }
 
 type Connection = NonNullable<Redis['stream']>;
+type ScriptCommandName = 'fcall' | 'evalsha' | 'eval';
+
+/** The function library of this release's scripts, built once. */
+export const STORE_FUNCTION_LIBRARY = buildFunctionLibrary(
+  Object.fromEntries(Object.entries(SCRIPTS).map(([name, script]) => [name, script.lua])),
+  LUA_SCRIPT_PRELUDE,
+);
 
 /** The sockets a command may be written to: the client's, or every cluster node's. */
 function connectionsOf(client: RedisClient): Connection[] {
@@ -90,14 +112,45 @@ function connectionsOf(client: RedisClient): Connection[] {
   return connections;
 }
 
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : '');
+
+/** A server that has not loaded the library (new, restarted, or emptied by `FUNCTION FLUSH`). */
+const isFunctionMissing = (error: unknown): boolean =>
+  messageOf(error).startsWith('ERR Function not found');
+
+/**
+ * A server that cannot run functions for us: a Redis before 7 does not know FCALL or FUNCTION, and
+ * an ACL may refuse either command.
+ */
+const FUNCTIONS_UNAVAILABLE = /^(?:ERR unknown command|NOPERM .*'(?:fcall|function\|load)')/i;
+const areFunctionsUnavailable = (error: unknown): boolean =>
+  FUNCTIONS_UNAVAILABLE.test(messageOf(error));
+
+/** Loads the library on the client's server, or on every master of a cluster (REPLACE: idempotent). */
+async function loadLibrary(client: RedisClient): Promise<void> {
+  const nodes = client instanceof Cluster ? client.nodes('master') : [client];
+  await Promise.all(
+    nodes.map((node) => node.call('FUNCTION', 'LOAD', 'REPLACE', STORE_FUNCTION_LIBRARY.source)),
+  );
+}
+
 export function defineStoreScripts(client: RedisClient): RunScript {
   const scripts = Object.fromEntries(
     Object.entries(SCRIPTS).map(([name, script]) => {
-      const sha = createHash('sha1').update(script.lua).digest('hex');
+      const lua = 'prelude' in script ? `${LUA_SCRIPT_PRELUDE}\n${script.lua}` : script.lua;
+      const sha = createHash('sha1').update(lua).digest('hex');
       const mayWait = 'mayWait' in script && script.mayWait;
-      return [name, { lua: script.lua, sha, numberOfKeys: script.numberOfKeys, mayWait }];
+      const functionName = STORE_FUNCTION_LIBRARY.functionNames[name] as string;
+      return [name, { lua, sha, functionName, numberOfKeys: script.numberOfKeys, mayWait }];
     }),
   ) as Record<ScriptName, Script>;
+  // Functions until the server shows it has none; then EVALSHA for the life of the client.
+  let functions = true;
+  let loading: Promise<void> | null = null;
+  const load = (): Promise<void> =>
+    (loading ??= loadLibrary(client).finally(() => {
+      loading = null;
+    }));
   let corked: Connection[] | null = null;
   // An uncork is due at setImmediate (a call is waited for), or only by the settlement timer.
   let uncorkSoon = false;
@@ -110,7 +163,7 @@ export function defineStoreScripts(client: RedisClient): RunScript {
     corked = null;
     for (const connection of connections) connection.uncork();
   };
-  const send = (name: 'evalsha' | 'eval', args: string[], mayWait: boolean): Promise<unknown> => {
+  const send = (name: ScriptCommandName, args: string[], mayWait: boolean): Promise<unknown> => {
     if (corked === null) {
       corked = connectionsOf(client);
       for (const connection of corked) connection.cork();
@@ -124,16 +177,31 @@ export function defineStoreScripts(client: RedisClient): RunScript {
     // Both clients answer with the command's own promise (typed `unknown` by ioredis).
     return client.sendCommand(new ScriptCommand(name, args)) as Promise<unknown>;
   };
+  const evaluate = (script: Script, keys: readonly string[], args: readonly (string | number)[]) =>
+    send('evalsha', scriptArgs(script.sha, keys, args), script.mayWait).catch((error: unknown) => {
+      if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
+      return send('eval', scriptArgs(script.lua, keys, args), script.mayWait);
+    });
+  const callFunction = (
+    script: Script,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> => {
+    const call = () => send('fcall', scriptArgs(script.functionName, keys, args), script.mayWait);
+    const withoutFunctions = (error: unknown): Promise<unknown> => {
+      if (!areFunctionsUnavailable(error)) throw error;
+      functions = false;
+      return evaluate(script, keys, args);
+    };
+    return call().catch((error: unknown) =>
+      isFunctionMissing(error) ? load().then(call, withoutFunctions) : withoutFunctions(error),
+    );
+  };
   return (name, keys, args) => {
     const script = scripts[name];
     if (script.numberOfKeys !== null && keys.length !== script.numberOfKeys) {
       return Promise.reject(new Error(`${name}: wrong key count`));
     }
-    return send('evalsha', scriptArgs(script.sha, keys, args), script.mayWait).catch(
-      (error: unknown) => {
-        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return send('eval', scriptArgs(script.lua, keys, args), script.mayWait);
-      },
-    );
+    return functions ? callFunction(script, keys, args) : evaluate(script, keys, args);
   };
 }

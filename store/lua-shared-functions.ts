@@ -27,6 +27,7 @@ import {
 import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
 import { WINDOWS } from './store.js';
 import { LUA_BUDGETS } from './budget-lua.js';
+import { LUA_COUNTERS_WHOLE } from './counters-whole.js';
 
 /** What admission and charge read from the key's counters (the Lua table keyCounterFields). */
 const KEY_COUNTER_FIELDS = [
@@ -185,3 +186,9 @@ local function purgeExpired(base, now, markerTtl)
   return charged
 end
 `;
+
+/**
+ * The Lua the admission, settlement and counter-reading scripts start from (define-store-scripts.ts
+ * puts it before each when it is sent by EVALSHA, and makes it the function library's top level).
+ */
+export const LUA_SCRIPT_PRELUDE = `${LUA_RELEASE_AND_PURGE}\n${LUA_COUNTERS_WHOLE}`;

@@ -1,5 +1,5 @@
 /**
- * The command the store's script runner sends (define-store-scripts.ts): EVALSHA (or EVAL) as an
+ * The command the store's script runner sends (define-store-scripts.ts): FCALL, EVALSHA or EVAL as an
  * ioredis `Command` whose arguments are already the flat list of strings the wire takes. The base
  * constructor is given none (it would copy them with `Array.flat` and convert each in place), and
  * the RESP bytes are written here: every argument ASCII (keys, numbers, most records), the command
@@ -21,7 +21,7 @@ const NOT_ASCII = -1;
 const SHORT_ARGUMENT = 48;
 
 export class ScriptCommand extends Command {
-  constructor(name: 'evalsha' | 'eval', args: string[]) {
+  constructor(name: 'fcall' | 'evalsha' | 'eval', args: string[]) {
     super(name, [], { replyEncoding: 'utf8' });
     this.args = args;
   }
@@ -95,7 +95,10 @@ function writeNumber(into: Buffer, at: number, value: number): number {
   return at + digits.length;
 }
 
-/** The wire arguments of a script call: sha (or body), key count, keys, then arguments as text. */
+/**
+ * The wire arguments of a script call: function name, sha or body, then key count, keys, and
+ * arguments as text.
+ */
 export function scriptArgs(
   head: string,
   keys: readonly string[],

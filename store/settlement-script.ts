@@ -2,9 +2,10 @@
  * The settlement script: exactly once per request id (a settled marker with a TTL, also set when an
  * expired lease was charged its estimate), releases the reservation and slots, charges quota,
  * windows and account spend, and appends the usage record to the namespace's stream, in one
- * EVALSHA against the namespace's slot. No record or aggregate is kept in Redis: the recorder
- * drains the stream into the ledger. Ten commands run inside (lua-shared-functions.ts' chargeCost
- * releases and charges the key's counters with one HMGET and one HSET).
+ * script call (FCALL) against the namespace's slot; it starts from the shared Lua
+ * (LUA_SCRIPT_PRELUDE). No record or aggregate is kept in Redis: the recorder drains the stream
+ * into the ledger. Ten commands run inside (lua-shared-functions.ts' chargeCost releases and
+ * charges the key's counters with one HMGET and one HSET).
  * KEYS: keyCounters, accountCounters, inFlight, inFlightData, settledMarker, inFlightCharge,
  * usageStream.
  * ARGV: base, requestId, cost, now, markerTtlMs (settled-markers.ts), recordJson (with chargedAt =
@@ -13,12 +14,10 @@
  * Reply: 1 when applied, 0 when the request id was settled (or charged) before.
  */
 import { PROGRESS_FIELD_SUFFIX } from './encode-lease-charge.js';
-import { LUA_RELEASE_AND_PURGE } from './lua-shared-functions.js';
 
 export const SETTLEMENT_KEY_COUNT = 7;
 
 export const SETTLEMENT_LUA = `
-${LUA_RELEASE_AND_PURGE}
 local inFlight, inFlightData, settledMarker, inFlightCharge = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local base, requestId, now = ARGV[1], ARGV[2], tonumber(ARGV[4])
 

@@ -58,7 +58,7 @@ function rateTable(figures: readonly TargetFigures[]): string[] {
 
 function targetTable(figures: readonly TargetFigures[]): string[] {
   const lines = [
-    '| target | saturation rps | vs B | CPU s / 1k req at top rate | vs B | peak RSS, 1,000 streams (MB) | vs B | Redis cmds / req: sent by gateway (EVALSHA) / all incl. inside scripts | errors |',
+    '| target | saturation rps | vs B | CPU s / 1k req at top rate | vs B | peak RSS, 1,000 streams (MB) | vs B | Redis cmds / req: sent by gateway (script calls) / all incl. inside scripts | errors |',
     '|---|---:|---:|---:|---:|---:|---:|---|---:|',
   ];
   for (const target of figures) {

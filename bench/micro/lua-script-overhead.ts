@@ -5,14 +5,16 @@
  * script call: an empty script; the shared Lua every admission and settlement script starts with
  * (lua-shared-functions.ts, counters-whole.ts: its functions and tables are made anew on every call,
  * as a script keeps nothing between calls); 30 arguments; 10 `HGET`s; 10 `HMGET`s of 9 fields (the
- * key counters' read). From those: the prelude's and the arguments' cost per script call, and what
- * calling a command from Lua adds to the command's own time. Writes the raw result
+ * key counters' read); and by FCALL, a function of a library whose top level is that shared Lua (as
+ * the store's function library has it, function-library.ts). From those: the prelude's and the
+ * arguments' cost per script call, what the prelude costs a call when the library made it once,
+ * and what calling a command from Lua adds to the command's own time. Writes the raw result
  * `bench/results/<date>T<time>-lua-script-overhead.json` (write-bench-result.ts).
  */
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../../test/support/redis-server.js';
-import { LUA_COUNTERS_WHOLE } from '../../store/counters-whole.js';
-import { LUA_RELEASE_AND_PURGE } from '../../store/lua-shared-functions.js';
+import { buildFunctionLibrary } from '../../store/function-library.js';
+import { LUA_SCRIPT_PRELUDE } from '../../store/lua-shared-functions.js';
 import { parseCommandMicroseconds } from '../support/read-redis-commandstats.js';
 import { startBenchRun } from '../support/write-bench-result.js';
 
@@ -23,13 +25,16 @@ const ARGUMENTS = Array.from({ length: 30 }, (_, index) => `argument-${String(in
 interface Shape {
   lua: string;
   args: string[];
+  /** Called by FCALL as a function of a library with the shared Lua at its top. */
+  inLibrary?: boolean;
   /** The command the script runs, and how many times. */
   runs?: { command: string; times: number };
 }
 
 const SHAPES: Record<string, Shape> = {
   empty: { lua: 'return 1', args: [] },
-  prelude: { lua: `${LUA_RELEASE_AND_PURGE}\n${LUA_COUNTERS_WHOLE}\nreturn 1`, args: [] },
+  prelude: { lua: `${LUA_SCRIPT_PRELUDE}\nreturn 1`, args: [] },
+  preludeInLibrary: { lua: 'return 1', args: [], inLibrary: true },
   arguments30: { lua: 'return #ARGV', args: ARGUMENTS },
   hget10: {
     lua: "for _ = 1, 10 do redis.call('HGET', 'h', 'used') end return 1",
@@ -53,15 +58,23 @@ try {
   const perScriptCall: Record<string, number> = {};
   const perCommand: Record<string, { own: number; fromLua: number }> = {};
   for (const [name, shape] of Object.entries(SHAPES)) {
+    const library = buildFunctionLibrary({ [name]: shape.lua }, LUA_SCRIPT_PRELUDE);
     const sha = (await redis.script('LOAD', shape.lua)) as string;
+    if (shape.inLibrary === true) await redis.call('FUNCTION', 'LOAD', 'REPLACE', library.source);
+    const functionName = library.functionNames[name] as string;
     await redis.config('RESETSTAT');
     for (let sent = 0; sent < calls; sent += BATCH) {
       const pipeline = redis.pipeline();
-      for (let index = 0; index < BATCH; index++) pipeline.evalsha(sha, 0, ...shape.args);
+      for (let index = 0; index < BATCH; index++) {
+        if (shape.inLibrary === true) pipeline.call('FCALL', functionName, 0, ...shape.args);
+        else pipeline.evalsha(sha, 0, ...shape.args);
+      }
       await pipeline.exec();
     }
     const times = parseCommandMicroseconds(await redis.info('commandstats'));
-    perScriptCall[name] = round((times.get('evalsha') ?? NaN) / calls);
+    perScriptCall[name] = round(
+      (times.get(shape.inLibrary === true ? 'fcall' : 'evalsha') ?? NaN) / calls,
+    );
     if (shape.runs !== undefined) {
       const { command, times: count } = shape.runs;
       const own = (times.get(command) ?? NaN) / (calls * count);
@@ -74,6 +87,7 @@ try {
     calls,
     microsecondsPerScriptCall: perScriptCall,
     preludePerScriptCall: round((perScriptCall.prelude ?? NaN) - empty),
+    preludeInLibraryPerCall: round((perScriptCall.preludeInLibrary ?? NaN) - empty),
     thirtyArgumentsPerScriptCall: round((perScriptCall.arguments30 ?? NaN) - empty),
     commandCalledFromLua: perCommand,
   };

@@ -109,11 +109,11 @@ async function sendRaw(path: string, apiKey: string, body: string): Promise<Sock
   return socket;
 }
 
-/** Waits until an EVALSHA (the admission script) is held by the write pause. */
+/** Waits until an FCALL (the admission script) is held by the write pause. */
 async function untilScriptPaused(): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const clients = String(await admin.call('CLIENT', 'LIST')).split('\n');
-    if (clients.some((line) => /flags=\w*b/.test(line) && line.includes('cmd=evalsha'))) return;
+    if (clients.some((line) => /flags=\w*b/.test(line) && line.includes('cmd=fcall'))) return;
     await sleep(10);
   }
   throw new Error('the admission script never reached the paused Redis');

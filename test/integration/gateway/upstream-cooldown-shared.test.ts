@@ -147,21 +147,16 @@ describe('Redis commands of one call', () => {
       .sort();
   }
 
-  it('adds one EVALSHA (the claim) to a healthy call at most every 500 ms, and the claim replaces the slot script', async () => {
+  it('adds one FCALL (the claim) to a healthy call at most every 500 ms, and the claim replaces the slot script', async () => {
     const plain = await putUpstream(storeA, secrets, { prefix: 'plain', baseURL: provider.url });
     const apiKey = await poolKey(storeA, secrets, { namespace, upstreams: inOrder(plain) });
     await settled(await call(baseA, apiKey)); // warms the policy caches and loads the scripts
     // Admission and settlement: the key policy and the upstream's clean claim were read by the
     // call before, under 500 ms ago.
-    expect(await commandsOf(() => call(baseA, apiKey))).toEqual(['evalsha', 'evalsha']);
+    expect(await commandsOf(() => call(baseA, apiKey))).toEqual(['fcall', 'fcall']);
     // Once the claim cache time is over, the claim runs again (the key policy is read again too).
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await commandsOf(() => call(baseA, apiKey))).toEqual([
-      'evalsha',
-      'evalsha',
-      'evalsha',
-      'get',
-    ]);
+    expect(await commandsOf(() => call(baseA, apiKey))).toEqual(['fcall', 'fcall', 'fcall', 'get']);
     const limited = await putUpstream(storeA, secrets, {
       prefix: 'limited',
       baseURL: provider.url,
@@ -171,9 +166,9 @@ describe('Redis commands of one call', () => {
     await settled(await call(baseA, limitedKey));
     // The same plus the slot's release: as before the pool (the claim takes the slot).
     expect(await commandsOf(() => call(baseA, limitedKey))).toEqual([
-      'evalsha',
-      'evalsha',
-      'evalsha',
+      'fcall',
+      'fcall',
+      'fcall',
       'zrem',
     ]);
   });

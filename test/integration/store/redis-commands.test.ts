@@ -1,6 +1,6 @@
 /**
- * Redis-specific behaviour on a private server: scripts run by EVALSHA with one command per
- * admission and per settlement, and a Redis that stops and comes back on the same port.
+ * Redis-specific behaviour on a private server: scripts run by FCALL (the store's function library)
+ * with one command per admission and per settlement, and a Redis that stops and comes back on the same port.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -56,7 +56,7 @@ describe('redis store commands', () => {
     await server.stop();
   });
 
-  it('uses one EVALSHA per admission and one per settlement, after loading each script once', async () => {
+  it('uses one FCALL per admission and one per settlement, after loading the library once', async () => {
     expect(store.kind).toBe('redis');
     const now = Date.now();
     const who = await tenant(store);
@@ -69,7 +69,7 @@ describe('redis store commands', () => {
     const admitCommands = await clientCommands(server.url, async () => {
       expect((await store.admit(request)).admitted).toBe(true);
     });
-    expect(admitCommands).toEqual(['evalsha']);
+    expect(admitCommands).toEqual(['fcall']);
 
     const settleCommands = await clientCommands(server.url, async () => {
       const done = await store.settle(
@@ -77,11 +77,12 @@ describe('redis store commands', () => {
       );
       expect(done.applied).toBe(true);
     });
-    expect(settleCommands).toEqual(['evalsha']);
+    expect(settleCommands).toEqual(['fcall']);
     const stats = await commandCalls(observer);
-    expect(stats.get('evalsha')).toBe(2);
+    expect(stats.get('fcall')).toBe(2);
+    expect(stats.has('function|load')).toBe(false);
+    expect(stats.has('evalsha')).toBe(false);
     expect(stats.has('eval')).toBe(false);
-    expect(stats.has('script|load')).toBe(false);
   });
 
   // Before the usage streams the settlement script ran 41 commands (the record in a hash and two
@@ -217,7 +218,7 @@ describe('redis store commands', () => {
       await store.releaseUpstreamSlot('hot', request.requestId);
       await store.settle(settlement({ ...who, now }, { requestId: request.requestId }));
     });
-    expect(commands).toEqual(['get', 'evalsha', 'evalsha', 'zrem', 'evalsha']);
+    expect(commands).toEqual(['get', 'fcall', 'fcall', 'zrem', 'fcall']);
   });
 });
 
@@ -257,7 +258,7 @@ describe('redis stopped and restarted', () => {
         );
       }
       expect(recovered).toBe(true);
-      // The new server has no scripts loaded and no data: EVALSHA falls back to EVAL.
+      // The new server has no functions loaded and no data: the library is loaded again.
       await store.putAccount(who.namespace, {
         digest: 'a',
         uid: who.accountUid,

@@ -1,12 +1,18 @@
 /**
- * The store's script runner on a private Redis: EVALSHA as one plain command per call, EVAL when
- * the server has not seen the script, calls made in the same turn of the event loop leaving in
- * one socket write, and a settlement waiting in the socket for the next call that is waited for.
+ * The store's script runner on a private Redis: FCALL of the store's function library as one plain
+ * command per call, the library loaded when the server does not have it, EVALSHA (and EVAL when
+ * the server has not seen the script) on a server without functions, calls made in the same turn
+ * of the event loop leaving in one socket write, and a settlement waiting in the socket for the
+ * next call that is waited for.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineStoreScripts, type RunScript } from '../../../store/define-store-scripts.js';
+import {
+  defineStoreScripts,
+  STORE_FUNCTION_LIBRARY,
+  type RunScript,
+} from '../../../store/define-store-scripts.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import { startRedisServer } from '../../support/redis-server.js';
 
@@ -34,21 +40,78 @@ describe('store script runner', () => {
     await server.stop();
   });
 
-  it('falls back to EVAL once when the server does not know the script, then uses EVALSHA', async () => {
-    await observer.script('FLUSH');
+  it('loads the function library once when the server does not have it, then calls by FCALL', async () => {
+    await observer.call('FUNCTION', 'FLUSH');
     await observer.config('RESETSTAT');
     await observer.xadd('usage-stream', '1-1', 'record', '{}');
+    const [first, second] = await Promise.all(
+      [1, 2].map(() => runScript('tollgateUsageStreamPosition', ['usage-stream'], [])),
+    );
+    expect(first).toEqual([1, '1-1']);
+    expect(second).toEqual([1, '1-1']);
     expect(await runScript('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([
       1,
       '1-1',
     ]);
-    expect(await runScript('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([
-      1,
-      '1-1',
-    ]);
-    expect(await commandCalls(observer, 'eval')).toBe(1);
-    // The first EVALSHA was answered NOSCRIPT (counted as a failed call), the second ran.
-    expect(await commandCalls(observer, 'evalsha')).toBe(2);
+    // Two calls found no function (counted as failed calls), shared one load, ran again; the
+    // third ran at once.
+    expect(await commandCalls(observer, 'function\\|load')).toBe(1);
+    expect(await commandCalls(observer, 'fcall')).toBe(5);
+    expect(await commandCalls(observer, 'evalsha')).toBe(0);
+    const libraries = (await observer.call('FUNCTION', 'LIST')) as unknown[][];
+    const names = libraries.map((library) => library[library.indexOf('library_name') + 1]);
+    expect(names).toEqual([STORE_FUNCTION_LIBRARY.name]);
+  });
+
+  it('turns to EVALSHA, with EVAL when the server does not know the script, on a Redis without FCALL', async () => {
+    // As a Redis before 7 answers: FCALL is an unknown command.
+    const old = await startRedisServer({ extraArgs: ['--rename-command', 'FCALL', ''] });
+    const oldClient = new Redis(old.url);
+    const oldObserver = new Redis(old.url);
+    try {
+      const run = defineStoreScripts(oldClient);
+      await oldObserver.xadd('usage-stream', '1-1', 'record', '{}');
+      for (let call = 0; call < 3; call++) {
+        expect(await run('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([1, '1-1']);
+      }
+      // The first EVALSHA was answered NOSCRIPT (counted as a failed call); FCALL was tried once.
+      expect(await commandCalls(oldObserver, 'eval')).toBe(1);
+      expect(await commandCalls(oldObserver, 'evalsha')).toBe(3);
+      expect(await oldObserver.call('FUNCTION', 'LIST')).toEqual([]);
+    } finally {
+      oldClient.disconnect();
+      oldObserver.disconnect();
+      await old.stop();
+    }
+  });
+
+  it('turns to EVALSHA when an ACL does not allow the library to be loaded', async () => {
+    await observer.call(
+      'ACL',
+      'SETUSER',
+      'scripts-only',
+      'on',
+      'nopass',
+      '~*',
+      '&*',
+      '+@all',
+      '-function',
+    );
+    const limited = new Redis(server.url, { username: 'scripts-only', password: 'any' });
+    try {
+      const run = defineStoreScripts(limited);
+      await observer.call('FUNCTION', 'FLUSH');
+      await observer.config('RESETSTAT');
+      for (let call = 0; call < 2; call++) {
+        expect(await run('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([1, '1-1']);
+      }
+      expect(await commandCalls(observer, 'fcall')).toBe(1);
+      expect(await commandCalls(observer, 'evalsha')).toBe(2);
+      expect(await observer.call('FUNCTION', 'LIST')).toEqual([]);
+    } finally {
+      limited.disconnect();
+      await observer.call('ACL', 'DELUSER', 'scripts-only');
+    }
   });
 
   it('holds the calls of one turn in the socket and writes them together on the next', async () => {
