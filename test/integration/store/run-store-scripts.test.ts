@@ -16,6 +16,13 @@ import {
 import type { RedisServer } from '../../support/redis-server.js';
 import { startRedisServer } from '../../support/redis-server.js';
 
+/** Reads where `usage-stream` stands `times` over; each read must find its one entry. */
+async function readStreamPosition(run: RunScript, times: number): Promise<void> {
+  for (let call = 0; call < times; call++) {
+    expect(await run('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([1, '1-1']);
+  }
+}
+
 async function commandCalls(observer: Redis, name: string): Promise<number> {
   const info = await observer.info('commandstats');
   return Number(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
@@ -49,10 +56,7 @@ describe('store script runner', () => {
     );
     expect(first).toEqual([1, '1-1']);
     expect(second).toEqual([1, '1-1']);
-    expect(await runScript('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([
-      1,
-      '1-1',
-    ]);
+    await readStreamPosition(runScript, 1);
     // Two calls found no function (counted as failed calls), shared one load, ran again; the
     // third ran at once.
     expect(await commandCalls(observer, 'function\\|load')).toBe(1);
@@ -69,11 +73,8 @@ describe('store script runner', () => {
     const oldClient = new Redis(old.url);
     const oldObserver = new Redis(old.url);
     try {
-      const run = defineStoreScripts(oldClient);
       await oldObserver.xadd('usage-stream', '1-1', 'record', '{}');
-      for (let call = 0; call < 3; call++) {
-        expect(await run('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([1, '1-1']);
-      }
+      await readStreamPosition(defineStoreScripts(oldClient), 3);
       // The first EVALSHA was answered NOSCRIPT (counted as a failed call); FCALL was tried once.
       expect(await commandCalls(oldObserver, 'eval')).toBe(1);
       expect(await commandCalls(oldObserver, 'evalsha')).toBe(3);
@@ -99,12 +100,9 @@ describe('store script runner', () => {
     );
     const limited = new Redis(server.url, { username: 'scripts-only', password: 'any' });
     try {
-      const run = defineStoreScripts(limited);
       await observer.call('FUNCTION', 'FLUSH');
       await observer.config('RESETSTAT');
-      for (let call = 0; call < 2; call++) {
-        expect(await run('tollgateUsageStreamPosition', ['usage-stream'], [])).toEqual([1, '1-1']);
-      }
+      await readStreamPosition(defineStoreScripts(limited), 2);
       expect(await commandCalls(observer, 'fcall')).toBe(1);
       expect(await commandCalls(observer, 'evalsha')).toBe(2);
       expect(await observer.call('FUNCTION', 'LIST')).toEqual([]);
