@@ -2,13 +2,13 @@
  * The store's scripts as one Redis function library (Redis 7 `FUNCTION LOAD`), so the Lua they
  * share is made once per load instead of on every call: a script run by EVALSHA starts from
  * nothing, and the shared functions and tables (lua-shared-functions.ts, counters-whole.ts) cost
- * Redis about 4 µs per call to make again (`npx tsx bench/micro/lua-script-overhead.ts`). In the
+ * Redis 2.5 to 4.5 µs per call to make again (`npx tsx bench/micro/lua-script-overhead.ts`). In the
  * library they are the top level, and each script is a function whose parameters are named
  * `KEYS` and `ARGV`, so its body runs unchanged by EVALSHA or by FCALL.
  *
  * The library and its functions are named for the library's own text: two releases of the gateway
  * sharing a Redis (a rolling upgrade) each load their own and never replace the other's, and a
- * release loads the same name again after a restart. Pure.
+ * release loads the same name again into a server that lost it. Pure.
  */
 import { createHash } from 'node:crypto';
 
