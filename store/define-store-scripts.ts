@@ -182,19 +182,30 @@ export function defineStoreScripts(client: RedisClient): RunScript {
       if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
       return send('eval', scriptArgs(script.lua, keys, args), script.mayWait);
     });
+  // Off the hot path: a call answered with an error. A missing library is loaded and the same
+  // command's arguments sent again; a server without functions gets the script by EVALSHA.
+  const recover = (
+    error: unknown,
+    script: Script,
+    call: { wire: string[]; keys: readonly string[]; args: readonly (string | number)[] },
+  ): Promise<unknown> => {
+    const withoutFunctions = (failure: unknown): Promise<unknown> => {
+      if (!areFunctionsUnavailable(failure)) throw failure;
+      functions = false;
+      return evaluate(script, call.keys, call.args);
+    };
+    if (!isFunctionMissing(error)) return withoutFunctions(error);
+    return load().then(() => send('fcall', call.wire, script.mayWait), withoutFunctions);
+  };
+  // One closure per call, as with EVALSHA: the error path makes the rest.
   const callFunction = (
     script: Script,
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<unknown> => {
-    const call = () => send('fcall', scriptArgs(script.functionName, keys, args), script.mayWait);
-    const withoutFunctions = (error: unknown): Promise<unknown> => {
-      if (!areFunctionsUnavailable(error)) throw error;
-      functions = false;
-      return evaluate(script, keys, args);
-    };
-    return call().catch((error: unknown) =>
-      isFunctionMissing(error) ? load().then(call, withoutFunctions) : withoutFunctions(error),
+    const wire = scriptArgs(script.functionName, keys, args);
+    return send('fcall', wire, script.mayWait).catch((error: unknown) =>
+      recover(error, script, { wire, keys, args }),
     );
   };
   return (name, keys, args) => {

@@ -1,6 +1,6 @@
 /**
- * The command the store's script runner sends (define-store-scripts.ts): FCALL, EVALSHA or EVAL as an
- * ioredis `Command` whose arguments are already the flat list of strings the wire takes. The base
+ * The command the store's script runner sends (define-store-scripts.ts): FCALL, EVALSHA or EVAL as
+ * an ioredis `Command` whose arguments are already the flat list of strings the wire takes. The base
  * constructor is given none (it would copy them with `Array.flat` and convert each in place), and
  * the RESP bytes are written here: every argument ASCII (keys, numbers, most records), the command
  * is written byte by byte into one scratch buffer and copied out at its exact size, so the socket

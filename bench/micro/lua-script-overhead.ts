@@ -58,23 +58,23 @@ try {
   const perScriptCall: Record<string, number> = {};
   const perCommand: Record<string, { own: number; fromLua: number }> = {};
   for (const [name, shape] of Object.entries(SHAPES)) {
-    const library = buildFunctionLibrary({ [name]: shape.lua }, LUA_SCRIPT_PRELUDE);
-    const sha = (await redis.script('LOAD', shape.lua)) as string;
-    if (shape.inLibrary === true) await redis.call('FUNCTION', 'LOAD', 'REPLACE', library.source);
-    const functionName = library.functionNames[name] as string;
+    // A script call's command and its first arguments: FCALL of the function, or EVALSHA.
+    let call: [command: 'fcall' | 'evalsha', head: string];
+    if (shape.inLibrary === true) {
+      const library = buildFunctionLibrary({ [name]: shape.lua }, LUA_SCRIPT_PRELUDE);
+      await redis.call('FUNCTION', 'LOAD', 'REPLACE', library.source);
+      call = ['fcall', library.functionNames[name] as string];
+    } else {
+      call = ['evalsha', (await redis.script('LOAD', shape.lua)) as string];
+    }
     await redis.config('RESETSTAT');
     for (let sent = 0; sent < calls; sent += BATCH) {
       const pipeline = redis.pipeline();
-      for (let index = 0; index < BATCH; index++) {
-        if (shape.inLibrary === true) pipeline.call('FCALL', functionName, 0, ...shape.args);
-        else pipeline.evalsha(sha, 0, ...shape.args);
-      }
+      for (let index = 0; index < BATCH; index++) pipeline.call(...call, 0, ...shape.args);
       await pipeline.exec();
     }
     const times = parseCommandMicroseconds(await redis.info('commandstats'));
-    perScriptCall[name] = round(
-      (times.get(shape.inLibrary === true ? 'fcall' : 'evalsha') ?? NaN) / calls,
-    );
+    perScriptCall[name] = round((times.get(call[0]) ?? NaN) / calls);
     if (shape.runs !== undefined) {
       const { command, times: count } = shape.runs;
       const own = (times.get(command) ?? NaN) / (calls * count);
